@@ -1,0 +1,503 @@
+/* render_svg.c: the interactive SVG back end.
+ *
+ * The picture is complete without script (a browser showing the file through
+ * <img> sees every frame and the labels of wide frames). Frames are bare
+ * <rect>s in pre-order inside one <g>, so the embedded script can find frame
+ * i as child i; what the script needs beyond pixels (names, exact weights,
+ * depths) travels once, compactly, in a data block inside its CDATA section.
+ *
+ * Everything taken from a trace goes through one of two escapers: xml_text()
+ * for markup and json_string() for the data block. Both repair invalid UTF-8
+ * and control characters to U+FFFD, so the file is always well-formed XML and
+ * no frame name can end the CDATA section, a string, or the script. */
+#include "render.h"
+#include "util.h"
+#include "svg_script.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* flamegraph.pl's highlight and background colours, for familiarity */
+#define BG_TOP "#eeeeee"
+#define BG_BOTTOM "#eeeeb0"
+
+/* ---- UTF-8 repair ---- */
+
+/* Decode one code point of s[0..len) (len >= 1). Returns the bytes used;
+ * *cp is U+FFFD for a byte that does not start a valid, shortest-form
+ * sequence of a scalar value (that byte alone is used), and for characters
+ * XML cannot or should not carry: C0 and C1 controls, DEL, U+FFFE/U+FFFF. */
+static size_t utf8_next(const unsigned char *s, size_t len, uint32_t *cp)
+{
+	unsigned c = s[0];
+	size_t n;
+	uint32_t v, min;
+	if (c < 0x80) {
+		*cp = (c < 0x20 || c == 0x7f) ? 0xfffd : c;
+		return 1;
+	}
+	if (c >= 0xc2 && c <= 0xdf) {
+		n = 2, v = c & 0x1f, min = 0x80;
+	} else if (c >= 0xe0 && c <= 0xef) {
+		n = 3, v = c & 0x0f, min = 0x800;
+	} else if (c >= 0xf0 && c <= 0xf4) {
+		n = 4, v = c & 0x07, min = 0x10000;
+	} else {
+		*cp = 0xfffd;
+		return 1;
+	}
+	if (len < n) {
+		*cp = 0xfffd;
+		return 1;
+	}
+	for (size_t i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80) {
+			*cp = 0xfffd;
+			return 1;
+		}
+		v = v << 6 | (s[i] & 0x3f);
+	}
+	if (v < min || v > 0x10ffff || (v >= 0xd800 && v <= 0xdfff)) {
+		*cp = 0xfffd;
+		return 1;
+	}
+	if ((v >= 0x80 && v <= 0x9f) || v == 0xfffe || v == 0xffff)
+		v = 0xfffd;
+	*cp = v;
+	return n;
+}
+
+/* Code points in s as xml_text() will write them (one per repaired byte). */
+static size_t utf8_count(const char *str, size_t len)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	size_t n = 0;
+	for (size_t i = 0; i < len; n++) {
+		if (s[i] < 0x80) {
+			i++;
+			continue;
+		}
+		uint32_t cp;
+		i += utf8_next(s + i, len - i, &cp);
+	}
+	return n;
+}
+
+static void put_utf8(struct af_sink *out, uint32_t cp)
+{
+	char b[4];
+	size_t n;
+	if (cp < 0x80) {
+		b[0] = (char)cp;
+		n = 1;
+	} else if (cp < 0x800) {
+		b[0] = (char)(0xc0 | cp >> 6);
+		b[1] = (char)(0x80 | (cp & 0x3f));
+		n = 2;
+	} else if (cp < 0x10000) {
+		b[0] = (char)(0xe0 | cp >> 12);
+		b[1] = (char)(0x80 | (cp >> 6 & 0x3f));
+		b[2] = (char)(0x80 | (cp & 0x3f));
+		n = 3;
+	} else {
+		b[0] = (char)(0xf0 | cp >> 18);
+		b[1] = (char)(0x80 | (cp >> 12 & 0x3f));
+		b[2] = (char)(0x80 | (cp >> 6 & 0x3f));
+		b[3] = (char)(0x80 | (cp & 0x3f));
+		n = 4;
+	}
+	af_sink_write(out, b, n);
+}
+
+/* ---- escapers ---- */
+
+/* Write at most max_cp code points of s as XML character data or attribute
+ * value text: & < > " ' become entities, bad bytes and controls U+FFFD.
+ * Runs of plain ASCII go out in one write. */
+static void xml_text_n(struct af_sink *out, const char *str, size_t len, size_t max_cp)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	size_t i = 0, run = 0, ncp = 0;
+	while (i < len && ncp < max_cp) {
+		unsigned c = s[i];
+		if (c >= 0x20 && c < 0x7f && c != '&' && c != '<' && c != '>' &&
+		    c != '"' && c != '\'') {
+			i++, ncp++;
+			continue;
+		}
+		af_sink_write(out, s + run, i - run);
+		uint32_t cp;
+		size_t n = utf8_next(s + i, len - i, &cp);
+		switch (cp) {
+		case '&': af_sink_write(out, "&amp;", 5); break;
+		case '<': af_sink_write(out, "&lt;", 4); break;
+		case '>': af_sink_write(out, "&gt;", 4); break;
+		case '"': af_sink_write(out, "&quot;", 6); break;
+		case '\'': af_sink_write(out, "&#39;", 5); break;
+		default:
+			if (cp == 0xfffd || n == 1)
+				put_utf8(out, cp);
+			else
+				af_sink_write(out, s + i, n);
+		}
+		i += n, ncp++;
+		run = i;
+	}
+	af_sink_write(out, s + run, i - run);
+}
+
+static void xml_text(struct af_sink *out, const char *s)
+{
+	xml_text_n(out, s, strlen(s), SIZE_MAX);
+}
+
+/* s as a JSON string that is also safe inside <script> and CDATA: < > &
+ * and U+2028/U+2029 are \u escapes; bad bytes and controls become U+FFFD
+ * exactly as in xml_text(), so tooltips show what the labels show. */
+static void json_string(struct af_sink *out, const char *str, size_t len)
+{
+	static const char hex[] = "0123456789abcdef";
+	const unsigned char *s = (const unsigned char *)str;
+	size_t i = 0, run = 0;
+	af_sink_putc(out, '"');
+	while (i < len) {
+		unsigned c = s[i];
+		if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\' && c != '<' &&
+		    c != '>' && c != '&') {
+			i++;
+			continue;
+		}
+		af_sink_write(out, s + run, i - run);
+		uint32_t cp;
+		size_t n = utf8_next(s + i, len - i, &cp);
+		if (cp == '"' || cp == '\\') {
+			char e[2] = { '\\', (char)cp };
+			af_sink_write(out, e, 2);
+		} else if (cp == '<' || cp == '>' || cp == '&' || cp == 0x2028 || cp == 0x2029) {
+			char e[6] = { '\\', 'u', hex[cp >> 12], hex[cp >> 8 & 15],
+				      hex[cp >> 4 & 15], hex[cp & 15] };
+			af_sink_write(out, e, 6);
+		} else if (cp == 0xfffd || n == 1) {
+			put_utf8(out, cp);
+		} else {
+			af_sink_write(out, s + i, n);
+		}
+		i += n;
+		run = i;
+	}
+	af_sink_write(out, s + run, i - run);
+	af_sink_putc(out, '"');
+}
+
+/* A CSS string for a font family: anything but letters, digits, space, '-'
+ * and '_' becomes a CSS hex escape, so it can't end the string, the rule or
+ * the <style> element, and needs no XML escaping either. */
+static void css_string(struct af_sink *out, const char *str)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	size_t len = strlen(str);
+	af_sink_putc(out, '"');
+	for (size_t i = 0; i < len;) {
+		uint32_t cp;
+		size_t n = utf8_next(s + i, len - i, &cp);
+		if ((cp >= 'a' && cp <= 'z') || (cp >= 'A' && cp <= 'Z') ||
+		    (cp >= '0' && cp <= '9') || cp == ' ' || cp == '-' || cp == '_')
+			af_sink_putc(out, (char)cp);
+		else
+			af_sink_printf(out, "\\%x ", (unsigned)cp);
+		i += n;
+	}
+	af_sink_putc(out, '"');
+}
+
+/* ---- pieces of the document ---- */
+
+struct svg {
+	const struct af_layout *l;
+	const struct af_render_opts *o;
+	struct af_sink *out;
+	char id[11];           /* "af" + 8 hex digits: class prefix, unique ids */
+	double char_px;        /* estimated advance of one character */
+};
+
+/* A short name for this graph, the same for the same layout and options, so
+ * two different graphs in one HTML page don't share ids or CSS rules. */
+static void make_id(struct svg *g)
+{
+	const struct af_layout *l = g->l;
+	uint64_t h = 0xcbf29ce484222325ULL;
+	uint64_t v[4];
+	for (size_t i = 0; i < l->nframes; i++) {
+		const struct af_frame *f = &l->frames[i];
+		v[0] = f->start;
+		v[1] = f->width;
+		v[2] = f->depth;
+		v[3] = l->tree->names[f->name].hash;
+		h = (h ^ af_hash_bytes(v, sizeof v)) * 0x100000001b3ULL;
+	}
+	const char *strs[] = { g->o->title, g->o->subtitle, g->o->count_name, g->o->font_family };
+	for (size_t i = 0; i < sizeof strs / sizeof *strs; i++)
+		if (strs[i])
+			h = (h ^ af_hash_bytes(strs[i], strlen(strs[i]))) * 0x100000001b3ULL;
+	v[0] = l->nframes;
+	v[1] = l->total;
+	memcpy(&v[2], &l->width, sizeof(double));
+	memcpy(&v[3], &l->height, sizeof(double));
+	h ^= af_hash_bytes(v, sizeof v);
+	static const char hex[] = "0123456789abcdef";
+	g->id[0] = 'a';
+	g->id[1] = 'f';
+	for (int i = 0; i < 8; i++)
+		g->id[2 + i] = hex[h >> (60 - 4 * i) & 15];
+	g->id[10] = 0;
+}
+
+static void put_num(struct af_sink *out, const char *before, double v)
+{
+	af_sink_puts(out, before);
+	af_sink_fixed(out, v, 1);
+	af_sink_putc(out, '"');
+}
+
+static void header(struct svg *g)
+{
+	const struct af_layout *l = g->l;
+	struct af_sink *out = g->out;
+	af_sink_puts(out, "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"no\"?>\n"
+		     "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" class=\"");
+	af_sink_puts(out, g->id);
+	put_num(out, "\" width=\"", l->width);
+	put_num(out, " height=\"", l->height);
+	af_sink_puts(out, " viewBox=\"0 0 ");
+	af_sink_fixed(out, l->width, 1);
+	af_sink_putc(out, ' ');
+	af_sink_fixed(out, l->height, 1);
+	af_sink_printf(out, "\">\n<defs><linearGradient id=\"%s-bg\" x1=\"0\" y1=\"0\" x2=\"0\" y2=\"1\">"
+		       "<stop offset=\"5%%\" stop-color=\"" BG_TOP "\"/>"
+		       "<stop offset=\"95%%\" stop-color=\"" BG_BOTTOM "\"/>"
+		       "</linearGradient></defs>\n", g->id);
+}
+
+/* Every rule is scoped by the graph's class: a <style> inside an SVG that is
+ * inlined in HTML applies to the whole page. */
+static void style(struct svg *g)
+{
+	struct af_sink *out = g->out;
+	const char *p = g->id;
+	af_sink_printf(out, "<style type=\"text/css\">\n.%s text{font-family:", p);
+	if (g->o->font_family && *g->o->font_family) {
+		css_string(out, g->o->font_family);
+		af_sink_putc(out, ',');
+	}
+	af_sink_puts(out, "Verdana,\"DejaVu Sans\",\"Bitstream Vera Sans\",sans-serif;font-size:");
+	af_sink_fixed(out, g->l->font_size, 2);
+	af_sink_printf(out, "px;fill:#000}\n"
+		       ".%s .ti{font-size:", p);
+	af_sink_fixed(out, g->l->font_size + 5, 2);
+	af_sink_printf(out, "px;text-anchor:middle}\n"
+		       ".%s .st{text-anchor:middle;fill:#505050}\n"
+		       ".%s .r{text-anchor:end}\n"
+		       ".%s .h{display:none}\n"
+		       ".%s .lb,.%s .tt{pointer-events:none}\n"
+		       ".%s.js .fr rect,.%s .bt{cursor:pointer}\n"
+		       ".%s .fr .m{fill:rgb(230,0,230)}\n"
+		       ".%s .fr rect:hover{stroke:#000;stroke-width:0.5}\n"
+		       ".%s .tt rect{fill:#ffffe8;stroke:#808080;stroke-width:0.5}\n"
+		       "</style>\n", p, p, p, p, p, p, p, p, p, p);
+}
+
+static void bands(struct svg *g)
+{
+	const struct af_layout *l = g->l;
+	struct af_sink *out = g->out;
+	const struct af_render_opts *o = g->o;
+	double fs = l->font_size, bottom = l->height - (fs + 5);
+	af_sink_printf(out, "<rect x=\"0\" y=\"0\" width=\"100%%\" height=\"100%%\" fill=\"url(#%s-bg)\"/>\n", g->id);
+	put_num(out, "<text class=\"ti\" x=\"", l->width / 2);
+	put_num(out, " y=\"", fs * 2);
+	af_sink_putc(out, '>');
+	xml_text(out, o->title ? o->title : "Flame Graph");
+	af_sink_puts(out, "</text>\n");
+	if (o->subtitle && *o->subtitle) {
+		put_num(out, "<text class=\"st\" x=\"", l->width / 2);
+		put_num(out, " y=\"", fs * 4);
+		af_sink_putc(out, '>');
+		xml_text(out, o->subtitle);
+		af_sink_puts(out, "</text>\n");
+	}
+	put_num(out, "<text class=\"bt rz h\" x=\"", l->xpad);
+	put_num(out, " y=\"", fs * 2);
+	af_sink_puts(out, ">Reset Zoom</text>\n");
+	put_num(out, "<text class=\"bt r sr\" x=\"", l->width - l->xpad);
+	put_num(out, " y=\"", fs * 2);
+	af_sink_puts(out, ">Search</text>\n");
+	put_num(out, "<text class=\"dt\" x=\"", l->xpad);
+	put_num(out, " y=\"", bottom);
+	af_sink_puts(out, "> </text>\n");
+	put_num(out, "<text class=\"r mt\" x=\"", l->width - l->xpad);
+	put_num(out, " y=\"", bottom);
+	af_sink_puts(out, "> </text>\n");
+}
+
+static void put_colour(struct af_sink *out, uint32_t rgb)
+{
+	static const char hex[] = "0123456789abcdef";
+	char b[7] = { '#' };
+	for (int i = 0; i < 6; i++)
+		b[1 + i] = hex[rgb >> (20 - 4 * i) & 15];
+	af_sink_write(out, b, 7);
+}
+
+static void frames(struct svg *g)
+{
+	const struct af_layout *l = g->l;
+	struct af_sink *out = g->out;
+	af_sink_puts(out, "<g class=\"fr\">\n");
+	for (size_t i = 0; i < l->nframes; i++) {
+		const struct af_frame *f = &l->frames[i];
+		af_sink_write(out, "<rect x=\"", 9);
+		af_sink_fixed(out, f->x, 1);
+		af_sink_write(out, "\" y=\"", 5);
+		af_sink_fixed(out, f->y, 1);
+		af_sink_write(out, "\" width=\"", 9);
+		af_sink_fixed(out, f->w, 1);
+		af_sink_write(out, "\" height=\"", 10);
+		af_sink_fixed(out, l->frame_height - 1, 1);
+		af_sink_write(out, "\" fill=\"", 8);
+		put_colour(out, f->colour);
+		af_sink_write(out, "\"/>\n", 4);
+	}
+	af_sink_puts(out, "</g>\n");
+}
+
+/* Labels of the frames wide enough for three characters, truncated to what
+ * fits with "..": the same rule the script applies after a zoom. */
+static void labels(struct svg *g)
+{
+	const struct af_layout *l = g->l;
+	struct af_sink *out = g->out;
+	double dy = (l->frame_height - 1) / 2 + l->font_size / 4;
+	af_sink_puts(out, "<g class=\"lb\">\n");
+	for (size_t i = 0; i < l->nframes; i++) {
+		const struct af_frame *f = &l->frames[i];
+		double fit = floor((f->w - 6) / g->char_px);
+		if (!(fit >= 3)) {
+			i = f->end - 1;       /* descendants are no wider */
+			continue;
+		}
+		const char *name = af_tree_name(l->tree, f->name);
+		size_t len = af_tree_name_len(l->tree, f->name);
+		size_t chars = fit > 1e9 ? (size_t)1e9 : (size_t)fit;
+		put_num(out, "<text x=\"", f->x + 3);
+		put_num(out, " y=\"", f->y + dy);
+		af_sink_putc(out, '>');
+		if (utf8_count(name, len) <= chars) {
+			xml_text_n(out, name, len, SIZE_MAX);
+		} else {
+			xml_text_n(out, name, len, chars - 2);
+			af_sink_write(out, "..", 2);
+		}
+		af_sink_write(out, "</text>\n", 8);
+	}
+	af_sink_puts(out, "</g>\n");
+}
+
+/* ---- the script and its data ---- */
+
+/* D.n: distinct names in order of first use; D.f: four integers per frame:
+ * name index; start minus where the frame would start if it touched its
+ * left neighbour (previous sibling's end, or the parent's start); width;
+ * levels popped since the previous frame (depth[i-1] + 1 - depth[i]). */
+static void data(struct svg *g)
+{
+	const struct af_layout *l = g->l;
+	const struct af_tree *t = l->tree;
+	struct af_sink *out = g->out;
+	uint32_t *index = af_xmalloc((t->nnames ? t->nnames : 1) * sizeof *index);
+	uint64_t *next = af_xcalloc((size_t)l->max_depth + 2, sizeof *next);
+	for (size_t i = 0; i < t->nnames; i++)
+		index[i] = AF_NONE;
+	af_sink_printf(out, "var D={id:\"%s\",w:", g->id);
+	af_sink_fixed(out, l->width, 3);
+	af_sink_puts(out, ",xp:");
+	af_sink_fixed(out, l->xpad, 3);
+	af_sink_puts(out, ",fs:");
+	af_sink_fixed(out, l->font_size, 3);
+	af_sink_puts(out, ",cw:");
+	af_sink_fixed(out, g->char_px, 6);
+	af_sink_puts(out, ",fh:");
+	af_sink_fixed(out, l->frame_height, 3);
+	af_sink_puts(out, ",u:");
+	const char *unit = g->o->count_name ? g->o->count_name : "samples";
+	json_string(out, unit, strlen(unit));
+	af_sink_puts(out, ",\nn:[");
+	uint32_t nnames = 0;
+	for (size_t i = 0; i < l->nframes; i++) {
+		uint32_t id = l->frames[i].name;
+		if (index[id] != AF_NONE)
+			continue;
+		index[id] = nnames;
+		if (nnames++)
+			af_sink_putc(out, ',');
+		json_string(out, af_tree_name(t, id), af_tree_name_len(t, id));
+	}
+	af_sink_puts(out, "],\nf:[");
+	for (size_t i = 0; i < l->nframes; i++) {
+		const struct af_frame *f = &l->frames[i];
+		uint32_t prev_depth = i ? l->frames[i - 1].depth : 0;
+		uint64_t expect = i == 0 ? 0 : f->depth == prev_depth + 1 ? l->frames[i - 1].start
+				: next[f->depth];
+		if (i)
+			af_sink_putc(out, ',');
+		af_sink_u64(out, index[f->name]);
+		af_sink_putc(out, ',');
+		if (f->start >= expect) {
+			af_sink_u64(out, f->start - expect);
+		} else {
+			af_sink_putc(out, '-');
+			af_sink_u64(out, expect - f->start);
+		}
+		af_sink_putc(out, ',');
+		af_sink_u64(out, f->width);
+		af_sink_putc(out, ',');
+		af_sink_u64(out, i ? prev_depth + 1 - f->depth : 0);
+		next[f->depth] = f->start + f->width;
+		if (i % 16 == 15)
+			af_sink_putc(out, '\n');
+	}
+	af_sink_puts(out, "]};\n");
+	free(next);
+	free(index);
+}
+
+static void script(struct svg *g)
+{
+	struct af_sink *out = g->out;
+	af_sink_puts(out, "<script type=\"text/ecmascript\"><![CDATA[\n(function(){\"use strict\";\n");
+	data(g);
+	af_sink_write(out, af_svg_script, sizeof af_svg_script - 1);
+	af_sink_puts(out, "})();\n]]></script>\n");
+}
+
+int af_render_svg(const struct af_layout *l, const struct af_render_opts *o,
+		  struct af_sink *out, struct af_diag *d)
+{
+	struct svg g = { .l = l, .o = o, .out = out };
+	if (!l->nframes)
+		return af_diag_error(d, "nothing to draw");
+	double fw = o->font_width > 0 ? o->font_width : 0.59;
+	g.char_px = l->font_size * fw;
+	if (!(g.char_px > 0))
+		return af_diag_error(d, "font size must be positive");
+	make_id(&g);
+	header(&g);
+	style(&g);
+	bands(&g);
+	frames(&g);
+	labels(&g);
+	if (!o->no_js)
+		script(&g);
+	af_sink_puts(out, "</svg>\n");
+	return 0;
+}
