@@ -1,0 +1,118 @@
+# aflame-render: plain GNU make. `make` builds build/aflame-render,
+# `make demo` installs what is missing and renders the sample,
+# `make check` builds with -Werror and runs every test.
+# Local overrides go in config.mak (not committed).
+
+O ?= build
+PKG_CONFIG ?= pkg-config
+CC ?= cc
+CFLAGS ?= -O2 -g
+-include config.mak
+
+DEPS := cairo pangocairo pangoft2 fontconfig zlib
+DEBIAN_PACKAGES := build-essential pkg-config libcairo2-dev libpango1.0-dev \
+	libfontconfig-dev zlib1g-dev libxml2-utils chromium dmtracedump
+
+WARN := -std=c11 -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
+	-Wwrite-strings -Wvla -Wformat=2 -Wundef -Wpointer-arith -Wimplicit-fallthrough
+ifeq ($(WERROR),1)
+WARN += -Werror
+endif
+ifneq ($(SANITIZE),)
+SAN := -fsanitize=$(SANITIZE) -fno-sanitize-recover=all -fno-omit-frame-pointer
+endif
+
+DEPS_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(DEPS) 2>/dev/null)
+DEPS_LIBS := $(shell $(PKG_CONFIG) --libs $(DEPS) 2>/dev/null)
+ALL_CFLAGS := $(WARN) -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE $(SAN) \
+	-I src -I $(O)/gen $(DEPS_CFLAGS) $(CFLAGS)
+ALL_LDFLAGS := $(SAN) $(LDFLAGS) -Wl,--as-needed
+LIBS := $(DEPS_LIBS) -lm
+
+SRCS := $(wildcard src/*.c)
+OBJS := $(SRCS:src/%.c=$(O)/obj/%.o)
+LIB_OBJS := $(filter-out $(O)/obj/main.o,$(OBJS))
+UNIT_SRCS := $(wildcard tests/unit/*.c)
+UNIT_OBJS := $(UNIT_SRCS:tests/unit/%.c=$(O)/obj/unit/%.o)
+BIN := $(O)/aflame-render
+
+.PHONY: all check demo deps bless clean lint FORCE
+all: $(BIN)
+
+# Rebuild everything when the flags change (e.g. `make check` adds -Werror).
+$(O)/flags: FORCE | $(O)
+	@echo '$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS)' | cmp -s - $@ || echo '$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS)' > $@
+
+$(O)/deps-ok: | $(O)
+	@$(PKG_CONFIG) --exists $(DEPS) || { \
+	  echo "aflame-render needs the development files of: $(DEPS)"; \
+	  echo "run 'make demo' (installs them with apt-get) or: apt-get install $(DEBIAN_PACKAGES)"; \
+	  exit 1; }
+	@touch $@
+
+$(O) $(O)/obj $(O)/obj/unit $(O)/gen $(O)/demo:
+	@mkdir -p $@
+
+$(O)/gen/svg_script.h: src/svg_script.js | $(O)/gen
+	@echo "  GEN   $@"
+	@{ echo '/* generated from src/svg_script.js: do not edit */'; \
+	   echo 'static const char af_svg_script[] ='; \
+	   sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' $<; \
+	   echo ';'; } > $@.tmp && mv $@.tmp $@
+
+$(O)/obj/%.o: src/%.c $(O)/flags $(O)/deps-ok | $(O)/obj $(O)/gen/svg_script.h
+	@echo "  CC    $<"
+	@$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
+
+$(O)/obj/unit/%.o: tests/unit/%.c $(O)/flags | $(O)/obj/unit
+	@echo "  CC    $<"
+	@$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
+
+$(BIN): $(OBJS)
+	@echo "  LINK  $@"
+	@$(CC) $(ALL_LDFLAGS) -o $@ $(OBJS) $(LIBS)
+
+$(O)/unit-tests: $(UNIT_OBJS) $(LIB_OBJS)
+	@echo "  LINK  $@"
+	@$(CC) $(ALL_LDFLAGS) -o $@ $(UNIT_OBJS) $(LIB_OBJS) $(LIBS)
+
+-include $(OBJS:.o=.d) $(UNIT_OBJS:.o=.d)
+
+# ---- user commands ----
+
+# Install what is missing (apt-get, with sudo when not root), build, render the sample.
+deps:
+	@missing=""; for p in $(DEBIAN_PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing:$$missing"; \
+	  if [ "$$(id -u)" = 0 ]; then sudo=""; else sudo="sudo"; fi; \
+	  $$sudo apt-get update -q && DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -q $$missing; \
+	fi
+
+demo: deps
+	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory demo-render
+
+.PHONY: demo-render
+demo-render: $(BIN) | $(O)/demo
+	$(BIN) -t main tests/data/art/yamp-legacy.trace -o $(O)/demo/main.svg
+	$(BIN) tests/data/art/yamp-legacy.trace -o $(O)/demo/all-threads.svg
+	$(BIN) -t main tests/data/art/yamp-legacy.trace -o $(O)/demo/main.folded
+	@echo "open $(O)/demo/main.svg in a browser"
+
+check:
+	@$(MAKE) --no-print-directory WERROR=1 $(BIN) $(O)/unit-tests
+	@AFLAME=$(BIN) UNIT=$(O)/unit-tests O=$(O) bash tests/run.sh
+
+bless:
+	@$(MAKE) --no-print-directory $(BIN)
+	@AFLAME_BLESS=1 AFLAME=$(BIN) UNIT=: O=$(O) bash tests/run.sh --bless-only
+
+lint:
+	cppcheck --quiet --enable=warning,performance,portability --error-exitcode=1 \
+	  --suppress=missingIncludeSystem -I src src
+
+clean:
+	rm -rf $(O)

@@ -1,0 +1,91 @@
+/* art.h: state shared by the ART method-trace readers (legacy files here in
+ * read_art.c; streaming and V2 build on the same tables). Internal to the
+ * ART front end. Reference: docs in shared/docs/art-trace-format.md. */
+#ifndef AF_ART_H
+#define AF_ART_H
+
+#include <stdint.h>
+#include <stdbool.h>
+#include "buf.h"
+#include "fold.h"
+#include "read.h"
+
+/* A method as listed (text line, streaming op 1, V2 method-info). Strings
+ * point into the input; the frame name is interned on first use. */
+struct art_method {
+	uint64_t id;             /* method word with the action bits cleared */
+	const char *cls, *name, *sig;
+	uint32_t cls_len, name_len, sig_len;
+	uint32_t frame;          /* interned frame name, AF_NONE until used */
+	bool unknown;            /* referenced by records but never listed */
+};
+
+struct art_listed_thread {
+	uint64_t id;
+	const char *name;
+	uint32_t name_len;
+};
+
+struct art_thread {
+	size_t index;            /* in profile->threads */
+	struct af_fold_thread fold;
+	uint32_t last_raw;       /* previous raw 32-bit time on the chosen clock */
+	uint64_t high;           /* wrap-arounds seen, times 2^32 */
+	bool seen;
+	uint64_t same_time;      /* events stamped like the previous one */
+};
+
+struct art {
+	struct af_profile *p;
+	const struct af_input *in;
+	const struct af_read_opts *o;
+	struct af_diag *d;
+	struct af_fold fold;
+	struct art_method *methods;
+	size_t nmethods, cap_methods;
+	uint32_t *mslots;        /* method id -> index, open addressing */
+	size_t nmslots;
+	struct art_listed_thread *listed;
+	size_t nlisted, cap_listed;
+	struct art_thread *threads;  /* one per thread with events */
+	size_t nthreads, cap_threads;
+	uint32_t *by_record_id;  /* record thread id (u16) -> threads[] index + 1 */
+	unsigned record_id_bits; /* 8 (v1) or 16 */
+	bool use_wall;           /* weigh by wall clock (else thread-cpu) */
+	uint64_t unknown_methods, unknown_threads, action3, records;
+	struct af_buf scratch;
+};
+
+void art_init(struct art *a, struct af_profile *p, const struct af_input *in,
+	      const struct af_read_opts *o, struct af_diag *d);
+void art_release(struct art *a);
+
+/* Add a listed method; false (diag not set) if the id is already listed. */
+bool art_add_method(struct art *a, const struct art_method *m);
+/* Index of the method with this id, adding an "unknown" one if not listed. */
+uint32_t art_method_index(struct art *a, uint64_t id);
+/* Frame name of method i, interned on first use. */
+uint32_t art_method_frame(struct art *a, uint32_t i);
+
+void art_add_listed_thread(struct art *a, uint64_t id, const char *name, size_t len);
+/* The state of the thread with this record id, created on its first event. */
+struct art_thread *art_thread_for(struct art *a, uint64_t record_id);
+
+/* Decide the clock from the file's clock and the user's choice; -1 with
+ * diag set when the user asked for a clock the file does not have. */
+int art_choose_clock(struct art *a, bool has_wall, bool has_cpu, const char *file_clock);
+
+/* Fold one event (method word = id | action) at a time on the chosen clock;
+ * wraps: the time is a raw 32-bit field to unwrap (V1), else 64-bit (V2). */
+void art_event(struct art *a, struct art_thread *th, uint64_t word, uint64_t time, bool wraps);
+
+/* Parse the text key section from `pos` ("*version\n..." up to and
+ * including "*end\n"); sets *end_pos to the byte after it. Used for legacy
+ * files and for streaming summaries (which may list threads and methods). */
+int art_parse_text(struct art *a, const uint8_t *data, size_t len, size_t base,
+		   size_t *end_pos, int *version);
+
+/* Close open frames, record thread facts and warnings in the profile. */
+void art_finish(struct art *a);
+
+#endif

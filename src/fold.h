@@ -1,0 +1,57 @@
+/* fold.h: turns a thread's method entries and exits into call-tree weights,
+ * by the rules in docs/semantics.md (shared by every ART variant):
+ *   - an exit pops the matching frame; frames above it are closed at that time
+ *   - an exit whose method is not on the stack (orphan exit) makes that method
+ *     the caller of every earlier top-level call of the thread, from its first
+ *     event (open frames are closed first)
+ *   - af_fold_finish closes frames still open at the thread's last event.
+ * Weights are self times: a frame's duration minus its callees' durations.
+ * Nothing is allocated per event once the stack has grown to its depth. */
+#ifndef AF_FOLD_H
+#define AF_FOLD_H
+
+#include <stdint.h>
+#include <stdbool.h>
+#include "tree.h"
+
+struct af_open_frame {
+	uint32_t node;     /* tree node of this call */
+	uint32_t method;   /* reader's method key, to match exits */
+	uint64_t enter;    /* entry time */
+	uint64_t callees;  /* inclusive time of callees closed so far */
+};
+
+struct af_fold_thread {
+	uint32_t root;                 /* the thread's node */
+	struct af_open_frame *stack;
+	size_t depth, cap;
+	bool started;
+	uint64_t first, last;          /* first and latest event time */
+	uint64_t top_closed;           /* time covered by closed top-level calls */
+};
+
+struct af_fold_stats {
+	uint64_t orphan_exits;     /* exit with the method nowhere on the stack */
+	uint64_t mismatched_exits; /* exit of a method deeper than the top */
+	uint64_t closed_at_end;    /* frames still open at the end */
+	uint64_t time_backwards;   /* an event earlier than the one before it */
+};
+
+struct af_fold {
+	struct af_tree *tree;
+	struct af_fold_stats stats;
+};
+
+void af_fold_thread_init(struct af_fold_thread *th, uint32_t root);
+
+/* An event at time t (already unwrapped to 64 bits; never earlier than the
+ * thread's previous event: such times are clamped and counted). */
+void af_fold_enter(struct af_fold *f, struct af_fold_thread *th,
+		   uint32_t method, uint32_t name, uint64_t t);
+void af_fold_exit(struct af_fold *f, struct af_fold_thread *th,
+		  uint32_t method, uint32_t name, uint64_t t);
+
+/* Close the frames still open at the thread's last event; frees the stack. */
+void af_fold_finish(struct af_fold *f, struct af_fold_thread *th);
+
+#endif

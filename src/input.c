@@ -1,0 +1,84 @@
+/* input.c: map a file, or read standard input, into memory. */
+#include "input.h"
+#include "util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static int read_all(struct af_mapped *m, int fd, struct af_diag *d)
+{
+	size_t cap = 1 << 16, len = 0;
+	unsigned char *buf = af_xmalloc(cap);
+	for (;;) {
+		if (len == cap) {
+			if (cap > SIZE_MAX / 2)
+				break;
+			cap *= 2;
+			buf = af_xrealloc(buf, cap);
+		}
+		ssize_t n = read(fd, buf + len, cap - len);
+		if (n == 0)
+			break;
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			free(buf);
+			return af_diag_error(d, "cannot read: %s", strerror(errno));
+		}
+		len += (size_t)n;
+	}
+	m->heap = buf;
+	m->in.data = buf;
+	m->in.len = len;
+	return 0;
+}
+
+int af_input_load(struct af_mapped *m, const char *path, struct af_diag *d)
+{
+	memset(m, 0, sizeof *m);
+	m->in.name = path;
+	if (strcmp(path, "-") == 0)
+		return read_all(m, STDIN_FILENO, d);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return af_diag_error(d, "cannot open: %s", strerror(errno));
+	struct stat st;
+	if (fstat(fd, &st) < 0) {
+		int e = errno;
+		close(fd);
+		return af_diag_error(d, "cannot stat: %s", strerror(e));
+	}
+	if (S_ISDIR(st.st_mode)) {
+		close(fd);
+		return af_diag_error(d, "is a directory");
+	}
+	int rc = 0;
+	if (S_ISREG(st.st_mode) && st.st_size > 0) {
+		void *p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+		if (p == MAP_FAILED) {
+			rc = read_all(m, fd, d);
+		} else {
+			m->map = p;
+			m->map_len = (size_t)st.st_size;
+			m->in.data = p;
+			m->in.len = (size_t)st.st_size;
+		}
+	} else {
+		rc = read_all(m, fd, d);
+	}
+	close(fd);
+	return rc;
+}
+
+void af_input_release(struct af_mapped *m)
+{
+	if (m->map)
+		munmap(m->map, m->map_len);
+	free(m->heap);
+	memset(m, 0, sizeof *m);
+}

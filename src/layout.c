@@ -1,0 +1,192 @@
+/* layout.c: call tree to frame rectangles.
+ *
+ * Geometry follows flamegraph.pl's defaults so graphs look familiar and can
+ * be compared frame by frame: a node's own weight comes first (left), its
+ * children follow in byte-wise name order; frames narrower than min_width are
+ * left out with everything above them; 1 px gap between levels. */
+#include "layout.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void af_layout_opts_default(struct af_layout_opts *o)
+{
+	memset(o, 0, sizeof *o);
+	o->width = 1200;
+	o->frame_height = 16;
+	o->min_width = 0.1;
+	o->font_size = 12;
+	o->palette.palette = AF_PAL_HOT;
+}
+
+/* Inclusive totals that leave excluded subtrees out. */
+static uint64_t *included_totals(const struct af_tree *t, const uint8_t *excluded)
+{
+	uint64_t *tot = af_tree_totals(t);
+	if (!excluded)
+		return tot;
+	/* Exclusion only marks whole subtrees near the root (threads and
+	 * processes): subtract each excluded node's total from its ancestors,
+	 * outermost exclusion only. */
+	for (size_t i = 0; i < t->nnodes; i++) {
+		if (!excluded[i])
+			continue;
+		bool under_excluded = false;
+		for (uint32_t p = t->nodes[i].parent; p != AF_NONE; p = t->nodes[p].parent)
+			if (excluded[p])
+				under_excluded = true;
+		if (under_excluded)
+			continue;
+		for (uint32_t p = t->nodes[i].parent; p != AF_NONE; p = t->nodes[p].parent)
+			tot[p] -= tot[i];
+	}
+	return tot;
+}
+
+struct pending {
+	uint32_t node, depth;
+	uint64_t start;
+	uint32_t rank;
+};
+
+static int cmp_rank(const void *a, const void *b)
+{
+	const struct pending *x = a, *y = b;
+	return (x->rank > y->rank) - (x->rank < y->rank);
+}
+
+struct walk {
+	struct af_tree *tree;
+	const uint8_t *excluded;
+	const uint64_t *tot;
+	const uint32_t *rank;
+	uint64_t threshold;       /* narrowest weight still drawn */
+	struct pending *stack;
+	size_t depth, cap;
+};
+
+/* Push the drawable children of e, so that they pop in name order. */
+static void push_children(struct walk *w, const struct pending *e)
+{
+	const struct af_tree *t = w->tree;
+	size_t base = w->depth;
+	for (uint32_t c = t->nodes[e->node].first_child; c != AF_NONE; c = t->nodes[c].next_sibling) {
+		if (w->excluded && w->excluded[c])
+			continue;
+		if (w->tot[c] == 0)
+			continue;
+		af_grow(&w->stack, &w->cap, w->depth + 1, sizeof *w->stack);
+		w->stack[w->depth++] = (struct pending){ c, e->depth + 1, 0, w->rank[t->nodes[c].name] };
+	}
+	size_t n = w->depth - base;
+	qsort(w->stack + base, n, sizeof *w->stack, cmp_rank);
+	uint64_t start = e->start + t->nodes[e->node].self;
+	size_t kept = base;
+	for (size_t i = base; i < base + n; i++) {
+		struct pending p = w->stack[i];
+		p.start = start;
+		start += w->tot[p.node];
+		if (w->tot[p.node] >= w->threshold)
+			w->stack[kept++] = p;
+	}
+	w->depth = kept;
+	for (size_t i = base, j = kept; i + 1 < j; i++, j--) {
+		struct pending tmp = w->stack[i];
+		w->stack[i] = w->stack[j - 1];
+		w->stack[j - 1] = tmp;
+	}
+}
+
+static void emit(struct af_layout *l, size_t *cap, const struct pending *e, uint32_t name, uint64_t width)
+{
+	af_grow(&l->frames, cap, l->nframes + 1, sizeof *l->frames);
+	l->frames[l->nframes++] = (struct af_frame){
+		.start = e->start, .width = width, .name = name, .node = e->node,
+		.depth = e->depth, .end = 0,
+	};
+	if (e->depth > l->max_depth)
+		l->max_depth = e->depth;
+}
+
+/* end = one past the last descendant: close every frame at least as deep
+ * as the next one. */
+static void set_ends(struct af_layout *l)
+{
+	uint32_t *open = af_xmalloc((l->max_depth + 1) * sizeof *open);
+	size_t n = 0;
+	for (size_t i = 0; i < l->nframes; i++) {
+		while (n && l->frames[open[n - 1]].depth >= l->frames[i].depth)
+			l->frames[open[--n]].end = (uint32_t)i;
+		open[n++] = (uint32_t)i;
+	}
+	while (n)
+		l->frames[open[--n]].end = (uint32_t)l->nframes;
+	free(open);
+}
+
+static void place(struct af_layout *l, const struct af_layout_opts *o)
+{
+	double fh = o->frame_height;
+	double ypad1 = o->font_size * 3 + (o->has_subtitle ? o->font_size * 2 : 0);
+	double ypad2 = o->font_size * 2 + 10;
+	l->xpad = 10;
+	l->width = o->width;
+	l->height = ypad1 + ypad2 + (l->max_depth + 1) * fh;
+	l->graph_top = ypad1;
+	double scale = l->total ? (o->width - 2 * l->xpad) / (double)l->total : 0;
+	for (size_t i = 0; i < l->nframes; i++) {
+		struct af_frame *f = &l->frames[i];
+		f->x = l->xpad + (double)f->start * scale;
+		f->w = (double)f->width * scale;
+		if (o->inverted)
+			f->y = ypad1 + f->depth * fh;
+		else
+			f->y = l->height - ypad2 - (f->depth + 1) * fh + 1;
+		f->colour = af_palette_colour(&o->palette, af_tree_name(l->tree, f->name),
+					      af_tree_name_len(l->tree, f->name));
+	}
+}
+
+int af_layout_build(struct af_layout *l, struct af_tree *t, uint32_t root,
+		    const uint8_t *excluded, const struct af_layout_opts *o,
+		    struct af_diag *d)
+{
+	(void)d;
+	memset(l, 0, sizeof *l);
+	l->tree = t;
+	l->frame_height = o->frame_height;
+	l->font_size = o->font_size;
+	l->inverted = o->inverted;
+	l->has_subtitle = o->has_subtitle;
+	uint64_t *tot = included_totals(t, excluded);
+	l->total = tot[root];
+	double usable = o->width - 20;
+	double threshold = o->min_width_pct > 0 ? (double)l->total * o->min_width_pct / 100
+			 : l->total && usable > 0 ? o->min_width * (double)l->total / usable : 0;
+	struct walk w = {
+		.tree = t, .excluded = excluded, .tot = tot, .rank = af_tree_name_ranks(t),
+		.threshold = threshold > 0 ? (uint64_t)threshold + ((double)(uint64_t)threshold < threshold) : 1,
+	};
+	size_t cap = 0;
+	uint32_t all = af_tree_intern_str(t, "all");
+	w.rank = af_tree_name_ranks(t);
+	struct pending first = { root, 0, 0, 0 };
+	emit(l, &cap, &first, all, l->total);
+	push_children(&w, &first);
+	while (w.depth) {
+		struct pending e = w.stack[--w.depth];
+		emit(l, &cap, &e, t->nodes[e.node].name, tot[e.node]);
+		push_children(&w, &e);
+	}
+	free(w.stack);
+	free(tot);
+	set_ends(l);
+	place(l, o);
+	return 0;
+}
+
+void af_layout_release(struct af_layout *l)
+{
+	free(l->frames);
+	memset(l, 0, sizeof *l);
+}

@@ -1,0 +1,63 @@
+/* layout.h: frame rectangles and colours, a pure function of the tree and the
+ * options. Back ends only read the result; they never touch the tree again.
+ *
+ * Frames are in depth-first pre-order: a frame's descendants are the frames
+ * after it up to frames[i].end, which lets the interactive SVG zoom into a
+ * subtree by touching only that range. Siblings are in byte-wise name order,
+ * so one function never splits into two sibling frames. Frame 0 is "all". */
+#ifndef AF_LAYOUT_H
+#define AF_LAYOUT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdbool.h>
+#include "tree.h"
+#include "palette.h"
+#include "diag.h"
+
+struct af_frame {
+	uint64_t start, width;  /* position and size in weight units (exact) */
+	double x, y, w;         /* pixel rectangle; height is layout->frame_height - 1 */
+	uint32_t name;          /* interned name id */
+	uint32_t node;          /* tree node */
+	uint32_t depth;         /* 0 = the "all" frame */
+	uint32_t end;           /* one past the last descendant in frames[] */
+	uint32_t colour;        /* 0xRRGGBB */
+};
+
+struct af_layout_opts {
+	double width;           /* image width in px (1200) */
+	double frame_height;    /* px per level (16) */
+	double min_width;       /* frames narrower than this are left out (px; 0.1) */
+	double min_width_pct;   /* if > 0: min width as % of the total instead */
+	double font_size;       /* px, for the title and detail bands (12) */
+	bool has_subtitle;      /* reserve a band for it */
+	bool inverted;          /* icicle: root at the top */
+	struct af_palette_opts palette;
+};
+
+struct af_layout {
+	const struct af_tree *tree;
+	struct af_frame *frames;
+	size_t nframes;
+	uint64_t total;         /* weight of frame 0 */
+	uint32_t max_depth;     /* deepest frame drawn */
+	double width, height;   /* image size in px */
+	double frame_height, font_size;
+	double xpad;            /* left and right margin */
+	double graph_top;       /* y of the top of the frame area */
+	bool inverted;
+	bool has_subtitle;
+};
+
+void af_layout_opts_default(struct af_layout_opts *o);
+
+/* Lay out the subtree at root (its frames start above "all"), skipping nodes
+ * with excluded[node] != 0 (excluded may be NULL). Returns 0, or -1 with
+ * diag set (nothing to draw never fails: it gives a lone "all" frame). */
+int af_layout_build(struct af_layout *l, struct af_tree *t, uint32_t root,
+		    const uint8_t *excluded, const struct af_layout_opts *o,
+		    struct af_diag *d);
+void af_layout_release(struct af_layout *l);
+
+#endif

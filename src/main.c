@@ -1,0 +1,389 @@
+/* main.c: the command line. Options -> read -> select -> lay out -> render ->
+ * commit the output file. Everything else lives in the pipeline modules. */
+#include "input.h"
+#include "layout.h"
+#include "output.h"
+#include "profile.h"
+#include "read.h"
+#include "render.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <locale.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define PROG "aflame-render"
+#define VERSION "0.1.0"
+
+enum out_format { OUT_AUTO, OUT_SVG, OUT_FOLDED, OUT_TREE };
+
+struct options {
+	const char *input;
+	const char *output;
+	enum out_format format;
+	enum af_format input_format;
+	char **threads;
+	size_t nthreads;
+	bool info;
+	const char *title, *subtitle;
+	struct af_read_opts read;
+	struct af_layout_opts layout;
+	struct af_render_opts render;
+};
+
+static const char usage_text[] =
+	"usage: " PROG " [options] FILE\n"
+	"\n"
+	"Draw a flame graph of an Android method trace (.trace) or of folded stacks.\n"
+	"FILE '-' reads standard input.\n"
+	"\n"
+	"  -t, --thread NAME|TID   draw this thread (repeatable; default: all threads)\n"
+	"  -o, --output FILE       write here (default: standard output); the format\n"
+	"                          follows the extension: .svg, .folded or .txt\n"
+	"      --format FMT        svg, folded or tree (overrides the extension)\n"
+	"  -f, --input-format FMT  art or folded (default: detected from the content)\n"
+	"      --clock CLOCK       wall or cpu (default: wall when the trace has it)\n"
+	"      --signatures        add parameter types to method names\n"
+	"      --title TEXT        graph title (default: the thread name)\n"
+	"      --subtitle TEXT     second title line (default: file, clock and unit)\n"
+	"      --width PX          image width (default: 1200)\n"
+	"      --minwidth PX[%]    leave out frames narrower than this (default: 0.1)\n"
+	"      --colors PALETTE    hot (default), mem, io, wakeup, chain, java, js, perl,\n"
+	"                          red, green, blue, aqua, yellow, purple, orange, android\n"
+	"      --strict            malformed folded lines are errors, not warnings\n"
+	"      --info              print what the file holds (header, threads, warnings)\n"
+	"      --no-js             interactive SVG without its script (for tests)\n"
+	"  -h, --help              print this help\n"
+	"  -V, --version           print the version\n"
+	"\n"
+	"Exit status: 0 success, 1 bad input or failed output, 2 bad usage.\n";
+
+static _Noreturn __attribute__((format(printf, 1, 2))) void usage_error(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	fprintf(stderr, PROG ": ");
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\nTry '" PROG " --help' for more information.\n");
+	exit(2);
+}
+
+static double parse_number(const char *opt, const char *s, double min, double max)
+{
+	char *end;
+	errno = 0;
+	double v = strtod(s, &end);
+	if (errno || end == s || *end || !(v >= min && v <= max)) {
+		usage_error("invalid %s '%s' (expected a number from %g to %g)", opt, s, min, max);
+	}
+	return v;
+}
+
+static void parse_minwidth(struct options *o, const char *s)
+{
+	size_t n = strlen(s);
+	if (n && s[n - 1] == '%') {
+		char *copy = af_xstrndup(s, n - 1);
+		o->layout.min_width_pct = parse_number("--minwidth", copy, 0, 100);
+		free(copy);
+	} else {
+		o->layout.min_width = parse_number("--minwidth", s, 0, 1e9);
+	}
+}
+
+static enum out_format format_named(const char *s)
+{
+	if (strcmp(s, "svg") == 0)
+		return OUT_SVG;
+	if (strcmp(s, "folded") == 0)
+		return OUT_FOLDED;
+	if (strcmp(s, "tree") == 0)
+		return OUT_TREE;
+	usage_error("unknown output format '%s' (svg, folded or tree)", s);
+}
+
+static enum out_format format_from_path(const char *path)
+{
+	const char *dot = path ? strrchr(path, '.') : NULL;
+	if (!dot || strchr(dot, '/'))
+		return OUT_SVG;
+	if (strcmp(dot, ".folded") == 0 || strcmp(dot, ".txt") == 0)
+		return OUT_FOLDED;
+	if (strcmp(dot, ".svg") == 0)
+		return OUT_SVG;
+	usage_error("cannot tell the output format from '%s' (use --format)", path);
+}
+
+enum {
+	OPT_CLOCK = 256, OPT_COLORS, OPT_FORMAT, OPT_INFO, OPT_MINWIDTH, OPT_NO_JS,
+	OPT_SIGNATURES, OPT_STRICT, OPT_SUBTITLE, OPT_TITLE, OPT_WIDTH,
+};
+
+static const struct option long_options[] = {
+	{ "clock", required_argument, NULL, OPT_CLOCK },
+	{ "colors", required_argument, NULL, OPT_COLORS },
+	{ "format", required_argument, NULL, OPT_FORMAT },
+	{ "help", no_argument, NULL, 'h' },
+	{ "info", no_argument, NULL, OPT_INFO },
+	{ "input-format", required_argument, NULL, 'f' },
+	{ "minwidth", required_argument, NULL, OPT_MINWIDTH },
+	{ "no-js", no_argument, NULL, OPT_NO_JS },
+	{ "output", required_argument, NULL, 'o' },
+	{ "signatures", no_argument, NULL, OPT_SIGNATURES },
+	{ "strict", no_argument, NULL, OPT_STRICT },
+	{ "subtitle", required_argument, NULL, OPT_SUBTITLE },
+	{ "thread", required_argument, NULL, 't' },
+	{ "title", required_argument, NULL, OPT_TITLE },
+	{ "version", no_argument, NULL, 'V' },
+	{ "width", required_argument, NULL, OPT_WIDTH },
+	{ NULL, 0, NULL, 0 },
+};
+
+static void parse_option(struct options *o, int c, const char *arg)
+{
+	switch (c) {
+	case 'f':
+		if (strcmp(arg, "art") == 0)
+			o->input_format = AF_FORMAT_ART;
+		else if (strcmp(arg, "folded") == 0)
+			o->input_format = AF_FORMAT_FOLDED;
+		else
+			usage_error("unknown input format '%s' (art or folded)", arg);
+		break;
+	case 'h':
+		fputs(usage_text, stdout);
+		exit(0);
+	case 'o':
+		o->output = arg;
+		break;
+	case 'V':
+		puts(PROG " " VERSION);
+		exit(0);
+	case OPT_CLOCK:
+		if (strcmp(arg, "wall") == 0)
+			o->read.clock = AF_CLOCK_WALL;
+		else if (strcmp(arg, "cpu") == 0 || strcmp(arg, "thread-cpu") == 0)
+			o->read.clock = AF_CLOCK_CPU;
+		else
+			usage_error("unknown clock '%s' (wall or cpu)", arg);
+		break;
+	case OPT_COLORS: {
+		int pal = af_palette_by_name(arg);
+		if (pal < 0)
+			usage_error("unknown palette '%s' (see --help)", arg);
+		o->layout.palette.palette = (enum af_palette)pal;
+		break;
+	}
+	case OPT_FORMAT:
+		o->format = format_named(arg);
+		break;
+	case OPT_INFO:
+		o->info = true;
+		break;
+	case OPT_MINWIDTH:
+		parse_minwidth(o, arg);
+		break;
+	case OPT_NO_JS:
+		o->render.no_js = true;
+		break;
+	case OPT_SIGNATURES:
+		o->read.signatures = true;
+		break;
+	case OPT_STRICT:
+		o->read.strict = true;
+		break;
+	case OPT_SUBTITLE:
+		o->subtitle = arg;
+		break;
+	case OPT_TITLE:
+		o->title = arg;
+		break;
+	case OPT_WIDTH:
+		o->layout.width = parse_number("--width", arg, 100, 1e6);
+		break;
+	default:
+		fprintf(stderr, "Try '" PROG " --help' for more information.\n");
+		exit(2);
+	}
+}
+
+static void parse_args(struct options *o, int argc, char **argv)
+{
+	memset(o, 0, sizeof *o);
+	af_layout_opts_default(&o->layout);
+	af_render_opts_default(&o->render);
+	size_t cap_threads = 0;
+	int c;
+	while ((c = getopt_long(argc, argv, "f:ho:t:V", long_options, NULL)) != -1) {
+		if (c == 't') {   /* -t needs the real capacity kept across calls */
+			af_grow(&o->threads, &cap_threads, o->nthreads + 1, sizeof *o->threads);
+			o->threads[o->nthreads++] = optarg;
+			continue;
+		}
+		parse_option(o, c, optarg);
+	}
+	if (optind != argc - 1)
+		usage_error("%s", optind >= argc ? "no input file given" : "only one input file is accepted");
+	o->input = argv[optind];
+	if (o->format == OUT_AUTO)
+		o->format = format_from_path(o->output);
+	if (!o->output)
+		o->output = "-";
+}
+
+/* ---- reporting ---- */
+
+static void print_diag(const struct af_diag *d)
+{
+	char line[512];
+	af_diag_format(d, line, sizeof line);
+	fprintf(stderr, PROG ": %s\n", line);
+}
+
+static void print_warnings(const struct af_profile *p, const char *file)
+{
+	for (size_t i = 0; i < p->nwarnings; i++)
+		fprintf(stderr, PROG ": %s: warning: %" PRIu64 " %s\n", file,
+			p->warnings[i].count, p->warnings[i].text);
+}
+
+static void write_info(const struct af_profile *p, const char *file, struct af_sink *out)
+{
+	af_sink_printf(out, "file: %s\nformat: %s\n", file, p->format);
+	for (size_t i = 0; i < p->nitems; i++)
+		af_sink_printf(out, "%s: %s\n", p->items[i].key, p->items[i].value);
+	if (p->clock)
+		af_sink_printf(out, "weights: %s clock, %s\n", p->clock, p->unit);
+	size_t with_events = 0;
+	for (size_t i = 0; i < p->nthreads; i++)
+		with_events += p->threads[i].node != AF_NONE;
+	af_sink_printf(out, "threads with events: %zu\n", with_events);
+	for (size_t i = 0; i < p->nthreads; i++) {
+		const struct af_thread *th = &p->threads[i];
+		if (th->node == AF_NONE)
+			continue;
+		af_sink_printf(out, "  %8" PRIu64 "  %-32s %10" PRIu64 " events  %12" PRIu64 " %s\n",
+			       th->tid, th->name, th->events, th->last_time - th->first_time, p->unit);
+	}
+	af_sink_printf(out, "warnings: %zu\n", p->nwarnings);
+	for (size_t i = 0; i < p->nwarnings; i++)
+		af_sink_printf(out, "  %" PRIu64 " %s\n", p->warnings[i].count, p->warnings[i].text);
+}
+
+/* ---- the pipeline ---- */
+
+static const char *base_name(const char *path)
+{
+	const char *s = strrchr(path, '/');
+	return s ? s + 1 : path;
+}
+
+static void set_titles(struct options *o, const struct af_profile *p, int nselected,
+		       size_t only, struct af_buf *subtitle)
+{
+	o->render.title = o->title ? o->title
+		: nselected == 1 ? p->threads[only].name
+		: p->nthreads ? "All threads" : "Flame Graph";
+	o->render.count_name = p->unit;
+	o->render.decimals = p->decimals;
+	if (o->subtitle) {
+		o->render.subtitle = o->subtitle;
+	} else if (p->clock) {
+		af_buf_printf(subtitle, "%s \xc2\xb7 %s clock \xc2\xb7 %s", base_name(o->input), p->clock, p->unit);
+		o->render.subtitle = subtitle->data;
+	}
+	o->layout.has_subtitle = o->render.subtitle != NULL;
+}
+
+static int render(struct options *o, struct af_profile *p, uint32_t root,
+		  const uint8_t *excluded, struct af_sink *out, struct af_diag *d)
+{
+	switch (o->format) {
+	case OUT_FOLDED:
+		return af_write_folded(&p->tree, root, excluded, p->decimals, out);
+	case OUT_TREE:
+		return af_write_tree(&p->tree, root, excluded, p->decimals, out);
+	case OUT_SVG:
+	default: {
+		struct af_layout l;
+		if (af_layout_build(&l, &p->tree, root, excluded, &o->layout, d) < 0)
+			return -1;
+		int rc = af_render_svg(&l, &o->render, out, d);
+		af_layout_release(&l);
+		return rc;
+	}
+	}
+}
+
+/* Select threads and render into the output file; -1 with diag set. */
+static int produce(struct options *o, struct af_profile *p, struct af_diag *d)
+{
+	uint8_t *excluded = af_xcalloc(p->tree.nnodes, 1);
+	size_t only = 0;
+	int nsel = 0;
+	uint32_t root = AF_ROOT;
+	if (o->nthreads) {
+		nsel = af_profile_select(p, o->threads, o->nthreads, excluded, &only, d);
+		if (nsel < 0) {
+			free(excluded);
+			return -1;
+		}
+		if (nsel == 1)
+			root = p->threads[only].node;
+	}
+	struct af_buf subtitle;
+	af_buf_init(&subtitle);
+	set_titles(o, p, nsel, only, &subtitle);
+	struct af_output out;
+	struct af_diag od;
+	af_diag_init(&od, o->output);
+	int rc = af_output_open(&out, o->output, &od);
+	if (rc == 0) {
+		if (o->info)
+			write_info(p, o->input, &out.sink);
+		else
+			rc = render(o, p, root, nsel ? excluded : NULL, &out.sink, d);
+		if (rc == 0)
+			rc = af_output_commit(&out, &od);
+		else
+			af_output_abort(&out);
+	}
+	if (od.set)
+		*d = od;
+	af_buf_release(&subtitle);
+	free(excluded);
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	setlocale(LC_ALL, "C");
+	struct options o;
+	parse_args(&o, argc, argv);
+	af_output_install_signals();
+
+	struct af_diag d;
+	af_diag_init(&d, o.input);
+	struct af_mapped in;
+	struct af_profile p;
+	af_profile_init(&p);
+	int rc = af_input_load(&in, o.input, &d);
+	if (rc == 0) {
+		rc = af_read(&p, &in.in, o.input_format, &o.read, &d);
+		if (rc == 0 && !o.info)
+			print_warnings(&p, o.input);
+		if (rc == 0)
+			rc = produce(&o, &p, &d);
+		af_input_release(&in);
+	}
+	if (rc < 0)
+		print_diag(&d);
+	af_profile_release(&p);
+	free(o.threads);
+	return rc < 0 ? 1 : 0;
+}

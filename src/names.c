@@ -1,0 +1,106 @@
+/* names.c: frame-name cleaning and Java descriptor pretty-printing. */
+#include "names.h"
+
+#include <stdbool.h>
+#include <string.h>
+
+void af_name_append(struct af_buf *b, const char *s, size_t len)
+{
+	af_buf_reserve(b, len);
+	char *out = b->data + b->len;
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)s[i];
+		out[i] = c == ';' ? ':' : (c < 0x20 || c == 0x7f) ? '?' : (char)c;
+	}
+	b->len += len;
+	b->data[b->len] = 0;
+}
+
+void af_name_finish(struct af_buf *b, size_t from)
+{
+	if (b->len - from <= AF_NAME_MAX)
+		return;
+	size_t cut = from + AF_NAME_MAX - 3;
+	while (cut > from && ((unsigned char)b->data[cut] & 0xc0) == 0x80)
+		cut--;   /* do not split a UTF-8 sequence */
+	b->len = cut;
+	af_buf_add(b, "...", 3);
+}
+
+void af_name_append_class(struct af_buf *b, const char *s, size_t len)
+{
+	size_t from = b->len;
+	af_name_append(b, s, len);
+	for (size_t i = from; i < b->len; i++)
+		if (b->data[i] == '/')
+			b->data[i] = '.';
+}
+
+static const char *primitive(char c)
+{
+	switch (c) {
+	case 'Z': return "boolean";
+	case 'B': return "byte";
+	case 'C': return "char";
+	case 'S': return "short";
+	case 'I': return "int";
+	case 'J': return "long";
+	case 'F': return "float";
+	case 'D': return "double";
+	case 'V': return "void";
+	default:  return NULL;
+	}
+}
+
+/* One type at sig[*i]; appends its simple name. False if malformed. */
+static bool one_type(struct af_buf *b, const char *sig, size_t len, size_t *i)
+{
+	unsigned dims = 0;
+	while (*i < len && sig[*i] == '[') {
+		dims++;
+		(*i)++;
+	}
+	if (*i >= len)
+		return false;
+	if (sig[*i] == 'L') {
+		const char *semi = memchr(sig + *i, ';', len - *i);
+		if (!semi)
+			return false;
+		size_t start = *i + 1, end = (size_t)(semi - sig);
+		for (size_t k = start; k < end; k++)
+			if (sig[k] == '/' || sig[k] == '.')
+				start = k + 1;
+		af_name_append(b, sig + start, end - start);
+		*i = end + 1;
+	} else {
+		const char *p = primitive(sig[*i]);
+		if (!p)
+			return false;
+		af_buf_puts(b, p);
+		(*i)++;
+	}
+	while (dims--)
+		af_buf_puts(b, "[]");
+	return true;
+}
+
+void af_name_append_params(struct af_buf *b, const char *sig, size_t len)
+{
+	size_t from = b->len, i = 1;
+	if (len < 2 || sig[0] != '(')
+		goto raw;
+	af_buf_putc(b, '(');
+	while (i < len && sig[i] != ')') {
+		if (i > 1)
+			af_buf_puts(b, ", ");
+		if (!one_type(b, sig, len, &i))
+			goto raw;
+	}
+	if (i >= len)
+		goto raw;
+	af_buf_putc(b, ')');
+	return;
+raw:
+	b->len = from;
+	af_name_append(b, sig, len);
+}

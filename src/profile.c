@@ -1,0 +1,144 @@
+/* profile.c: threads, header facts and warnings; thread selection. */
+#include "profile.h"
+#include "buf.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void af_profile_init(struct af_profile *p)
+{
+	memset(p, 0, sizeof *p);
+	af_tree_init(&p->tree);
+	p->unit = "samples";
+}
+
+void af_profile_release(struct af_profile *p)
+{
+	for (size_t i = 0; i < p->nthreads; i++)
+		free(p->threads[i].name);
+	for (size_t i = 0; i < p->nitems; i++) {
+		free(p->items[i].key);
+		free(p->items[i].value);
+	}
+	for (size_t i = 0; i < p->nwarnings; i++)
+		free(p->warnings[i].text);
+	free(p->threads);
+	free(p->items);
+	free(p->warnings);
+	af_tree_release(&p->tree);
+	memset(p, 0, sizeof *p);
+}
+
+size_t af_profile_add_thread(struct af_profile *p, uint64_t tid, const char *name, size_t name_len)
+{
+	af_grow(&p->threads, &p->cap_threads, p->nthreads + 1, sizeof *p->threads);
+	struct af_thread *th = &p->threads[p->nthreads];
+	memset(th, 0, sizeof *th);
+	th->tid = tid;
+	th->name = af_xstrndup(name, name_len);
+	th->node = AF_NONE;
+	th->process_node = AF_NONE;
+	return p->nthreads++;
+}
+
+static char *vformat(const char *fmt, va_list ap)
+{
+	struct af_buf b;
+	af_buf_init(&b);
+	af_buf_vprintf(&b, fmt, ap);
+	return af_buf_detach(&b);
+}
+
+void af_profile_info(struct af_profile *p, const char *key, const char *fmt, ...)
+{
+	af_grow(&p->items, &p->cap_items, p->nitems + 1, sizeof *p->items);
+	va_list ap;
+	va_start(ap, fmt);
+	p->items[p->nitems].key = af_xstrndup(key, strlen(key));
+	p->items[p->nitems].value = vformat(fmt, ap);
+	va_end(ap);
+	p->nitems++;
+}
+
+const char *af_profile_get_info(const struct af_profile *p, const char *key)
+{
+	for (size_t i = 0; i < p->nitems; i++)
+		if (strcmp(p->items[i].key, key) == 0)
+			return p->items[i].value;
+	return NULL;
+}
+
+void af_profile_warn(struct af_profile *p, uint64_t count, const char *fmt, ...)
+{
+	if (!count)
+		return;
+	af_grow(&p->warnings, &p->cap_warnings, p->nwarnings + 1, sizeof *p->warnings);
+	va_list ap;
+	va_start(ap, fmt);
+	p->warnings[p->nwarnings].text = vformat(fmt, ap);
+	va_end(ap);
+	p->warnings[p->nwarnings].count = count;
+	p->nwarnings++;
+}
+
+/* A spec names a thread by its name, or by its id when all digits. */
+static bool spec_matches(const char *spec, const struct af_thread *th)
+{
+	if (strcmp(spec, th->name) == 0)
+		return true;
+	char *end;
+	if (spec[0] < '0' || spec[0] > '9')
+		return false;
+	unsigned long long v = strtoull(spec, &end, 10);
+	return *end == 0 && v == th->tid;
+}
+
+int af_profile_select(const struct af_profile *p, char *const *specs, size_t nspecs,
+		      uint8_t *excluded, size_t *only_thread, struct af_diag *d)
+{
+	uint8_t *chosen = af_xcalloc(p->nthreads ? p->nthreads : 1, 1);
+	for (size_t s = 0; s < nspecs; s++) {
+		bool found = false;
+		for (size_t i = 0; i < p->nthreads; i++) {
+			if (p->threads[i].node != AF_NONE && spec_matches(specs[s], &p->threads[i])) {
+				chosen[i] = 1;
+				found = true;
+			}
+		}
+		if (!found) {
+			free(chosen);
+			return af_diag_error(d, "no thread with events matches '%s' (see --info)", specs[s]);
+		}
+	}
+	int count = 0;
+	for (size_t i = 0; i < p->nthreads; i++) {
+		const struct af_thread *th = &p->threads[i];
+		if (th->node == AF_NONE)
+			continue;
+		if (chosen[i]) {
+			count++;
+			*only_thread = i;
+			if (th->process_node != AF_NONE)
+				excluded[th->process_node] = 0;
+		} else {
+			excluded[th->node] = 1;
+		}
+	}
+	/* a process node is drawn only when one of its threads is */
+	for (size_t i = 0; i < p->nthreads; i++) {
+		const struct af_thread *th = &p->threads[i];
+		if (th->process_node == AF_NONE || th->node == AF_NONE)
+			continue;
+		bool any = false;
+		for (size_t j = 0; j < p->nthreads; j++)
+			if (p->threads[j].process_node == th->process_node && chosen[j])
+				any = true;
+		if (!any)
+			excluded[th->process_node] = 1;
+	}
+	free(chosen);
+	return count;
+}

@@ -1,0 +1,64 @@
+/* profile.h: what a front end produces: the call tree, the threads it found,
+ * and what it learned about the file (header keys and warnings) for --info.
+ *
+ * Each thread with events has a node directly below the root (or below its
+ * process node, for atrace) named "name (tid)". Selecting threads marks the
+ * other top-level nodes excluded; the layout skips excluded subtrees. */
+#ifndef AF_PROFILE_H
+#define AF_PROFILE_H
+
+#include <stdint.h>
+#include <stdbool.h>
+#include "tree.h"
+#include "diag.h"
+
+struct af_thread {
+	uint64_t tid;
+	uint64_t pid;          /* process id, 0 when unknown */
+	char *name;            /* thread name as the trace gives it */
+	uint32_t node;         /* its node in the tree */
+	uint32_t process_node; /* AF_NONE unless the reader groups by process */
+	uint64_t events;       /* records/events seen for this thread */
+	uint64_t first_time, last_time; /* on the chosen clock, in the unit */
+};
+
+struct af_info_item { char *key, *value; };
+struct af_warning { char *text; uint64_t count; };
+
+struct af_profile {
+	struct af_tree tree;
+	struct af_thread *threads;         /* in order of first event */
+	size_t nthreads, cap_threads;
+	struct af_info_item *items;        /* header facts, in reading order */
+	size_t nitems, cap_items;
+	struct af_warning *warnings;
+	size_t nwarnings, cap_warnings;
+	const char *format;   /* "art", "folded", "atrace": static string */
+	const char *clock;    /* "wall", "thread-cpu", or NULL (no clock) */
+	const char *unit;     /* "µs" or "samples": static string */
+	unsigned decimals;    /* weights are fixed point with this many decimals */
+};
+
+void af_profile_init(struct af_profile *p);
+void af_profile_release(struct af_profile *p);
+
+/* Add a thread (its name is copied); returns its index in p->threads. */
+size_t af_profile_add_thread(struct af_profile *p, uint64_t tid, const char *name, size_t name_len);
+
+/* Record a header fact for --info ("version", "3"). Value is printf-style. */
+void af_profile_info(struct af_profile *p, const char *key, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* Look up a fact; NULL if absent. */
+const char *af_profile_get_info(const struct af_profile *p, const char *key);
+/* Record a warning that happened count times (nothing if count is 0). */
+void af_profile_warn(struct af_profile *p, uint64_t count, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* Thread selection. Each spec is a thread name or a decimal tid. Fills
+ * excluded[node] = 1 for every top-level node not selected (excluded must
+ * have tree.nnodes bytes, zeroed). Returns the number of threads selected,
+ * or -1 with diag set when a spec matches no thread. */
+int af_profile_select(const struct af_profile *p, char *const *specs, size_t nspecs,
+		      uint8_t *excluded, size_t *only_thread, struct af_diag *d);
+
+#endif

@@ -1,0 +1,67 @@
+/* read.c: input format detection and dispatch to the front ends. */
+#include "read.h"
+
+#include <string.h>
+
+static bool starts(const struct af_input *in, const char *s)
+{
+	size_t n = strlen(s);
+	return in->len >= n && memcmp(in->data, s, n) == 0;
+}
+
+/* Folded stacks: the first non-blank, non-comment line ends in a count. */
+static bool looks_folded(const struct af_input *in)
+{
+	size_t i = 0, n = in->len < 65536 ? in->len : 65536;
+	const uint8_t *p = in->data;
+	while (i < n) {
+		size_t e = i;
+		while (e < n && p[e] != '\n')
+			e++;
+		size_t end = e;
+		while (end > i && (p[end - 1] == '\r' || p[end - 1] == ' ' || p[end - 1] == '\t'))
+			end--;
+		if (end > i && p[i] != '#') {
+			size_t k = end;
+			while (k > i && ((p[k - 1] >= '0' && p[k - 1] <= '9') || p[k - 1] == '.'))
+				k--;
+			return k < end && k > i && (p[k - 1] == ' ' || p[k - 1] == '\t');
+		}
+		i = e + 1;
+	}
+	return false;
+}
+
+enum af_format af_detect_format(const struct af_input *in, struct af_diag *d)
+{
+	if (in->len == 0) {
+		af_diag_error(d, "empty file");
+		return AF_FORMAT_AUTO;
+	}
+	if (starts(in, "*version\n") || starts(in, "*version\r\n") || starts(in, "SLOW"))
+		return AF_FORMAT_ART;
+	if (starts(in, "SIMPLEPERF")) {
+		af_diag_error(d, "this is a simpleperf CPU profile, not an ART method trace (open it with simpleperf's report scripts or Android Studio)");
+		return AF_FORMAT_AUTO;
+	}
+	if (looks_folded(in))
+		return AF_FORMAT_FOLDED;
+	af_diag_error(d, "unrecognised input: not an ART method trace or folded stacks");
+	return AF_FORMAT_AUTO;
+}
+
+int af_read(struct af_profile *p, const struct af_input *in, enum af_format fmt,
+	    const struct af_read_opts *o, struct af_diag *d)
+{
+	if (fmt == AF_FORMAT_AUTO)
+		fmt = af_detect_format(in, d);
+	switch (fmt) {
+	case AF_FORMAT_ART:
+		return af_read_art(p, in, o, d);
+	case AF_FORMAT_FOLDED:
+		return af_read_folded(p, in, o, d);
+	case AF_FORMAT_AUTO:
+	default:
+		return -1;
+	}
+}

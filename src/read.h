@@ -1,0 +1,44 @@
+/* read.h: the front ends. Each reads one whole input (already in memory,
+ * usually mapped) into a profile, and shares one signature so main() can
+ * pick one from a table. On bad input a reader returns -1 with diag set and
+ * leaves the profile for the caller to release. */
+#ifndef AF_READ_H
+#define AF_READ_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdbool.h>
+#include "profile.h"
+#include "diag.h"
+
+enum af_clock { AF_CLOCK_DEFAULT, AF_CLOCK_WALL, AF_CLOCK_CPU };
+
+struct af_read_opts {
+	enum af_clock clock;   /* ART: which time to weigh frames by */
+	bool signatures;       /* ART: append parameter types to frame names */
+	bool strict;           /* folded: a malformed line is an error */
+};
+
+struct af_input {
+	const uint8_t *data;
+	size_t len;
+	const char *name;      /* for messages */
+};
+
+enum af_format { AF_FORMAT_AUTO, AF_FORMAT_ART, AF_FORMAT_FOLDED, AF_FORMAT_ATRACE };
+
+typedef int af_reader_fn(struct af_profile *p, const struct af_input *in,
+			 const struct af_read_opts *o, struct af_diag *d);
+
+af_reader_fn af_read_art;
+af_reader_fn af_read_folded;
+
+/* Tell the format from the first bytes. Returns AF_FORMAT_AUTO when the
+ * input is not something we read, with diag set to say what it is. */
+enum af_format af_detect_format(const struct af_input *in, struct af_diag *d);
+
+/* Read `in` with the reader for `fmt` (detected when AF_FORMAT_AUTO). */
+int af_read(struct af_profile *p, const struct af_input *in, enum af_format fmt,
+	    const struct af_read_opts *o, struct af_diag *d);
+
+#endif

@@ -1,0 +1,560 @@
+/* read_art.c: Android method traces (.trace) written by Debug.startMethodTracing:
+ * the shared ART tables and the legacy (non-streaming) layout
+ *
+ *   *version\n<v>\n<key=value lines>*threads\n<id\tname>*methods\n<id\tclass\t...>*end\n
+ *   <binary header: "SLOW", u2 version, u2 data offset, u8 start, u2 record size>
+ *   <records to EOF: thread id (u1 in v1, u2), u4 method word, u4 time(s)>
+ *
+ * The binary header starts right after "*end\n", never at the first "SLOW"
+ * in the file. Records are decoded in one loop straight into the call tree. */
+#include "art.h"
+#include "cursor.h"
+#include "names.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { LEGACY_HEADER_MIN = 16, RECORD_TIME_OFFSET_V3 = 6 };
+
+/* ---- shared tables ---- */
+
+void art_init(struct art *a, struct af_profile *p, const struct af_input *in,
+	      const struct af_read_opts *o, struct af_diag *d)
+{
+	memset(a, 0, sizeof *a);
+	a->p = p;
+	a->in = in;
+	a->o = o;
+	a->d = d;
+	a->fold.tree = &p->tree;
+	a->by_record_id = af_xcalloc(1u << 16, sizeof *a->by_record_id);
+	a->record_id_bits = 16;
+	af_buf_init(&a->scratch);
+	p->format = "art";
+	p->unit = "µs";
+}
+
+void art_release(struct art *a)
+{
+	for (size_t i = 0; i < a->nthreads; i++)
+		free(a->threads[i].fold.stack);
+	free(a->methods);
+	free(a->mslots);
+	free(a->listed);
+	free(a->threads);
+	free(a->by_record_id);
+	af_buf_release(&a->scratch);
+}
+
+static size_t id_hash(uint64_t id)
+{
+	id ^= id >> 29;
+	id *= 0xbf58476d1ce4e5b9ULL;
+	return (size_t)(id ^ id >> 32);
+}
+
+static void rehash_methods(struct art *a)
+{
+	size_t n = a->nmslots ? a->nmslots * 2 : 4096;
+	uint32_t *slots = af_xmalloc(n * sizeof *slots);
+	memset(slots, 0xff, n * sizeof *slots);
+	for (size_t m = 0; m < a->nmethods; m++) {
+		size_t i = id_hash(a->methods[m].id) & (n - 1);
+		while (slots[i] != AF_NONE)
+			i = (i + 1) & (n - 1);
+		slots[i] = (uint32_t)m;
+	}
+	free(a->mslots);
+	a->mslots = slots;
+	a->nmslots = n;
+}
+
+/* Slot holding id, or the empty slot where it would go. */
+static size_t method_slot(const struct art *a, uint64_t id)
+{
+	size_t mask = a->nmslots - 1, i = id_hash(id) & mask;
+	while (a->mslots[i] != AF_NONE && a->methods[a->mslots[i]].id != id)
+		i = (i + 1) & mask;
+	return i;
+}
+
+static uint32_t insert_method(struct art *a, const struct art_method *m)
+{
+	if ((a->nmethods + 1) * 2 > a->nmslots)
+		rehash_methods(a);
+	size_t slot = method_slot(a, m->id);
+	if (a->mslots[slot] != AF_NONE)
+		return AF_NONE;
+	if (a->nmethods >= AF_NONE - 1)
+		AF_BUG("too many methods");
+	af_grow(&a->methods, &a->cap_methods, a->nmethods + 1, sizeof *a->methods);
+	uint32_t idx = (uint32_t)a->nmethods++;
+	a->methods[idx] = *m;
+	a->methods[idx].frame = AF_NONE;
+	a->mslots[slot] = idx;
+	return idx;
+}
+
+bool art_add_method(struct art *a, const struct art_method *m)
+{
+	return insert_method(a, m) != AF_NONE;
+}
+
+uint32_t art_method_index(struct art *a, uint64_t id)
+{
+	if (a->nmslots) {
+		uint32_t idx = a->mslots[method_slot(a, id)];
+		if (idx != AF_NONE)
+			return idx;
+	}
+	a->unknown_methods++;
+	struct art_method m = { .id = id, .unknown = true };
+	return insert_method(a, &m);
+}
+
+uint32_t art_method_frame(struct art *a, uint32_t i)
+{
+	struct art_method *m = &a->methods[i];
+	if (m->frame != AF_NONE)
+		return m->frame;
+	struct af_buf *b = &a->scratch;
+	b->len = 0;
+	if (m->unknown) {
+		af_buf_printf(b, "<unknown method 0x%" PRIx64 ">", m->id);
+	} else {
+		af_name_append_class(b, m->cls, m->cls_len);
+		if (m->name_len) {
+			af_buf_putc(b, '.');
+			af_name_append(b, m->name, m->name_len);
+		}
+		if (a->o->signatures && m->sig_len)
+			af_name_append_params(b, m->sig, m->sig_len);
+		af_name_finish(b, 0);
+	}
+	m->frame = af_tree_intern(&a->p->tree, b->data, b->len);
+	return m->frame;
+}
+
+void art_add_listed_thread(struct art *a, uint64_t id, const char *name, size_t len)
+{
+	af_grow(&a->listed, &a->cap_listed, a->nlisted + 1, sizeof *a->listed);
+	a->listed[a->nlisted++] = (struct art_listed_thread){ id, name, (uint32_t)len };
+}
+
+/* Records keep only the low 8 or 16 bits of a thread id (tid & 0xFFFF in old
+ * ART); an exact match wins over a truncated one. */
+static const struct art_listed_thread *find_listed(const struct art *a, uint64_t record_id)
+{
+	const struct art_listed_thread *trunc = NULL;
+	uint64_t mask = (1ULL << a->record_id_bits) - 1;
+	for (size_t i = 0; i < a->nlisted; i++) {
+		if (a->listed[i].id == record_id)
+			return &a->listed[i];
+		if (!trunc && (a->listed[i].id & mask) == record_id)
+			trunc = &a->listed[i];
+	}
+	return trunc;
+}
+
+struct art_thread *art_thread_for(struct art *a, uint64_t record_id)
+{
+	uint32_t key = (uint32_t)(record_id & 0xffff);
+	if (a->by_record_id[key])
+		return &a->threads[a->by_record_id[key] - 1];
+	const struct art_listed_thread *lt = find_listed(a, record_id);
+	struct af_buf *b = &a->scratch;
+	b->len = 0;
+	uint64_t tid = record_id;
+	if (lt) {
+		tid = lt->id;
+		af_buf_add(b, lt->name, lt->name_len);
+	} else {
+		a->unknown_threads++;
+		af_buf_printf(b, "thread-%" PRIu64, record_id);
+	}
+	size_t ti = af_profile_add_thread(a->p, tid, b->data, b->len);
+	b->len = 0;
+	af_name_append(b, a->p->threads[ti].name, strlen(a->p->threads[ti].name));
+	af_buf_printf(b, " (%" PRIu64 ")", tid);
+	af_name_finish(b, 0);
+	uint32_t node = af_tree_add_child(&a->p->tree, AF_ROOT, af_tree_intern(&a->p->tree, b->data, b->len));
+	a->p->threads[ti].node = node;
+	af_grow(&a->threads, &a->cap_threads, a->nthreads + 1, sizeof *a->threads);
+	struct art_thread *th = &a->threads[a->nthreads++];
+	memset(th, 0, sizeof *th);
+	th->index = ti;
+	af_fold_thread_init(&th->fold, node);
+	a->by_record_id[key] = (uint32_t)a->nthreads;
+	return th;
+}
+
+int art_choose_clock(struct art *a, bool has_wall, bool has_cpu, const char *file_clock)
+{
+	enum af_clock want = a->o->clock;
+	if (want == AF_CLOCK_WALL && !has_wall)
+		return af_diag_error(a->d, "no wall-clock times: the file's clock is %s", file_clock);
+	if (want == AF_CLOCK_CPU && !has_cpu)
+		return af_diag_error(a->d, "no thread-cpu times: the file's clock is %s", file_clock);
+	a->use_wall = want == AF_CLOCK_WALL || (want == AF_CLOCK_DEFAULT && has_wall);
+	a->p->clock = a->use_wall ? "wall" : "thread-cpu";
+	return 0;
+}
+
+void art_event(struct art *a, struct art_thread *th, uint64_t word, uint64_t time, bool wraps)
+{
+	if (wraps) {
+		uint32_t raw = (uint32_t)time;
+		/* a fall of more than 2^31 µs is a wrap of the 32-bit field */
+		if (th->seen && raw < th->last_raw && th->last_raw - raw > 0x80000000u)
+			th->high += 1ULL << 32;
+		th->last_raw = raw;
+		time = th->high + raw;
+	}
+	if (th->seen && time == th->fold.last)
+		th->same_time++;
+	th->seen = true;
+	a->p->threads[th->index].events++;
+	uint32_t action = (uint32_t)(word & 3);
+	uint32_t m = art_method_index(a, word & ~(uint64_t)3);
+	uint32_t frame = art_method_frame(a, m);
+	if (action == 0)
+		af_fold_enter(&a->fold, &th->fold, m, frame, time);
+	else {
+		a->action3 += action == 3;
+		af_fold_exit(&a->fold, &th->fold, m, frame, time);
+	}
+}
+
+void art_finish(struct art *a)
+{
+	uint64_t same = 0, events = 0;
+	for (size_t i = 0; i < a->nthreads; i++) {
+		struct art_thread *th = &a->threads[i];
+		af_fold_finish(&a->fold, &th->fold);
+		struct af_thread *pt = &a->p->threads[th->index];
+		pt->first_time = th->fold.first;
+		pt->last_time = th->fold.last;
+		same += th->same_time;
+		events += pt->events;
+	}
+	size_t used = 0, distinct = 0;
+	uint8_t *seen = af_xcalloc(a->p->tree.nnames, 1);
+	for (size_t i = 0; i < a->nmethods; i++) {
+		uint32_t f = a->methods[i].frame;
+		if (f == AF_NONE)
+			continue;
+		used++;
+		distinct += !seen[f];
+		seen[f] = 1;
+	}
+	free(seen);
+	af_profile_info(a->p, "records", "%" PRIu64, a->records);
+	af_profile_info(a->p, "methods listed", "%zu", a->nmethods - (size_t)a->unknown_methods);
+	af_profile_info(a->p, "methods used", "%zu", used);
+	af_profile_info(a->p, "distinct names", "%zu", distinct);
+	if (events > a->nthreads)
+		af_profile_info(a->p, "same-time neighbours", "%.1f%%",
+				100.0 * (double)same / (double)(events - a->nthreads));
+	const struct af_fold_stats *s = &a->fold.stats;
+	af_profile_warn(a->p, s->orphan_exits, "orphan exits (method exited with no entry: made the caller of earlier calls)");
+	af_profile_warn(a->p, s->mismatched_exits, "mismatched exits (frames above the exiting method closed)");
+	af_profile_warn(a->p, a->unknown_methods, "unknown method ids (not in the method list)");
+	af_profile_warn(a->p, a->unknown_threads, "unknown thread ids (not in the thread list)");
+	af_profile_warn(a->p, a->action3, "records with reserved action 3 (treated as exits)");
+	af_profile_warn(a->p, s->time_backwards, "events earlier than the previous one on their thread (clamped)");
+	af_profile_warn(a->p, s->closed_at_end, "frames still open at the end (closed at their thread's last event)");
+}
+
+/* ---- text key section ---- */
+
+struct line_reader {
+	const uint8_t *data;
+	size_t len, pos;
+	uint64_t line;
+};
+
+/* Next line without its "\n" (and "\r"); false at the end of data. */
+static bool next_line(struct line_reader *r, const char **s, size_t *n, bool *terminated)
+{
+	if (r->pos >= r->len)
+		return false;
+	const uint8_t *start = r->data + r->pos;
+	const uint8_t *nl = memchr(start, '\n', r->len - r->pos);
+	size_t len = nl ? (size_t)(nl - start) : r->len - r->pos;
+	r->pos += len + (nl != NULL);
+	r->line++;
+	*terminated = nl != NULL;
+	if (len && start[len - 1] == '\r')
+		len--;
+	*s = (const char *)start;
+	*n = len;
+	return true;
+}
+
+static bool parse_u64(const char *s, size_t n, int base, uint64_t *v)
+{
+	if (base == 16 && n > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		s += 2;
+		n -= 2;
+	}
+	if (n == 0 || n > 20)
+		return false;
+	uint64_t x = 0;
+	for (size_t i = 0; i < n; i++) {
+		unsigned d;
+		char c = s[i];
+		if (c >= '0' && c <= '9')
+			d = (unsigned)(c - '0');
+		else if (base == 16 && c >= 'a' && c <= 'f')
+			d = (unsigned)(c - 'a' + 10);
+		else if (base == 16 && c >= 'A' && c <= 'F')
+			d = (unsigned)(c - 'A' + 10);
+		else
+			return false;
+		if (x > (UINT64_MAX - d) / (unsigned)base)
+			return false;
+		x = x * (unsigned)base + d;
+	}
+	*v = x;
+	return true;
+}
+
+/* Split a line at tabs into at most max fields; returns the count. */
+static size_t split_tabs(const char *s, size_t n, const char **f, size_t *fl, size_t max)
+{
+	size_t k = 0, start = 0;
+	for (size_t i = 0; i <= n && k < max; i++) {
+		if (i == n || s[i] == '\t') {
+			f[k] = s + start;
+			fl[k] = i - start;
+			k++;
+			start = i + 1;
+		}
+	}
+	return k;
+}
+
+static int parse_thread_line(struct art *a, const struct line_reader *r, const char *s, size_t n)
+{
+	const char *f[2];
+	size_t fl[2];
+	uint64_t id;
+	if (split_tabs(s, n, f, fl, 2) != 2 || !parse_u64(f[0], fl[0], 10, &id))
+		return af_diag_line(a->d, r->line, 0, "thread line is not 'id<TAB>name'");
+	/* a name may contain tabs: take everything after the first one */
+	art_add_listed_thread(a, id, f[1], n - fl[0] - 1);
+	return 0;
+}
+
+static int parse_method_line(struct art *a, const struct line_reader *r, const char *s, size_t n)
+{
+	const char *f[6];
+	size_t fl[6];
+	size_t k = split_tabs(s, n, f, fl, 6);
+	uint64_t id;
+	if (k < 2 || !parse_u64(f[0], fl[0], 16, &id))
+		return af_diag_line(a->d, r->line, 0, "method line is not 'id<TAB>class<TAB>name<TAB>signature...'");
+	if (id > UINT32_MAX)
+		return af_diag_line(a->d, r->line, 0, "method id 0x%" PRIx64 " does not fit in 32 bits", id);
+	struct art_method m = { .id = id & ~(uint64_t)3, .cls = f[1], .cls_len = (uint32_t)fl[1] };
+	if (k >= 4) {   /* id class method signature [file [line]] */
+		m.name = f[2];
+		m.name_len = (uint32_t)fl[2];
+		m.sig = f[3];
+		m.sig_len = (uint32_t)fl[3];
+	}
+	if (!art_add_method(a, &m))
+		af_profile_warn(a->p, 1, "method id 0x%" PRIx64 " listed twice (line %" PRIu64 "; first kept)", m.id, r->line);
+	return 0;
+}
+
+static void add_key(struct art *a, const char *s, size_t n)
+{
+	const char *eq = memchr(s, '=', n);
+	if (!eq) {
+		af_profile_warn(a->p, 1, "key line without '=' ignored: '%.*s'", (int)(n > 60 ? 60 : n), s);
+		return;
+	}
+	char key[64];
+	size_t kl = (size_t)(eq - s) < sizeof key - 1 ? (size_t)(eq - s) : sizeof key - 1;
+	memcpy(key, s, kl);
+	key[kl] = 0;
+	af_profile_info(a->p, key, "%.*s", (int)(n - (size_t)(eq - s) - 1), eq + 1);
+}
+
+enum section { SEC_VERSION, SEC_KEYS, SEC_THREADS, SEC_METHODS };
+
+static int section_marker(struct art *a, const struct line_reader *r, const char *s, size_t n,
+			  enum section *sec)
+{
+	static const struct { const char *name; enum section sec; } markers[] = {
+		{ "*threads", SEC_THREADS }, { "*methods", SEC_METHODS },
+	};
+	for (size_t i = 0; i < sizeof markers / sizeof *markers; i++) {
+		if (n == strlen(markers[i].name) && memcmp(s, markers[i].name, n) == 0) {
+			*sec = markers[i].sec;
+			return 0;
+		}
+	}
+	return af_diag_line(a->d, r->line, 0, "unknown section '%.*s'", (int)(n > 40 ? 40 : n), s);
+}
+
+int art_parse_text(struct art *a, const uint8_t *data, size_t len, size_t base,
+		   size_t *end_pos, int *version)
+{
+	struct line_reader r = { data, len, base, 0 };
+	const char *s;
+	size_t n;
+	bool nl;
+	if (!next_line(&r, &s, &n, &nl) || n != 8 || memcmp(s, "*version", 8) != 0)
+		return af_diag_line(a->d, 1, 0, "missing '*version' line");
+	enum section sec = SEC_VERSION;
+	while (next_line(&r, &s, &n, &nl)) {
+		if (!nl)
+			return af_diag_line(a->d, r.line, 0, "text section ends without '*end'");
+		if (n == 4 && memcmp(s, "*end", 4) == 0) {
+			*end_pos = r.pos;
+			return sec == SEC_VERSION ? af_diag_line(a->d, r.line, 0, "missing version number") : 0;
+		}
+		if (sec == SEC_VERSION) {
+			uint64_t v;
+			if (!parse_u64(s, n, 10, &v) || v > 0xffff)
+				return af_diag_line(a->d, r.line, 0, "version '%.*s' is not a number", (int)(n > 20 ? 20 : n), s);
+			*version = (int)v;
+			af_profile_info(a->p, "version", "%d", *version);
+			sec = SEC_KEYS;
+		} else if (n && s[0] == '*') {
+			if (section_marker(a, &r, s, n, &sec) < 0)
+				return -1;
+		} else if (n == 0) {
+			continue;
+		} else if (sec == SEC_KEYS) {
+			add_key(a, s, n);
+		} else if (sec == SEC_THREADS) {
+			if (parse_thread_line(a, &r, s, n) < 0)
+				return -1;
+		} else if (parse_method_line(a, &r, s, n) < 0) {
+			return -1;
+		}
+	}
+	return af_diag_line(a->d, r.line + 1, 0, "text section ends without '*end'");
+}
+
+/* ---- legacy binary data section ---- */
+
+struct legacy {
+	int version;
+	size_t data;          /* offset of the first record */
+	size_t record_size;
+	size_t time_offset;   /* of the chosen clock within a record */
+};
+
+static bool looks_like_text(const uint8_t *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (p[i] != '\n' && p[i] != '\t' && (p[i] < 0x20 || p[i] > 0x7e))
+			return false;
+	return n > 0;
+}
+
+static int read_legacy_header(struct art *a, size_t at, int text_version, struct legacy *h)
+{
+	const struct af_input *in = a->in;
+	struct af_cursor c = { in->data, in->len, at };
+	size_t left = af_cursor_left(&c);
+	if (left == 0)
+		return af_diag_offset(a->d, at, "no data section after '*end' (a header-only trace has no method records)");
+	if (looks_like_text(in->data + at, left < 64 ? left : 64))
+		return af_diag_offset(a->d, at, "data section after '*end' is text, not binary records (a header-only trace)");
+	uint32_t magic;
+	uint16_t version, offset, record_size = 0;
+	if (!af_cursor_u32(&c, &magic) || !af_cursor_u16(&c, &version) || !af_cursor_u16(&c, &offset))
+		return af_diag_offset(a->d, at, "truncated data section header (%zu bytes, need %d)", left, LEGACY_HEADER_MIN);
+	if (magic != 0x574f4c53)
+		return af_diag_offset(a->d, at, "data section does not start with 'SLOW' after '*end'");
+	if (version < 1 || version > 3)
+		return af_diag_offset(a->d, at + 4, "unsupported data section version %u (legacy files have 1, 2 or 3)", version);
+	if (version != text_version)
+		af_profile_warn(a->p, 1, "text section says version %d, data section %u (data section used)", text_version, version);
+	if (offset < LEGACY_HEADER_MIN || (version == 3 && offset < 18))
+		return af_diag_offset(a->d, at + 6, "data offset %u is shorter than the header", offset);
+	if (offset > left)
+		return af_diag_offset(a->d, at + 6, "data offset %u is past the end of the file (%zu bytes left)", offset, left);
+	if (version == 3) {
+		c.pos = at + 16;
+		af_cursor_u16(&c, &record_size);
+		if (record_size < 14)
+			return af_diag_offset(a->d, at + 16, "record size %u is too small for version 3 (need at least 14)", record_size);
+	}
+	h->version = version;
+	h->data = at + offset;
+	h->record_size = version == 1 ? 9 : version == 2 ? 10 : record_size;
+	return 0;
+}
+
+/* Which clocks a legacy file has: v3 both; v1/v2 the one named by clock=. */
+static int legacy_clock(struct art *a, struct legacy *h)
+{
+	const char *clock = af_profile_get_info(a->p, "clock");
+	if (h->version == 3) {
+		if (art_choose_clock(a, true, true, "dual") < 0)
+			return -1;
+		h->time_offset = a->use_wall ? RECORD_TIME_OFFSET_V3 + 4 : RECORD_TIME_OFFSET_V3;
+		return 0;
+	}
+	bool wall = clock && (strcmp(clock, "wall") == 0 || strcmp(clock, "global") == 0);
+	if (clock && !wall && strcmp(clock, "thread-cpu") != 0)
+		af_profile_warn(a->p, 1, "clock '%s' with a single time per record: read as thread-cpu", clock);
+	if (art_choose_clock(a, wall, !wall, wall ? "wall" : "thread-cpu") < 0)
+		return -1;
+	h->time_offset = h->version == 1 ? 5 : 6;
+	return 0;
+}
+
+static void read_records(struct art *a, const struct legacy *h)
+{
+	const uint8_t *p = a->in->data + h->data;
+	size_t n = (a->in->len - h->data) / h->record_size;
+	size_t word_at = h->version == 1 ? 1 : 2;
+	a->record_id_bits = h->version == 1 ? 8 : 16;
+	for (size_t i = 0; i < n; i++, p += h->record_size) {
+		uint32_t tid = h->version == 1 ? p[0] : (uint32_t)af_le(p, 2);
+		uint32_t word = (uint32_t)af_le(p + word_at, 4);
+		uint32_t t = (uint32_t)af_le(p + h->time_offset, 4);
+		art_event(a, art_thread_for(a, tid), word, t, true);
+	}
+	a->records = n;
+	size_t partial = (a->in->len - h->data) % h->record_size;
+	af_profile_warn(a->p, partial ? 1 : 0, "trailing partial record (%zu bytes) ignored", partial);
+}
+
+static int read_legacy(struct art *a)
+{
+	size_t end;
+	int text_version = 0;
+	if (art_parse_text(a, a->in->data, a->in->len, 0, &end, &text_version) < 0)
+		return -1;
+	struct legacy h = { 0 };
+	if (read_legacy_header(a, end, text_version, &h) < 0 || legacy_clock(a, &h) < 0)
+		return -1;
+	af_profile_info(a->p, "variant", "legacy v%d (%zu-byte records)", h.version, h.record_size);
+	read_records(a, &h);
+	art_finish(a);
+	return 0;
+}
+
+int af_read_art(struct af_profile *p, const struct af_input *in,
+		const struct af_read_opts *o, struct af_diag *d)
+{
+	struct art a;
+	art_init(&a, p, in, o, d);
+	int rc;
+	if (in->len >= 9 && memcmp(in->data, "*version\n", 9) == 0)
+		rc = read_legacy(&a);
+	else
+		rc = af_diag_offset(d, 0, "not an ART method trace: no '*version' text section");
+	art_release(&a);
+	return rc;
+}

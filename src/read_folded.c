@@ -1,0 +1,189 @@
+/* read_folded.c: folded stacks, the input of flamegraph.pl:
+ *
+ *   frame;frame;frame count\n
+ *
+ * count is an integer or a decimal; blank lines and '#' comments are
+ * skipped; CRLF is accepted. A malformed line is skipped and reported once
+ * (first line number and how many), or is an error with --strict.
+ * Decimal counts are kept exactly as fixed point: every count is scaled by
+ * 10^d where d is the most decimals seen (profile->decimals). Consecutive
+ * lines share their common prefix, so sorted input folds with few probes. */
+#include "read.h"
+#include "util.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { MAX_DECIMALS = 6 };
+
+struct folded {
+	struct af_profile *p;
+	const struct af_read_opts *o;
+	struct af_diag *d;
+	unsigned decimals;
+	uint64_t bad, first_bad, lines, samples_overflow;
+	/* the previous stack: its bytes and the node after each frame */
+	const char *prev;
+	size_t prev_len;
+	uint32_t *path;
+	size_t *path_end;
+	size_t depth, cap, cap_end;
+};
+
+/* Parse "123" or "12.5" scaled to `decimals`; false if not a count. */
+static bool parse_count(const char *s, size_t n, unsigned decimals, uint64_t *out, unsigned *seen)
+{
+	uint64_t v = 0;
+	unsigned frac = 0;
+	bool dot = false, digits = false;
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] == '.' && !dot) {
+			dot = true;
+			continue;
+		}
+		if (s[i] < '0' || s[i] > '9')
+			return false;
+		digits = true;
+		if (dot && frac >= decimals) {
+			frac++;  /* beyond the precision we keep: count it, drop it */
+			continue;
+		}
+		if (v > (UINT64_MAX - 9) / 10)
+			return false;
+		v = v * 10 + (uint64_t)(s[i] - '0');
+		frac += dot;
+	}
+	if (!digits)
+		return false;
+	*seen = frac;
+	for (unsigned k = frac < decimals ? frac : decimals; k < decimals; k++) {
+		if (v > UINT64_MAX / 10)
+			return false;
+		v *= 10;
+	}
+	*out = v;
+	return true;
+}
+
+/* Split a line into stack and count. */
+static bool split_line(const char *s, size_t n, size_t *stack_len, const char **count, size_t *count_len)
+{
+	size_t k = n;
+	while (k > 0 && s[k - 1] != ' ' && s[k - 1] != '\t')
+		k--;
+	if (k == 0 || k == n)
+		return false;
+	*count = s + k;
+	*count_len = n - k;
+	size_t e = k - 1;
+	while (e > 0 && (s[e - 1] == ' ' || s[e - 1] == '\t'))
+		e--;
+	*stack_len = e;
+	return e > 0;
+}
+
+static void add_stack(struct folded *f, const char *s, size_t n, uint64_t count)
+{
+	struct af_tree *t = &f->p->tree;
+	/* reuse the frames this stack shares with the previous one */
+	size_t keep = 0, same = 0;
+	while (same < n && same < f->prev_len && s[same] == f->prev[same])
+		same++;
+	while (keep < f->depth && f->path_end[keep] <= same &&
+	       (f->path_end[keep] == n || s[f->path_end[keep]] == ';') &&
+	       (f->path_end[keep] == f->prev_len || f->prev[f->path_end[keep]] == ';'))
+		keep++;
+	f->depth = keep;
+	uint32_t node = keep ? f->path[keep - 1] : AF_ROOT;
+	size_t pos = keep ? f->path_end[keep - 1] + 1 : 0;
+	while (pos <= n) {
+		const char *semi = memchr(s + pos, ';', n - pos);
+		size_t end = semi ? (size_t)(semi - s) : n;
+		if (end > pos) {   /* empty frames (";;") are skipped, like flamegraph.pl */
+			node = af_tree_child(t, node, af_tree_intern(t, s + pos, end - pos));
+			af_grow(&f->path, &f->cap, f->depth + 1, sizeof *f->path);
+			af_grow(&f->path_end, &f->cap_end, f->depth + 1, sizeof *f->path_end);
+			f->path[f->depth] = node;
+			f->path_end[f->depth++] = end;
+		}
+		pos = end + 1;
+	}
+	f->prev = s;
+	f->prev_len = n;
+	uint64_t *w = &t->nodes[node].self;
+	if (*w > UINT64_MAX - count)
+		f->samples_overflow++;
+	else
+		*w += count;
+}
+
+/* The most decimals any count has (bounded), so counts can be exact. */
+static unsigned scan_decimals(const uint8_t *data, size_t len)
+{
+	unsigned best = 0;
+	const uint8_t *p = data, *end = data + len;
+	while (p < end) {
+		const uint8_t *nl = memchr(p, '\n', (size_t)(end - p));
+		const uint8_t *e = nl ? nl : end;
+		const uint8_t *q = e;
+		while (q > p && (q[-1] == '\r' || q[-1] == ' '))
+			q--;
+		const uint8_t *digits = q;
+		while (digits > p && ((digits[-1] >= '0' && digits[-1] <= '9')))
+			digits--;
+		if (digits > p && digits[-1] == '.' && q - digits > (long)best)
+			best = (unsigned)(q - digits) < MAX_DECIMALS ? (unsigned)(q - digits) : MAX_DECIMALS;
+		p = e + 1;
+	}
+	return best;
+}
+
+static int fold_line(struct folded *f, const char *s, size_t n)
+{
+	size_t stack_len, count_len;
+	const char *count_s;
+	uint64_t count;
+	unsigned seen;
+	if (split_line(s, n, &stack_len, &count_s, &count_len) &&
+	    parse_count(count_s, count_len, f->decimals, &count, &seen)) {
+		add_stack(f, s, stack_len, count);
+		return 0;
+	}
+	if (f->o->strict)
+		return af_diag_line(f->d, f->lines, 0, "expected 'frame;frame;... count'");
+	if (!f->bad++)
+		f->first_bad = f->lines;
+	return 0;
+}
+
+int af_read_folded(struct af_profile *p, const struct af_input *in,
+		   const struct af_read_opts *o, struct af_diag *d)
+{
+	struct folded f = { .p = p, .o = o, .d = d };
+	p->format = "folded";
+	p->unit = "samples";
+	f.decimals = scan_decimals(in->data, in->len);
+	p->decimals = f.decimals;
+	const char *s = (const char *)in->data, *end = s + in->len;
+	int rc = 0;
+	while (s < end && rc == 0) {
+		const char *nl = memchr(s, '\n', (size_t)(end - s));
+		size_t n = (size_t)((nl ? nl : end) - s);
+		f.lines++;
+		size_t m = n;
+		while (m && (s[m - 1] == '\r' || s[m - 1] == ' ' || s[m - 1] == '\t'))
+			m--;
+		if (m && s[0] != '#')
+			rc = fold_line(&f, s, m);
+		s += n + 1;
+	}
+	free(f.path);
+	free(f.path_end);
+	if (rc < 0)
+		return -1;
+	af_profile_info(p, "lines", "%" PRIu64, f.lines);
+	af_profile_warn(p, f.bad, "malformed lines skipped (first: line %" PRIu64 ")", f.first_bad);
+	af_profile_warn(p, f.samples_overflow, "counts too large to add (ignored)");
+	return 0;
+}

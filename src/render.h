@@ -1,0 +1,39 @@
+/* render.h: the back ends. Each draws a finished layout into a sink and
+ * shares one signature; none reads the tree except for frame names. */
+#ifndef AF_RENDER_H
+#define AF_RENDER_H
+
+#include <stdbool.h>
+#include "layout.h"
+#include "buf.h"
+#include "diag.h"
+
+struct af_render_opts {
+	const char *title;       /* "Flame Graph" when NULL */
+	const char *subtitle;    /* e.g. "in.trace · wall clock · µs"; may be NULL */
+	const char *count_name;  /* unit in tooltips: "µs", "samples" */
+	unsigned decimals;       /* weights are fixed point: divide by 10^decimals */
+	const char *font_family; /* first family named in CSS */
+	double font_width;       /* average glyph advance as a fraction of size (0.59) */
+	bool no_js;              /* interactive SVG without its script (tests) */
+};
+
+void af_render_opts_default(struct af_render_opts *o);
+
+typedef int af_renderer_fn(const struct af_layout *l, const struct af_render_opts *o,
+			   struct af_sink *out, struct af_diag *d);
+
+af_renderer_fn af_render_svg;     /* interactive SVG with embedded script */
+
+#endif
+
+/* Text back ends read the tree itself (they need every frame, however
+ * narrow). Folded: one line per distinct stack "a;b;c weight", where a node
+ * gets a line if it has self weight or no children (so zero-weight leaves
+ * survive); stacks in byte-wise order. Tree: an indented dump with inclusive
+ * and self weights, for tests and for people. Both start at root's children
+ * and skip excluded nodes. Weights are fixed point with `decimals` digits. */
+int af_write_folded(struct af_tree *t, uint32_t root, const uint8_t *excluded,
+		    unsigned decimals, struct af_sink *out);
+int af_write_tree(struct af_tree *t, uint32_t root, const uint8_t *excluded,
+		  unsigned decimals, struct af_sink *out);

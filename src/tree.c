@@ -1,0 +1,335 @@
+/* tree.c: call tree nodes, child lookup, name interning, totals. */
+#include "tree.h"
+#include "palette.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Names are copied into blocks that never move, so name pointers stay valid
+ * while more names are interned. */
+struct af_strblock {
+	struct af_strblock *next;
+	size_t used, cap;
+	char data[];
+};
+
+enum { STRBLOCK_MIN = 64 * 1024 };
+
+static uint64_t mix64(uint64_t x)
+{
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdULL;
+	x ^= x >> 33;
+	x *= 0xc4ceb9fe1a85ec53ULL;
+	x ^= x >> 33;
+	return x;
+}
+
+static size_t child_hash(uint32_t parent, uint32_t name)
+{
+	return (size_t)mix64((uint64_t)parent << 32 | name);
+}
+
+void af_tree_init(struct af_tree *t)
+{
+	memset(t, 0, sizeof *t);
+	uint32_t all = af_tree_intern_str(t, "all");
+	af_grow(&t->nodes, &t->cap_nodes, 1, sizeof *t->nodes);
+	t->nodes[0] = (struct af_node){ all, AF_NONE, AF_NONE, AF_NONE, 0 };
+	t->nnodes = 1;
+}
+
+void af_tree_release(struct af_tree *t)
+{
+	for (struct af_strblock *b = t->blocks, *next; b; b = next) {
+		next = b->next;
+		free(b);
+	}
+	free(t->nodes);
+	free(t->child_slots);
+	free(t->names);
+	free(t->name_slots);
+	free(t->rank);
+	memset(t, 0, sizeof *t);
+}
+
+/* ---- names ---- */
+
+static char *store_bytes(struct af_tree *t, const char *s, size_t len)
+{
+	struct af_strblock *b = t->blocks;
+	if (!b || b->cap - b->used < len + 1) {
+		size_t cap = len + 1 > STRBLOCK_MIN ? len + 1 : STRBLOCK_MIN;
+		b = af_xmalloc(sizeof *b + cap);
+		b->used = 0;
+		b->cap = cap;
+		b->next = t->blocks;
+		t->blocks = b;
+	}
+	char *p = b->data + b->used;
+	memcpy(p, s, len);
+	p[len] = 0;
+	b->used += len + 1;
+	return p;
+}
+
+static void rehash_names(struct af_tree *t)
+{
+	size_t n = t->nname_slots ? t->nname_slots * 2 : 1024;
+	uint32_t *slots = af_xmalloc(n * sizeof *slots);
+	memset(slots, 0xff, n * sizeof *slots);
+	for (size_t id = 0; id < t->nnames; id++) {
+		size_t i = t->names[id].hash & (n - 1);
+		while (slots[i] != AF_NONE)
+			i = (i + 1) & (n - 1);
+		slots[i] = (uint32_t)id;
+	}
+	free(t->name_slots);
+	t->name_slots = slots;
+	t->nname_slots = n;
+}
+
+uint32_t af_tree_intern(struct af_tree *t, const char *s, size_t len)
+{
+	if (len > UINT32_MAX)
+		len = UINT32_MAX;  /* callers bound names long before this */
+	if ((t->nnames + 1) * 2 > t->nname_slots)
+		rehash_names(t);
+	uint32_t h = (uint32_t)af_hash_bytes(s, len);
+	size_t mask = t->nname_slots - 1, i = h & mask;
+	for (; t->name_slots[i] != AF_NONE; i = (i + 1) & mask) {
+		const struct af_name *nm = &t->names[t->name_slots[i]];
+		if (nm->hash == h && nm->len == len && memcmp(nm->str, s, len) == 0)
+			return t->name_slots[i];
+	}
+	if (t->nnames >= AF_NONE)
+		AF_BUG("too many names");
+	af_grow(&t->names, &t->cap_names, t->nnames + 1, sizeof *t->names);
+	uint32_t id = (uint32_t)t->nnames++;
+	t->names[id] = (struct af_name){ store_bytes(t, s, len), (uint32_t)len, h };
+	t->name_slots[i] = id;
+	return id;
+}
+
+uint32_t af_tree_intern_str(struct af_tree *t, const char *s)
+{
+	return af_tree_intern(t, s, strlen(s));
+}
+
+static int cmp_names(const void *a, const void *b)
+{
+	const struct af_name *x = a, *y = b;
+	size_t n = x->len < y->len ? x->len : y->len;
+	int c = memcmp(x->str, y->str, n);
+	if (c)
+		return c;
+	return (x->len > y->len) - (x->len < y->len);
+}
+
+const uint32_t *af_tree_name_ranks(struct af_tree *t)
+{
+	if (t->rank && t->nranked == t->nnames)
+		return t->rank;
+	/* sort copies whose hash field holds the id: the comparator needs no context */
+	struct af_name *order = af_xmalloc((t->nnames ? t->nnames : 1) * sizeof *order);
+	for (size_t i = 0; i < t->nnames; i++) {
+		order[i] = t->names[i];
+		order[i].hash = (uint32_t)i;
+	}
+	qsort(order, t->nnames, sizeof *order, cmp_names);
+	free(t->rank);
+	t->rank = af_xmalloc((t->nnames ? t->nnames : 1) * sizeof *t->rank);
+	for (size_t i = 0; i < t->nnames; i++)
+		t->rank[order[i].hash] = (uint32_t)i;
+	t->nranked = t->nnames;
+	free(order);
+	return t->rank;
+}
+
+/* ---- nodes ---- */
+
+static uint32_t new_node(struct af_tree *t, uint32_t parent, uint32_t name)
+{
+	if (t->nnodes >= AF_NONE - 1)
+		AF_BUG("too many nodes");
+	af_grow(&t->nodes, &t->cap_nodes, t->nnodes + 1, sizeof *t->nodes);
+	uint32_t id = (uint32_t)t->nnodes++;
+	struct af_node *p = &t->nodes[parent];
+	t->nodes[id] = (struct af_node){ name, parent, AF_NONE, p->first_child, 0 };
+	p->first_child = id;
+	return id;
+}
+
+static void insert_slot(uint32_t *slots, size_t nslots, const struct af_node *nodes, uint32_t id)
+{
+	size_t mask = nslots - 1;
+	size_t i = child_hash(nodes[id].parent, nodes[id].name) & mask;
+	while (slots[i] != AF_NONE)
+		i = (i + 1) & mask;
+	slots[i] = id;
+}
+
+static void rehash_children(struct af_tree *t)
+{
+	size_t n = t->nslots ? t->nslots * 2 : 4096;
+	uint32_t *slots = af_xmalloc(n * sizeof *slots);
+	memset(slots, 0xff, n * sizeof *slots);
+	for (size_t i = 0; i < t->nslots; i++)
+		if (t->child_slots[i] != AF_NONE)
+			insert_slot(slots, n, t->nodes, t->child_slots[i]);
+	free(t->child_slots);
+	t->child_slots = slots;
+	t->nslots = n;
+}
+
+uint32_t af_tree_child(struct af_tree *t, uint32_t parent, uint32_t name)
+{
+	if ((t->nhashed + 1) * 2 > t->nslots)
+		rehash_children(t);
+	size_t mask = t->nslots - 1, i = child_hash(parent, name) & mask;
+	for (uint32_t id; (id = t->child_slots[i]) != AF_NONE; i = (i + 1) & mask)
+		if (t->nodes[id].parent == parent && t->nodes[id].name == name)
+			return id;
+	uint32_t id = new_node(t, parent, name);
+	t->child_slots[i] = id;
+	t->nhashed++;
+	return id;
+}
+
+uint32_t af_tree_add_child(struct af_tree *t, uint32_t parent, uint32_t name)
+{
+	return new_node(t, parent, name);
+}
+
+void af_tree_rename(struct af_tree *t, uint32_t node, uint32_t name)
+{
+	t->nodes[node].name = name;
+}
+
+/* Remove node id from the child table (backward-shift deletion, so linear
+ * probing needs no tombstones). Nodes that are not in the table are ignored. */
+static void unhash(struct af_tree *t, uint32_t id)
+{
+	if (!t->nslots)
+		return;
+	size_t mask = t->nslots - 1;
+	size_t i = child_hash(t->nodes[id].parent, t->nodes[id].name) & mask;
+	while (t->child_slots[i] != id) {
+		if (t->child_slots[i] == AF_NONE)
+			return;
+		i = (i + 1) & mask;
+	}
+	for (size_t j = i;;) {
+		t->child_slots[i] = AF_NONE;
+		for (;;) {
+			j = (j + 1) & mask;
+			uint32_t k = t->child_slots[j];
+			if (k == AF_NONE) {
+				t->nhashed--;
+				return;
+			}
+			size_t home = child_hash(t->nodes[k].parent, t->nodes[k].name) & mask;
+			/* move k back to i unless its home lies cyclically in (i, j] */
+			bool stays = i <= j ? (i < home && home <= j) : (i < home || home <= j);
+			if (!stays) {
+				t->child_slots[i] = k;
+				i = j;
+				break;
+			}
+		}
+	}
+}
+
+static bool is_hashed(struct af_tree *t, uint32_t id)
+{
+	if (!t->nslots)
+		return false;
+	size_t mask = t->nslots - 1;
+	size_t i = child_hash(t->nodes[id].parent, t->nodes[id].name) & mask;
+	for (; t->child_slots[i] != AF_NONE; i = (i + 1) & mask)
+		if (t->child_slots[i] == id)
+			return true;
+	return false;
+}
+
+static void hash_node(struct af_tree *t, uint32_t id)
+{
+	if ((t->nhashed + 1) * 2 > t->nslots)
+		rehash_children(t);
+	insert_slot(t->child_slots, t->nslots, t->nodes, id);
+	t->nhashed++;
+}
+
+uint32_t af_tree_adopt(struct af_tree *t, uint32_t parent, uint32_t name)
+{
+	uint32_t kids = t->nodes[parent].first_child;
+	t->nodes[parent].first_child = AF_NONE;
+	uint32_t n = new_node(t, parent, name);
+	t->nodes[n].first_child = kids;
+	for (uint32_t c = kids; c != AF_NONE; c = t->nodes[c].next_sibling) {
+		bool hashed = is_hashed(t, c);
+		if (hashed)
+			unhash(t, c);
+		t->nodes[c].parent = n;
+		if (hashed)
+			hash_node(t, c);
+	}
+	hash_node(t, n);
+	return n;
+}
+
+size_t af_tree_nchildren(const struct af_tree *t, uint32_t node)
+{
+	size_t n = 0;
+	for (uint32_t c = t->nodes[node].first_child; c != AF_NONE; c = t->nodes[c].next_sibling)
+		n++;
+	return n;
+}
+
+/* Visit every node of the tree below root in post-order without recursion:
+ * descend through first_child, climb through parent. */
+uint64_t *af_tree_totals(const struct af_tree *t)
+{
+	uint64_t *tot = af_xmalloc(t->nnodes * sizeof *tot);
+	for (size_t i = 0; i < t->nnodes; i++)
+		tot[i] = t->nodes[i].self;
+	uint32_t n = AF_ROOT;
+	while (t->nodes[n].first_child != AF_NONE)
+		n = t->nodes[n].first_child;
+	for (;;) {
+		uint32_t p = t->nodes[n].parent;
+		if (p == AF_NONE)
+			break;
+		tot[p] += tot[n];
+		uint32_t s = t->nodes[n].next_sibling;
+		if (s == AF_NONE) {
+			n = p;
+			continue;
+		}
+		n = s;
+		while (t->nodes[n].first_child != AF_NONE)
+			n = t->nodes[n].first_child;
+	}
+	return tot;
+}
+
+uint32_t af_tree_max_depth(const struct af_tree *t, uint32_t node)
+{
+	uint32_t best = 0, depth = 0, n = node;
+	for (;;) {
+		if (depth > best)
+			best = depth;
+		if (t->nodes[n].first_child != AF_NONE) {
+			n = t->nodes[n].first_child;
+			depth++;
+			continue;
+		}
+		while (n != node && t->nodes[n].next_sibling == AF_NONE) {
+			n = t->nodes[n].parent;
+			depth--;
+		}
+		if (n == node)
+			return best;
+		n = t->nodes[n].next_sibling;
+	}
+}

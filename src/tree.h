@@ -1,0 +1,93 @@
+/* tree.h: the call tree every front end folds into and every back end draws.
+ *
+ * Nodes live in one array and refer to each other by index (uint32_t), so the
+ * tree is compact, cheap to grow and free, and never walked by recursion:
+ * real ART stacks are thousands of frames deep. Frame names are interned once
+ * (one copy per distinct name, compared as integers). A node's weight is its
+ * *self* weight; inclusive totals are computed on demand (af_tree_totals).
+ *
+ * Children are found by (parent, name) in one hash table, so folding an event
+ * is a hash probe, never a string build. Nodes made with af_tree_add_child()
+ * are outside that table (thread and process roots, whose names can change).
+ * Node 0 is the root; its name is "all". */
+#ifndef AF_TREE_H
+#define AF_TREE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "util.h"
+
+struct af_node {
+	uint32_t name;          /* interned name id */
+	uint32_t parent;        /* AF_NONE for the root */
+	uint32_t first_child;   /* most recently added child first */
+	uint32_t next_sibling;
+	uint64_t self;          /* weight of this frame alone */
+};
+
+struct af_tree {
+	struct af_node *nodes;
+	size_t nnodes, cap_nodes;
+	/* (parent, name) -> node, open addressing */
+	uint32_t *child_slots;
+	size_t nslots, nhashed;
+	/* interned names: bytes in blocks, id -> (offset, len) */
+	struct af_name { const char *str; uint32_t len; uint32_t hash; } *names;
+	size_t nnames, cap_names;
+	uint32_t *name_slots;
+	size_t nname_slots;
+	struct af_strblock *blocks;
+	/* name id -> rank in byte-wise sorted order, built by af_tree_name_ranks */
+	uint32_t *rank;
+	size_t nranked;
+};
+
+#define AF_ROOT 0u
+
+void af_tree_init(struct af_tree *t);
+void af_tree_release(struct af_tree *t);   /* frees nodes, names, tables */
+
+/* Intern a name (any bytes, not NUL-terminated); returns its id. The stored
+ * copy is NUL-terminated and valid until af_tree_release(). */
+uint32_t af_tree_intern(struct af_tree *t, const char *s, size_t len);
+uint32_t af_tree_intern_str(struct af_tree *t, const char *s);
+static inline const char *af_tree_name(const struct af_tree *t, uint32_t id)
+{
+	return t->names[id].str;
+}
+static inline size_t af_tree_name_len(const struct af_tree *t, uint32_t id)
+{
+	return t->names[id].len;
+}
+
+static inline struct af_node *af_tree_node(const struct af_tree *t, uint32_t id)
+{
+	return &t->nodes[id];
+}
+
+/* The child of parent named name; created (weight 0) if it does not exist. */
+uint32_t af_tree_child(struct af_tree *t, uint32_t parent, uint32_t name);
+/* A new child that af_tree_child() will never return (thread/process roots). */
+uint32_t af_tree_add_child(struct af_tree *t, uint32_t parent, uint32_t name);
+/* A new child of parent named name that takes over all of parent's other
+ * children (ART orphan exit: a method entered before tracing began becomes
+ * the caller of everything its thread did so far). Returns the new node. */
+uint32_t af_tree_adopt(struct af_tree *t, uint32_t parent, uint32_t name);
+/* Rename a node made by af_tree_add_child(). */
+void af_tree_rename(struct af_tree *t, uint32_t node, uint32_t name);
+
+/* Number of children of node. */
+size_t af_tree_nchildren(const struct af_tree *t, uint32_t node);
+
+/* Inclusive weight of every node (self + all descendants), indexed by node
+ * id. Caller frees with free(). Iterative post-order, any depth. */
+uint64_t *af_tree_totals(const struct af_tree *t);
+
+/* Rank of every name in byte-wise (strcmp) order, so that siblings can be
+ * sorted by comparing integers. Valid until the next af_tree_intern(). */
+const uint32_t *af_tree_name_ranks(struct af_tree *t);
+
+/* Depth of the deepest node below (and counting) `node`; root = 0. */
+uint32_t af_tree_max_depth(const struct af_tree *t, uint32_t node);
+
+#endif

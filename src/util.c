@@ -1,0 +1,67 @@
+/* util.c: allocation wrappers and AF_BUG. */
+#include "util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static _Noreturn void out_of_memory(size_t n)
+{
+	fprintf(stderr, "aflame-render: out of memory (allocating %zu bytes)\n", n);
+	abort();
+}
+
+void *af_xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+	if (!p)
+		out_of_memory(n);
+	return p;
+}
+
+void *af_xcalloc(size_t count, size_t size)
+{
+	void *p = calloc(count ? count : 1, size ? size : 1);
+	if (!p)
+		out_of_memory(count * size);
+	return p;
+}
+
+void *af_xrealloc(void *p, size_t n)
+{
+	void *q = realloc(p, n ? n : 1);
+	if (!q)
+		out_of_memory(n);
+	return q;
+}
+
+char *af_xstrndup(const char *s, size_t n)
+{
+	char *p = af_xmalloc(n + 1);
+	memcpy(p, s, n);
+	p[n] = 0;
+	return p;
+}
+
+void af_grow(void *array_ptr, size_t *cap, size_t need, size_t elem)
+{
+	void **array = array_ptr;
+	if (need <= *cap)
+		return;
+	size_t n = *cap ? *cap : 16;
+	while (n < need) {
+		if (n > SIZE_MAX / 2)
+			out_of_memory(SIZE_MAX);
+		n *= 2;
+	}
+	if (!af_mul_ok(n, elem))
+		out_of_memory(SIZE_MAX);
+	*array = af_xrealloc(*array, n * elem);
+	*cap = n;
+}
+
+void af_bug(const char *file, int line, const char *what)
+{
+	fprintf(stderr, "aflame-render: BUG: %s:%d: %s\n", file, line, what);
+	abort();
+}

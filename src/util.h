@@ -1,0 +1,31 @@
+/* util.h: allocation that never returns NULL, overflow-checked sizes, and
+ * the internal-invariant check AF_BUG(). Out of memory in this CLI prints
+ * one line and aborts; sizes read from files are checked *before* they reach
+ * an allocator (af_mul_ok), so a hostile count never becomes a huge malloc. */
+#ifndef AF_UTIL_H
+#define AF_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdbool.h>
+
+#define AF_NONE UINT32_MAX   /* "no node", "no name": the null index */
+
+void *af_xmalloc(size_t n);               /* caller frees with free() */
+void *af_xcalloc(size_t count, size_t size);
+void *af_xrealloc(void *p, size_t n);
+char *af_xstrndup(const char *s, size_t n);
+
+/* Grow *array (of elem bytes each) so that it holds at least need elements;
+ * *cap is updated. Capacity doubles, so appends are amortised O(1). */
+void af_grow(void *array_ptr, size_t *cap, size_t need, size_t elem);
+
+static inline bool af_mul_ok(size_t a, size_t b)
+{
+	return b == 0 || a <= SIZE_MAX / b;
+}
+
+_Noreturn void af_bug(const char *file, int line, const char *what);
+#define AF_BUG(what) af_bug(__FILE__, __LINE__, (what))
+
+#endif
