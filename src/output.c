@@ -54,6 +54,18 @@ int af_output_open(struct af_output *o, const char *path, struct af_diag *d)
 		af_sink_init(&o->sink, af_write_file, o->fp);
 		return 0;
 	}
+	/* a device or pipe (/dev/null, /dev/full, a FIFO) is written in place:
+	 * renaming over it would replace the device */
+	struct stat st;
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		if (S_ISDIR(st.st_mode))
+			return af_diag_error(d, "cannot write output: is a directory");
+		o->fp = fopen(path, "wb");
+		if (!o->fp)
+			return af_diag_error(d, "cannot open output: %s", strerror(errno));
+		af_sink_init(&o->sink, af_write_file, o->fp);
+		return 0;
+	}
 	o->tmp = temp_name(path);
 	if (strlen(o->tmp) >= sizeof pending_path) {
 		free(o->tmp);
@@ -95,6 +107,8 @@ int af_output_commit(struct af_output *o, struct af_diag *d)
 	if (fclose(o->fp) != 0 && !failed)
 		failed = errno;
 	o->fp = NULL;
+	if (!o->tmp)
+		return failed ? af_diag_error(d, "cannot write output: %s", strerror(failed)) : 0;
 	if (!failed && rename(o->tmp, o->path) != 0)
 		failed = errno;
 	if (failed) {

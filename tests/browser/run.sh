@@ -1,0 +1,215 @@
+#!/bin/bash
+# tests/browser/run.sh: the interactive SVG in a real browser (headless Chromium).
+#
+#   tests/browser/run.sh              render test inputs with build/aflame-render
+#                                     and check hover, zoom, search, URL state,
+#                                     hostile names and two graphs in one page
+#   tests/browser/run.sh A.svg ...    run the generic checks on given SVGs
+#   AFT_PERF=1 tests/browser/run.sh   also time a ~190k-frame graph against the
+#                                     targets (load 1.5 s, zoom and search 0.3 s)
+#
+# Each check prints "PASS: name" or "FAIL: name: why" (timings as "INFO:");
+# the exit status is 1 if any check failed. Without chromium it prints one
+# SKIP line and exits 0. Environment: AFLAME (the binary), CHROMIUM.
+#
+# How: driver.js is appended to a copy of each SVG (or to an HTML page with
+# graphs inlined); it dispatches DOM events, reads what the graph shows and
+# writes its results into the document, which --dump-dom prints.
+set -u
+
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+bin=${AFLAME:-$root/build/aflame-render}
+chromium=${CHROMIUM:-chromium}
+corpus=${AFT_CORPUS:-/work/shared/corpus}
+
+if ! command -v "$chromium" >/dev/null 2>&1; then
+	echo "SKIP: browser tests (chromium not installed)"
+	exit 0
+fi
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/aflame-browser.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+failed=0
+
+# Runs before anything else in each page: records alert()/confirm() calls,
+# which no frame name may ever cause.
+pre='window.__aftAlerts=[];window.alert=window.confirm=function(m){window.__aftAlerts.push(String(m));};'
+
+# browse URL [budget]: print the DOM after load. A budget uses virtual time
+# (deterministic; timings then mean nothing); without one, timings are real.
+browse() {
+	local budget=()
+	[ -n "${2:-}" ] && budget=(--virtual-time-budget="$2")
+	timeout 120 "$chromium" --headless --no-sandbox --disable-gpu --disable-quic \
+		--no-first-run --disable-background-networking --disable-component-update \
+		--disable-sync --user-data-dir="$(mktemp -d "$tmp/profile.XXXXXX")" \
+		"${budget[@]}" --dump-dom "$1" 2>/dev/null
+}
+
+# report LABEL < dumped DOM: print the driver's lines, count failures
+report() {
+	local label=$1 lines
+	lines=$(sed -n '/^AFT-BEGIN$/,/^AFT-END$/p' |
+		grep -E '^(PASS|FAIL|SKIP|INFO): ' |
+		sed -e 's/&lt;/</g' -e 's/&gt;/>/g' -e 's/&quot;/"/g' -e "s/&#39;/'/g" -e 's/&amp;/\&/g')
+	if [ -z "$lines" ]; then
+		echo "FAIL: $label: the driver wrote no results (script error or page did not load)"
+		failed=1
+		return
+	fi
+	printf '%s\n' "$lines"
+	if printf '%s\n' "$lines" | grep -q '^FAIL: '; then
+		failed=1
+	fi
+}
+
+# driver_js MODE LABEL NSCRIPTS: the config and the driver as one script body
+driver_js() {
+	printf 'var AFT={mode:"%s",label:"%s",scripts:%s};\n' "$1" "$2" "$3"
+	cat "$here/driver.js"
+}
+
+# instrument IN.svg OUT.svg MODE LABEL: copy with the alert trap first and the
+# driver last (the graph's own script has run by then)
+instrument() {
+	local in=$1 out=$2
+	if ! sed -n 2p "$in" | grep -q '^<svg ' || [ "$(tail -n 1 "$in")" != "</svg>" ]; then
+		echo "FAIL: $4: $in is not an aflame-render SVG"
+		failed=1
+		return 1
+	fi
+	{
+		sed -n 1,2p "$in"
+		printf '<script><![CDATA[%s]]></script>\n' "$pre"
+		sed '1,2d;$d' "$in"
+		printf '<script><![CDATA[\n'
+		driver_js "$3" "$4" 3
+		printf ']]></script>\n</svg>\n'
+	} > "$out"
+	if ! xmllint --noout "$out" 2>"$tmp/xmllint"; then
+		echo "FAIL: $4: instrumented copy is not well-formed: $(head -n 1 "$tmp/xmllint")"
+		failed=1
+		return 1
+	fi
+}
+
+# generic SVG LABEL [budget]
+generic() {
+	local copy
+	copy="$tmp/$(basename "$1" .svg)-$RANDOM.svg"
+	instrument "$1" "$copy" generic "$2" || return
+	browse "file://$copy" "${3:-}" > "$tmp/dom"
+	report "$2" < "$tmp/dom"
+}
+
+if [ $# -gt 0 ]; then
+	for svg in "$@"; do
+		generic "$(cd "$(dirname "$svg")" && pwd)/$(basename "$svg")" "$(basename "$svg")"
+	done
+	exit $failed
+fi
+
+if [ ! -x "$bin" ]; then
+	echo "FAIL: browser tests: $bin not built (run make)"
+	exit 1
+fi
+
+# The known input: exact expectations in driver.js depend on these weights
+# (all 9700 = main 7900 [foo 5500 (bar 3000, baz 2000), qux 2400 (Foo 1500)]
+#  + other 1800 [hostile names 700, 600, 400]).
+cat > "$tmp/known.folded" <<'EOF'
+main;foo;bar 3000
+main;foo;baz 2000
+main;foo 500
+main;qux;Foo 1500
+main;qux 900
+other;</script><script>alert(1)</script> 700
+other;"onload="alert(1) 600
+other;x]]>y<b>&amp; 400
+other 100
+EOF
+
+render() { # OUT ARGS...: render with the real pipeline, quietly
+	local out=$1
+	shift
+	"$bin" "$@" -o "$out" 2>"$tmp/stderr" && xmllint --noout "$out" 2>>"$tmp/stderr"
+}
+
+if render "$tmp/known.svg" --title "known" "$tmp/known.folded"; then
+	if instrument "$tmp/known.svg" "$tmp/known-t.svg" known known; then
+		browse "file://$tmp/known-t.svg" 5000 > "$tmp/dom"
+		report known < "$tmp/dom"
+	fi
+	if instrument "$tmp/known.svg" "$tmp/frag-t.svg" fragment fragment; then
+		browse "file://$tmp/frag-t.svg#z=2&s=%5EBA&i=1" 5000 > "$tmp/dom"
+		report fragment < "$tmp/dom"
+	fi
+	have_known=1
+else
+	echo "SKIP: known-input checks (aflame-render rejects folded input: $(head -n 1 "$tmp/stderr"))"
+	have_known=0
+fi
+
+art=""
+if [ -f "$corpus/art/perflib-exception.trace" ] &&
+   render "$tmp/art.svg" "$corpus/art/perflib-exception.trace"; then
+	art=$tmp/art.svg
+	generic "$art" art-exception 5000
+else
+	echo "SKIP: ART graph checks (no corpus or render failed)"
+fi
+if [ -f "$corpus/art/yamp-legacy.trace" ] &&
+   render "$tmp/yamp.svg" -t main "$corpus/art/yamp-legacy.trace"; then
+	generic "$tmp/yamp.svg" art-yamp 5000
+fi
+
+if [ "$have_known" = 1 ] && [ -n "$art" ]; then
+	{
+		printf '<!DOCTYPE html>\n<html><head><meta charset="utf-8"><title>two graphs</title>\n'
+		printf '<script>%s</script></head><body>\n' "$pre"
+		sed 1d "$tmp/known.svg"
+		sed 1d "$tmp/known.svg"
+		sed 1d "$art"
+		printf '<script>\n'
+		driver_js html html 5
+		printf '</script>\n</body></html>\n'
+	} > "$tmp/page.html"
+	browse "file://$tmp/page.html" 5000 > "$tmp/dom"
+	report html < "$tmp/dom"
+fi
+
+if [ -n "${AFT_PERF:-}" ]; then
+	# 4600 stacks, a 4-ary tree 7 levels deep then a 40-frame tail each
+	awk 'BEGIN {
+		for (i = 0; i < 4600; i++) {
+			s = "all_threads"; v = i
+			for (d = 0; d < 7; d++) { s = s ";com.example.p" d ".C" (v % 4) ".run"; v = int(v / 4) }
+			for (d = 0; d < 40; d++) s = s ";com.example.tail.K" ((i * 7 + d * 13) % 97) ".m" d
+			print s, 1000
+		}
+	}' > "$tmp/big.folded"
+	if render "$tmp/big.svg" "$tmp/big.folded"; then
+		echo "INFO: perf: $(grep -c '^<rect' "$tmp/big.svg") rects, $(wc -c < "$tmp/big.svg") bytes"
+		copy=$tmp/big-t.svg
+		if instrument "$tmp/big.svg" "$copy" generic perf; then
+			browse "file://$copy" > "$tmp/perf.dom"
+			report perf < "$tmp/perf.dom"
+		fi
+		awk -v target_load=1500 -v target_op=300 '
+			/^INFO: perf: .* ms from navigation/ { for (i = 1; i <= NF; i++) if ($(i + 1) == "ms") { t = $i; break }
+				print (t <= target_load ? "PASS" : "FAIL") ": perf: load " t " ms (target " target_load ")" }
+			/^INFO: perf: (zoom|reset|search)/ { t = $(NF - 1); what = $3
+				print (t <= target_op ? "PASS" : "FAIL") ": perf: " what " " t " ms (target " target_op ")" }
+		' < <(report perf < "$tmp/perf.dom") > "$tmp/perf.txt"
+		cat "$tmp/perf.txt"
+		if grep -q '^FAIL' "$tmp/perf.txt"; then
+			failed=1
+		fi
+	else
+		echo "FAIL: perf: render failed: $(head -n 1 "$tmp/stderr")"
+		failed=1
+	fi
+fi
+
+exit $failed

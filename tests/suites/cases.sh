@@ -1,0 +1,33 @@
+# cases.sh: data-driven CLI cases. Each directory tests/cases/NAME holds
+#   cmd     the arguments (shell words; run from tests/data; $T is a temp dir)
+#   stdout  expected standard output (optional)
+#   stderr  expected standard error (optional; "$T" shown as T)
+#   exit    expected exit status (default 0)
+# AFLAME_BLESS=1 rewrites stdout/stderr/exit from the actual run.
+. tests/suites/lib.sh
+for dir in tests/cases/*/; do
+	name=$(basename "$dir")
+	T=$TMP/$name
+	mkdir -p "$T"
+	args=$(cat "$dir/cmd")
+	(cd "$DATA" && eval "\"\$AFLAME\" $args") >"$T/.stdout" 2>"$T/.stderr"
+	echo $? >"$T/.exit"
+	sed -i "s|$T|T|g" "$T/.stderr"
+	want_exit=$(cat "$dir/exit" 2>/dev/null || echo 0)
+	if [ "${AFLAME_BLESS:-}" = 1 ]; then
+		cp "$T/.stdout" "$dir/stdout"
+		cp "$T/.stderr" "$dir/stderr"
+		cp "$T/.exit" "$dir/exit"
+		pass "case/$name (blessed)"
+		continue
+	fi
+	why=""
+	[ "$(cat "$T/.exit")" = "$want_exit" ] || why="exit $(cat "$T/.exit"), expected $want_exit; "
+	if [ -f "$dir/stdout" ] && ! cmp -s "$T/.stdout" "$dir/stdout"; then
+		why="${why}stdout differs: $(diff "$dir/stdout" "$T/.stdout" | head -5 | tr '\n' ' ')"
+	fi
+	if [ -f "$dir/stderr" ] && ! cmp -s "$T/.stderr" "$dir/stderr"; then
+		why="${why}stderr differs: $(diff "$dir/stderr" "$T/.stderr" | head -5 | tr '\n' ' ')"
+	fi
+	if [ -z "$why" ]; then pass "case/$name"; else fail "case/$name" "$why"; fi
+done

@@ -1,0 +1,36 @@
+# lib.sh: helpers for the suites (sourced, not run).
+# pass NAME / fail NAME WHY / skip NAME WHY print the lines tests/run.sh counts.
+pass() { echo "PASS: $1"; }
+fail() { echo "FAIL: $1: $2"; }
+skip() { echo "SKIP: $1: $2"; }
+
+# check NAME CONDITION-COMMAND...: pass if the command succeeds
+check() {
+	local name=$1
+	shift
+	if "$@" >/dev/null 2>&1; then pass "$name"; else fail "$name" "failed: $*"; fi
+}
+
+# Compare a file with its expected version (or bless it).
+# same_file NAME GOT EXPECTED
+same_file() {
+	local name=$1 got=$2 want=$3
+	if [ "${AFLAME_BLESS:-}" = 1 ]; then
+		mkdir -p "$(dirname "$want")"
+		cp "$got" "$want"
+		pass "$name (blessed)"
+	elif [ ! -f "$want" ]; then
+		fail "$name" "no expected file $want (run make bless)"
+	elif cmp -s "$got" "$want"; then
+		pass "$name"
+	else
+		local line
+		line=$(cmp "$got" "$want" 2>/dev/null | sed -n 's/.*line \([0-9]*\).*/\1/p')
+		cp "$got" "$want.actual"
+		fail "$name" "differs from $want at line ${line:-?} (actual kept in $want.actual)"
+	fi
+}
+
+DATA=tests/data
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT

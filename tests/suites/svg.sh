@@ -1,0 +1,33 @@
+# svg.sh: every corpus trace renders to valid XML, byte-identically twice;
+# golden SVGs compared byte for byte (re-bless with `make bless`).
+. tests/suites/lib.sh
+for f in "$DATA"/art/*.trace; do
+	name=$(basename "$f" .trace)
+	[ "$name" = perflib-header ] && continue
+	"$AFLAME" "$f" -o "$TMP/$name.svg" 2>"$TMP/$name.err"
+	rc=$?
+	if [ "$rc" -ne 0 ]; then
+		fail "svg/$name renders" "exit status $rc: $(head -1 "$TMP/$name.err")"
+		continue
+	fi
+	pass "svg/$name renders"
+	if command -v xmllint >/dev/null; then
+		check "svg/$name is valid XML" xmllint --noout "$TMP/$name.svg"
+	else
+		skip "svg/$name is valid XML" "xmllint not installed"
+	fi
+	"$AFLAME" "$f" -o "$TMP/$name.again.svg" 2>/dev/null
+	check "svg/$name is deterministic" cmp "$TMP/$name.svg" "$TMP/$name.again.svg"
+done
+
+# golden NAME ARGS...: render with ARGS (from tests/data) and compare
+golden() {
+	local name=$1
+	shift
+	(cd "$DATA" && "$AFLAME" "$@" -o "$TMP/golden-$name.svg" 2>/dev/null)
+	same_file "golden/$name" "$TMP/golden-$name.svg" "golden/svg/$name.svg"
+}
+golden perflib-exception --no-js -t "AsyncTask #1" art/perflib-exception.trace
+golden perflib-basic-all-threads art/perflib-basic.trace
+golden yamp-main --no-js -t main art/yamp-legacy.trace
+golden ffx-regular-cpu-java --no-js --clock cpu --colors java --minwidth 1 art/ffx-art-regular.trace

@@ -1,0 +1,168 @@
+/* test_fold.c: the stack rules of docs/semantics.md, one test per rule. */
+#include "fold.h"
+#include "harness.h"
+#include "render.h"
+
+#include <stdlib.h>
+
+struct fx {
+	struct af_tree t;
+	struct af_fold f;
+	struct af_fold_thread th;
+};
+
+static void fx_init(struct fx *x)
+{
+	af_tree_init(&x->t);
+	x->f = (struct af_fold){ .tree = &x->t };
+	uint32_t root = af_tree_add_child(&x->t, AF_ROOT, af_tree_intern_str(&x->t, "T"));
+	af_fold_thread_init(&x->th, root);
+}
+
+/* Methods are single letters; their key is the letter. */
+static void enter(struct fx *x, char m, uint64_t t)
+{
+	af_fold_enter(&x->f, &x->th, (uint32_t)m, af_tree_intern(&x->t, &m, 1), t);
+}
+
+static void leave(struct fx *x, char m, uint64_t t)
+{
+	af_fold_exit(&x->f, &x->th, (uint32_t)m, af_tree_intern(&x->t, &m, 1), t);
+}
+
+static int collect(void *ctx, const void *data, size_t len)
+{
+	af_buf_add(ctx, data, len);
+	return 0;
+}
+
+/* The thread's folded stacks as one string. */
+static char *folded(struct fx *x)
+{
+	struct af_buf b;
+	af_buf_init(&b);
+	struct af_sink s;
+	af_sink_init(&s, collect, &b);
+	af_write_folded(&x->t, x->th.root, NULL, 0, &s);
+	af_sink_finish(&s);
+	return af_buf_detach(&b);
+}
+
+static void check(struct fx *x, const char *want)
+{
+	af_fold_finish(&x->f, &x->th);
+	char *got = folded(x);
+	STR_EQ(got, want);
+	free(got);
+	af_tree_release(&x->t);
+}
+
+void test_fold_self_times(void)
+{
+	struct fx x;
+	fx_init(&x);
+	enter(&x, 'a', 0);
+	enter(&x, 'b', 10);
+	leave(&x, 'b', 30);
+	enter(&x, 'b', 40);   /* a second call merges into the same frame */
+	leave(&x, 'b', 45);
+	leave(&x, 'a', 100);
+	check(&x, "a 75\na;b 25\n");
+}
+
+void test_fold_zero_duration_kept(void)
+{
+	struct fx x;
+	fx_init(&x);
+	enter(&x, 'a', 5);
+	enter(&x, 'z', 7);
+	leave(&x, 'z', 7);
+	leave(&x, 'a', 9);
+	check(&x, "a 4\na;z 0\n");
+}
+
+void test_fold_orphan_exit_adopts_earlier_calls(void)
+{
+	/* b and c ran at top level, then m (entered before tracing) exits:
+	 * m becomes their caller, from the thread's first event */
+	struct fx x;
+	fx_init(&x);
+	enter(&x, 'b', 10);
+	leave(&x, 'b', 20);
+	enter(&x, 'c', 25);
+	leave(&x, 'c', 30);
+	leave(&x, 'm', 40);
+	enter(&x, 'd', 50);
+	leave(&x, 'd', 55);
+	check(&x, "d 5\nm 15\nm;b 10\nm;c 5\n");
+	INT_EQ(x.f.stats.orphan_exits, 1);
+}
+
+void test_fold_orphan_exits_nest(void)
+{
+	/* perflib basic.trace: two wrappers exit after their callee */
+	struct fx x;
+	fx_init(&x);
+	enter(&x, 'v', 2);
+	leave(&x, 'v', 3);
+	leave(&x, 's', 5);
+	leave(&x, 'S', 8);
+	check(&x, "S 3\nS;s 2\nS;s;v 1\n");
+	INT_EQ(x.f.stats.orphan_exits, 2);
+}
+
+void test_fold_orphan_exit_closes_open_frames(void)
+{
+	struct fx x;
+	fx_init(&x);
+	enter(&x, 'a', 0);
+	enter(&x, 'b', 10);
+	leave(&x, 'm', 20);   /* m is not on the stack: a and b close at 20 */
+	check(&x, "m;a 10\nm;a;b 10\n");
+}
+
+void test_fold_mismatched_exit_closes_above(void)
+{
+	struct fx x;
+	fx_init(&x);
+	enter(&x, 'a', 0);
+	enter(&x, 'b', 10);
+	enter(&x, 'c', 20);
+	leave(&x, 'a', 50);   /* a exits while b and c are open: both close at 50 */
+	check(&x, "a 10\na;b 10\na;b;c 30\n");
+	INT_EQ(x.f.stats.mismatched_exits, 1);
+	INT_EQ(x.f.stats.orphan_exits, 0);
+}
+
+void test_fold_open_frames_closed_at_last_event(void)
+{
+	struct fx x;
+	fx_init(&x);
+	enter(&x, 'a', 0);
+	enter(&x, 'b', 10);
+	enter(&x, 'c', 20);
+	leave(&x, 'c', 35);
+	check(&x, "a 10\na;b 10\na;b;c 15\n");
+	INT_EQ(x.f.stats.closed_at_end, 2);
+}
+
+void test_fold_time_backwards_clamped(void)
+{
+	struct fx x;
+	fx_init(&x);
+	enter(&x, 'a', 100);
+	leave(&x, 'a', 90);
+	check(&x, "a 0\n");
+	INT_EQ(x.f.stats.time_backwards, 1);
+}
+
+void test_fold_recursion(void)
+{
+	struct fx x;
+	fx_init(&x);
+	enter(&x, 'a', 0);
+	enter(&x, 'a', 10);
+	leave(&x, 'a', 20);
+	leave(&x, 'a', 40);
+	check(&x, "a 30\na;a 10\n");
+}
