@@ -102,7 +102,7 @@ demo-render: $(BIN) | $(O)/demo
 	$(BIN) -t main tests/data/art/yamp-legacy.trace -o $(O)/demo/main.folded
 	@echo "open $(O)/demo/main.svg in a browser"
 
-check:
+check: deps
 	@$(MAKE) --no-print-directory WERROR=1 $(BIN) $(O)/unit-tests
 	@AFLAME=$(BIN) UNIT=$(O)/unit-tests O=$(O) bash tests/run.sh
 
