@@ -184,7 +184,7 @@
 		run("hostile names", function () {
 			eq("hostile name shown as text", g.hover(g.rect(EVIL1)), EVIL1 + " (700 samples, 7.22%)");
 			eq("hostile attribute name shown as text", g.hover(g.rect(EVIL2)), EVIL2 + " (600 samples, 6.19%)");
-			var markup = "x]]" + ">y<b>&amp;";
+			var markup = "x]]" + ">y<b>&'q'";
 			eq("markup name shown as text", g.hover(g.rect(markup)), markup + " (400 samples, 4.12%)");
 			ok("hostile label is text", g.labels().indexOf("\"onload..") >= 0,
 			   "labels: " + JSON.stringify(g.labels()));

@@ -50,7 +50,7 @@ browse() {
 # report LABEL < dumped DOM: print the driver's lines, count failures
 report() {
 	local label=$1 lines
-	lines=$(sed -n '/^AFT-BEGIN$/,/^AFT-END$/p' |
+	lines=$(sed -n '/id="aft-out">AFT-BEGIN$/,/^AFT-END$/p' |
 		grep -E '^(PASS|FAIL|SKIP|INFO): ' |
 		sed -e 's/&lt;/</g' -e 's/&gt;/>/g' -e 's/&quot;/"/g' -e "s/&#39;/'/g" -e 's/&amp;/\&/g')
 	if [ -z "$lines" ]; then
@@ -126,7 +126,7 @@ main;qux;Foo 1500
 main;qux 900
 other;</script><script>alert(1)</script> 700
 other;"onload="alert(1) 600
-other;x]]>y<b>&amp; 400
+other;x]]>y<b>&'q' 400
 other 100
 EOF
 
