@@ -4,7 +4,7 @@
 #   stderr  expected standard error (optional; "$T" shown as T)
 #   exit    expected exit status (default 0)
 # AFLAME_BLESS=1 rewrites stdout/stderr/exit from the actual run.
-. tests/suites/lib.sh
+. tests/lib.sh
 for dir in tests/cases/*/; do
 	name=$(basename "$dir")
 	T=$TMP/$name

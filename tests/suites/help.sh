@@ -1,5 +1,5 @@
 # help.sh: --help and the man page name the same options.
-. tests/suites/lib.sh
+. tests/lib.sh
 "$AFLAME" --help >"$TMP/help" 2>&1
 grep -oE -- '--[a-z][a-z-]*' "$TMP/help" | sort -u >"$TMP/help.opts"
 sed 's/\\-/-/g' docs/aflame-render.1 | grep -oE -- '--[a-z][a-z-]*' | sort -u >"$TMP/man.opts"

@@ -1,6 +1,6 @@
 # svg.sh: every corpus trace renders to valid XML, byte-identically twice;
 # golden SVGs compared byte for byte (re-bless with `make bless`).
-. tests/suites/lib.sh
+. tests/lib.sh
 for f in "$DATA"/art/*.trace; do
 	name=$(basename "$f" .trace)
 	[ "$name" = perflib-header ] && continue
