@@ -3,6 +3,9 @@
 # `make check` builds with -Werror and runs every test.
 # Local overrides go in config.mak (not committed).
 
+ifneq ($(SANITIZE),)
+O ?= build-sanitize
+endif
 O ?= build
 PKG_CONFIG ?= pkg-config
 CC ?= cc
@@ -102,9 +105,21 @@ demo-render: $(BIN) | $(O)/demo
 	$(BIN) -t main tests/data/art/yamp-legacy.trace -o $(O)/demo/main.folded
 	@echo "open $(O)/demo/main.svg in a browser"
 
+# `make check` runs every suite on the normal build, then again on an
+# AddressSanitizer + UndefinedBehaviorSanitizer build (leaks included);
+# `make check SANITIZE=...` runs only the sanitized pass.
+ifeq ($(SANITIZE),)
 check: deps
 	@$(MAKE) --no-print-directory WERROR=1 $(BIN) $(O)/unit-tests
 	@AFLAME=$(BIN) UNIT=$(O)/unit-tests O=$(O) bash tests/run.sh
+	@$(MAKE) --no-print-directory check SANITIZE=address,undefined
+else
+check: deps
+	@$(MAKE) --no-print-directory WERROR=1 $(BIN) $(O)/unit-tests
+	@echo "--- again under -fsanitize=$(SANITIZE) ($(O))"
+	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
+	  AFLAME_SANITIZED=1 AFLAME=$(BIN) UNIT=$(O)/unit-tests O=$(O) bash tests/run.sh
+endif
 
 bless:
 	@$(MAKE) --no-print-directory $(BIN)
