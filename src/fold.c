@@ -30,7 +30,13 @@ void af_fold_enter(struct af_fold *f, struct af_fold_thread *th,
 {
 	t = observe(f, th, t);
 	uint32_t parent = th->depth ? th->stack[th->depth - 1].node : th->root;
-	uint32_t node = af_tree_child(f->tree, parent, name);
+	uint32_t node;
+	if (f->timeline) {
+		node = af_tree_add_child(f->tree, parent, name);
+		af_tree_set_start(f->tree, node, t - th->first);
+	} else {
+		node = af_tree_child(f->tree, parent, name);
+	}
 	af_grow(&th->stack, &th->cap, th->depth + 1, sizeof *th->stack);
 	th->stack[th->depth++] = (struct af_open_frame){ node, method, t, 0 };
 }
@@ -56,6 +62,8 @@ static void orphan_exit(struct af_fold *f, struct af_fold_thread *th, uint32_t n
 	while (th->depth)
 		pop(f, th, t);
 	uint32_t node = af_tree_adopt(f->tree, th->root, name);
+	if (f->timeline)
+		af_tree_set_start(f->tree, node, 0);
 	uint64_t inclusive = t - th->first;
 	uint64_t self = inclusive >= th->top_closed ? inclusive - th->top_closed : 0;
 	f->tree->nodes[node].self += self;

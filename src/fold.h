@@ -40,6 +40,8 @@ struct af_fold_stats {
 struct af_fold {
 	struct af_tree *tree;
 	struct af_fold_stats stats;
+	bool timeline;   /* every call its own node, placed at its entry time
+			    (relative to the thread's first event): a flame chart */
 };
 
 void af_fold_thread_init(struct af_fold_thread *th, uint32_t root);

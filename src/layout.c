@@ -6,6 +6,7 @@
  * left out with everything above them; 1 px gap between levels. */
 #include "layout.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -60,41 +61,51 @@ struct walk {
 	const uint8_t *excluded;
 	const uint64_t *tot;
 	const uint32_t *rank;
+	bool chart;
 	uint64_t threshold;       /* narrowest weight still drawn */
 	struct pending *stack;
 	size_t depth, cap;
 };
 
-/* Push the drawable children of e, so that they pop in name order. */
+static void reverse(struct pending *p, size_t n)
+{
+	for (size_t i = 0, j = n; i + 1 < j; i++, j--) {
+		struct pending tmp = p[i];
+		p[i] = p[j - 1];
+		p[j - 1] = tmp;
+	}
+}
+
+/* Push the drawable children of e so that they pop in drawing order: by name,
+ * or for charts in the order they were added (the list is newest first). */
 static void push_children(struct walk *w, const struct pending *e)
 {
 	const struct af_tree *t = w->tree;
 	size_t base = w->depth;
 	for (uint32_t c = t->nodes[e->node].first_child; c != AF_NONE; c = t->nodes[c].next_sibling) {
-		if (w->excluded && w->excluded[c])
-			continue;
-		if (w->tot[c] == 0)
+		if ((w->excluded && w->excluded[c]) || w->tot[c] == 0)
 			continue;
 		af_grow(&w->stack, &w->cap, w->depth + 1, sizeof *w->stack);
 		w->stack[w->depth++] = (struct pending){ c, e->depth + 1, 0, w->rank[t->nodes[c].name] };
 	}
 	size_t n = w->depth - base;
-	qsort(w->stack + base, n, sizeof *w->stack, cmp_rank);
-	uint64_t start = e->start + t->nodes[e->node].self;
+	if (w->chart)
+		reverse(w->stack + base, n);
+	else
+		qsort(w->stack + base, n, sizeof *w->stack, cmp_rank);
+	/* a node's own weight comes first, then its children side by side */
+	uint64_t next = e->start + t->nodes[e->node].self;
 	size_t kept = base;
 	for (size_t i = base; i < base + n; i++) {
 		struct pending p = w->stack[i];
-		p.start = start;
-		start += w->tot[p.node];
+		uint64_t at = af_tree_start(t, p.node);
+		p.start = at != AF_NO_START ? at : next;
+		next = p.start + w->tot[p.node];
 		if (w->tot[p.node] >= w->threshold)
 			w->stack[kept++] = p;
 	}
 	w->depth = kept;
-	for (size_t i = base, j = kept; i + 1 < j; i++, j--) {
-		struct pending tmp = w->stack[i];
-		w->stack[i] = w->stack[j - 1];
-		w->stack[j - 1] = tmp;
-	}
+	reverse(w->stack + base, kept - base);
 }
 
 static void emit(struct af_layout *l, size_t *cap, const struct pending *e, uint32_t name, uint64_t width)
@@ -147,6 +158,21 @@ static void place(struct af_layout *l, const struct af_layout_opts *o)
 	}
 }
 
+/* A timeline spans from 0 to the end of its last call, gaps included. */
+static uint64_t chart_span(const struct af_tree *t, uint32_t root, const uint8_t *excluded,
+			   const uint64_t *tot, bool chart)
+{
+	uint64_t span = tot[root];
+	if (!chart || !t->starts)
+		return span;
+	for (uint32_t c = t->nodes[root].first_child; c != AF_NONE; c = t->nodes[c].next_sibling) {
+		uint64_t at = af_tree_start(t, c);
+		if ((!excluded || !excluded[c]) && at != AF_NO_START && at + tot[c] > span)
+			span = at + tot[c];
+	}
+	return span;
+}
+
 int af_layout_build(struct af_layout *l, struct af_tree *t, uint32_t root,
 		    const uint8_t *excluded, const struct af_layout_opts *o,
 		    struct af_diag *d)
@@ -159,17 +185,17 @@ int af_layout_build(struct af_layout *l, struct af_tree *t, uint32_t root,
 	l->inverted = o->inverted;
 	l->has_subtitle = o->has_subtitle;
 	uint64_t *tot = included_totals(t, excluded);
-	l->total = tot[root];
+	l->total = chart_span(t, root, excluded, tot, o->chart);
 	double usable = o->width - 20;
 	double threshold = o->min_width_pct > 0 ? (double)l->total * o->min_width_pct / 100
 			 : l->total && usable > 0 ? o->min_width * (double)l->total / usable : 0;
 	struct walk w = {
 		.tree = t, .excluded = excluded, .tot = tot, .rank = af_tree_name_ranks(t),
-		.threshold = threshold > 0 ? (uint64_t)threshold + ((double)(uint64_t)threshold < threshold) : 1,
+		.chart = o->chart,
+		.threshold = threshold > 1 ? (uint64_t)ceil(threshold) : 1,
 	};
 	size_t cap = 0;
-	uint32_t all = af_tree_intern_str(t, "all");
-	w.rank = af_tree_name_ranks(t);
+	uint32_t all = 0;   /* af_tree_init interns "all" first */
 	struct pending first = { root, 0, 0, 0 };
 	emit(l, &cap, &first, all, l->total);
 	push_children(&w, &first);

@@ -4,7 +4,8 @@
  * Frames are in depth-first pre-order: a frame's descendants are the frames
  * after it up to frames[i].end, which lets the interactive SVG zoom into a
  * subtree by touching only that range. Siblings are in byte-wise name order,
- * so one function never splits into two sibling frames. Frame 0 is "all". */
+ * so one function never splits into two sibling frames (flame charts keep
+ * time order instead). Frame 0 is "all". */
 #ifndef AF_LAYOUT_H
 #define AF_LAYOUT_H
 
@@ -33,6 +34,8 @@ struct af_layout_opts {
 	double font_size;       /* px, for the title and detail bands (12) */
 	bool has_subtitle;      /* reserve a band for it */
 	bool inverted;          /* icicle: root at the top */
+	bool chart;             /* flame chart: siblings in time (insertion) order,
+				   at their af_tree_start() when they have one */
 	struct af_palette_opts palette;
 };
 

@@ -50,6 +50,7 @@ void af_tree_release(struct af_tree *t)
 	free(t->names);
 	free(t->name_slots);
 	free(t->rank);
+	free(t->starts);
 	memset(t, 0, sizeof *t);
 }
 
@@ -199,6 +200,25 @@ uint32_t af_tree_child(struct af_tree *t, uint32_t parent, uint32_t name)
 uint32_t af_tree_add_child(struct af_tree *t, uint32_t parent, uint32_t name)
 {
 	return new_node(t, parent, name);
+}
+
+uint32_t af_tree_child_last(struct af_tree *t, uint32_t parent, uint32_t name)
+{
+	uint32_t last = t->nodes[parent].first_child;   /* children are prepended */
+	if (last != AF_NONE && t->nodes[last].name == name)
+		return last;
+	return new_node(t, parent, name);
+}
+
+void af_tree_set_start(struct af_tree *t, uint32_t node, uint64_t start)
+{
+	if (node >= t->cap_starts) {
+		size_t old = t->cap_starts;
+		af_grow(&t->starts, &t->cap_starts, (size_t)node + 1, sizeof *t->starts);
+		for (size_t i = old; i < t->cap_starts; i++)
+			t->starts[i] = AF_NO_START;
+	}
+	t->starts[node] = start;
 }
 
 void af_tree_rename(struct af_tree *t, uint32_t node, uint32_t name)

@@ -40,7 +40,13 @@ struct af_tree {
 	/* name id -> rank in byte-wise sorted order, built by af_tree_name_ranks */
 	uint32_t *rank;
 	size_t nranked;
+	/* flame charts: node -> position on the time axis (AF_NO_START if none);
+	 * NULL until af_tree_set_start() is first called */
+	uint64_t *starts;
+	size_t cap_starts;
 };
+
+#define AF_NO_START UINT64_MAX
 
 #define AF_ROOT 0u
 
@@ -73,6 +79,18 @@ uint32_t af_tree_add_child(struct af_tree *t, uint32_t parent, uint32_t name);
  * children (ART orphan exit: a method entered before tracing began becomes
  * the caller of everything its thread did so far). Returns the new node. */
 uint32_t af_tree_adopt(struct af_tree *t, uint32_t parent, uint32_t name);
+/* Flame charts keep calls in time order: the child of parent named name
+ * only if it is parent's most recent child, else a new one (so a call merges
+ * with the one just before it, never with an earlier one). */
+uint32_t af_tree_child_last(struct af_tree *t, uint32_t parent, uint32_t name);
+/* Timelines: the node's position on the time axis, in weight units from the
+ * start of its graph. Nodes without one are placed after their siblings. */
+void af_tree_set_start(struct af_tree *t, uint32_t node, uint64_t start);
+static inline uint64_t af_tree_start(const struct af_tree *t, uint32_t node)
+{
+	return t->starts && node < t->cap_starts ? t->starts[node] : AF_NO_START;
+}
+
 /* Rename a node made by af_tree_add_child(). */
 void af_tree_rename(struct af_tree *t, uint32_t node, uint32_t name);
 

@@ -166,3 +166,23 @@ void test_fold_recursion(void)
 	leave(&x, 'a', 40);
 	check(&x, "a 30\na;a 10\n");
 }
+
+void test_fold_timeline_keeps_each_call(void)
+{
+	struct fx x;
+	fx_init(&x);
+	x.f.timeline = true;
+	enter(&x, 'a', 100);
+	leave(&x, 'a', 110);
+	enter(&x, 'a', 150);
+	leave(&x, 'a', 170);
+	af_fold_finish(&x.f, &x.th);
+	INT_EQ(af_tree_nchildren(&x.t, x.th.root), 2);
+	uint32_t second = x.t.nodes[x.th.root].first_child;   /* newest first */
+	uint32_t first = x.t.nodes[second].next_sibling;
+	INT_EQ(af_tree_start(&x.t, first), 0);
+	INT_EQ(af_tree_start(&x.t, second), 50);
+	INT_EQ(x.t.nodes[first].self, 10);
+	INT_EQ(x.t.nodes[second].self, 20);
+	af_tree_release(&x.t);
+}

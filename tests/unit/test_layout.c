@@ -148,3 +148,44 @@ void test_layout_colours_deterministic(void)
 	}
 	OK(distinct > 15000);
 }
+
+void test_layout_chart_order_and_starts(void)
+{
+	/* flame chart: siblings stay in time order; consecutive calls merge */
+	struct af_tree t;
+	af_tree_init(&t);
+	uint32_t z = af_tree_intern_str(&t, "z"), a = af_tree_intern_str(&t, "a");
+	uint32_t n1 = af_tree_child_last(&t, AF_ROOT, z);
+	INT_EQ(af_tree_child_last(&t, AF_ROOT, z), n1);
+	uint32_t n2 = af_tree_child_last(&t, AF_ROOT, a);
+	uint32_t n3 = af_tree_child_last(&t, AF_ROOT, z);
+	OK(n3 != n1);
+	t.nodes[n1].self = 10;
+	t.nodes[n2].self = 20;
+	t.nodes[n3].self = 30;
+	struct af_layout_opts o;
+	af_layout_opts_default(&o);
+	o.chart = true;
+	struct af_layout l;
+	struct af_diag d;
+	af_diag_init(&d, "x");
+	af_layout_build(&l, &t, AF_ROOT, NULL, &o, &d);
+	INT_EQ(l.nframes, 4);
+	STR_EQ(fname(&l, 1), "z");
+	STR_EQ(fname(&l, 2), "a");
+	STR_EQ(fname(&l, 3), "z");
+	INT_EQ(l.frames[2].start, 10);
+	INT_EQ(l.frames[3].start, 30);
+	af_layout_release(&l);
+	/* timeline: explicit starts leave gaps, and the axis spans them */
+	af_tree_set_start(&t, n1, 5);
+	af_tree_set_start(&t, n2, 100);
+	af_tree_set_start(&t, n3, 200);
+	af_layout_build(&l, &t, AF_ROOT, NULL, &o, &d);
+	INT_EQ(l.total, 230);
+	INT_EQ(l.frames[1].start, 5);
+	INT_EQ(l.frames[2].start, 100);
+	INT_EQ(l.frames[3].start, 200);
+	af_layout_release(&l);
+	af_tree_release(&t);
+}
