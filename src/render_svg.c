@@ -219,6 +219,8 @@ struct svg {
 	struct af_sink *out;
 	char id[11];           /* "af" + 8 hex digits: class prefix, unique ids */
 	double char_px;        /* estimated advance of one character */
+	uint32_t ngroups;      /* colour groups, see colour_groups() */
+	uint32_t *group, *order, *first;
 };
 
 /* A short name for this graph, the same for the same layout and options, so
@@ -285,12 +287,20 @@ static void style(struct svg *g)
 {
 	struct af_sink *out = g->out;
 	const char *p = g->id;
+	static const char *const fallback[] = { "Verdana", "DejaVu Sans", "Bitstream Vera Sans" };
+	const char *family = g->o->font_family;
 	af_sink_printf(out, "<style type=\"text/css\">\n.%s text{font-family:", p);
-	if (g->o->font_family && *g->o->font_family) {
-		css_string(out, g->o->font_family);
+	if (family && *family) {
+		css_string(out, family);
 		af_sink_putc(out, ',');
 	}
-	af_sink_puts(out, "Verdana,\"DejaVu Sans\",\"Bitstream Vera Sans\",sans-serif;font-size:");
+	for (size_t i = 0; i < sizeof fallback / sizeof *fallback; i++) {
+		if (family && strcmp(family, fallback[i]) == 0)
+			continue;
+		css_string(out, fallback[i]);
+		af_sink_putc(out, ',');
+	}
+	af_sink_puts(out, "sans-serif;font-size:");
 	af_sink_fixed(out, g->l->font_size, 2);
 	af_sink_printf(out, "px;fill:#000}\n"
 		       ".%s .ti{font-size:", p);
@@ -299,12 +309,12 @@ static void style(struct svg *g)
 		       ".%s .st{text-anchor:middle;fill:#505050}\n"
 		       ".%s .r{text-anchor:end}\n"
 		       ".%s .h{display:none}\n"
-		       ".%s .lb,.%s .tt{pointer-events:none}\n"
-		       ".%s.js .fr rect,.%s .bt{cursor:pointer}\n"
-		       ".%s .fr .m{fill:rgb(230,0,230)}\n"
-		       ".%s .fr rect:hover{stroke:#000;stroke-width:0.5}\n"
+		       ".%s .lb,.%s .tt,.%s .hv,.%s .hl{pointer-events:none}\n"
+		       ".%s.js .fr,.%s .bt{cursor:pointer}\n"
+		       ".%s .hl{fill:rgb(230,0,230)}\n"
+		       ".%s .hv{fill:none;stroke:#000;stroke-width:1}\n"
 		       ".%s .tt rect{fill:#ffffe8;stroke:#808080;stroke-width:0.5}\n"
-		       "</style>\n", p, p, p, p, p, p, p, p, p, p);
+		       "</style>\n", p, p, p, p, p, p, p, p, p, p, p, p);
 }
 
 static void bands(struct svg *g)
@@ -349,23 +359,86 @@ static void put_colour(struct af_sink *out, uint32_t rgb)
 	af_sink_write(out, b, 7);
 }
 
+/* Frames are drawn as one <path> per colour, a rectangle subpath per frame:
+ * a browser builds a DOM element in tens of microseconds, so 200k <rect>s
+ * take seconds to load while a few thousand paths take milliseconds (and a
+ * subpath is a third of a <rect>'s bytes). The script finds frames from the
+ * pointer position and redraws the paths when zooming.
+ *
+ * Colour groups: group[name] is the path of that name's colour (palette.h:
+ * a colour depends only on the name). Returns the number of groups; *order
+ * gets the frames sorted by group, in pre-order within each group, *first
+ * (ngroups + 1 entries) where each group starts in it. Caller frees all
+ * three with free(). */
+static uint32_t colour_groups(const struct af_layout *l, uint32_t **group_out,
+			      uint32_t **order_out, uint32_t **first_out)
+{
+	size_t nnames = l->tree->nnames ? l->tree->nnames : 1;
+	size_t nslots = 16;
+	while (nslots < 2 * nnames)
+		nslots *= 2;
+	uint32_t *group = af_xmalloc(nnames * sizeof *group);
+	uint32_t *slot = af_xmalloc(nslots * sizeof *slot);      /* -> group */
+	uint32_t *colour = af_xmalloc(nnames * sizeof *colour);  /* group -> colour */
+	uint32_t ngroups = 0;
+	memset(group, 0xff, nnames * sizeof *group);
+	memset(slot, 0xff, nslots * sizeof *slot);
+	for (size_t i = 0; i < l->nframes; i++) {
+		const struct af_frame *f = &l->frames[i];
+		if (group[f->name] != AF_NONE)
+			continue;
+		size_t h = (f->colour * 0x9e3779b1u) & (nslots - 1);
+		while (slot[h] != AF_NONE && colour[slot[h]] != f->colour)
+			h = (h + 1) & (nslots - 1);
+		if (slot[h] == AF_NONE) {
+			colour[ngroups] = f->colour;
+			slot[h] = ngroups++;
+		}
+		group[f->name] = slot[h];
+	}
+	uint32_t *first = af_xcalloc((size_t)ngroups + 1, sizeof *first);
+	uint32_t *order = af_xmalloc((l->nframes ? l->nframes : 1) * sizeof *order);
+	for (size_t i = 0; i < l->nframes; i++)
+		first[group[l->frames[i].name] + 1]++;
+	for (uint32_t k = 0; k < ngroups; k++)
+		first[k + 1] += first[k];
+	uint32_t *fill = af_xmalloc(((size_t)ngroups + 1) * sizeof *fill);
+	memcpy(fill, first, ((size_t)ngroups + 1) * sizeof *fill);
+	for (size_t i = 0; i < l->nframes; i++)
+		order[fill[group[l->frames[i].name]]++] = (uint32_t)i;
+	free(fill);
+	free(slot);
+	free(colour);
+	*group_out = group;
+	*order_out = order;
+	*first_out = first;
+	return ngroups;
+}
+
 static void frames(struct svg *g)
 {
 	const struct af_layout *l = g->l;
 	struct af_sink *out = g->out;
 	af_sink_puts(out, "<g class=\"fr\">\n");
-	for (size_t i = 0; i < l->nframes; i++) {
-		const struct af_frame *f = &l->frames[i];
-		af_sink_write(out, "<rect x=\"", 9);
-		af_sink_fixed(out, f->x, 1);
-		af_sink_write(out, "\" y=\"", 5);
-		af_sink_fixed(out, f->y, 1);
-		af_sink_write(out, "\" width=\"", 9);
-		af_sink_fixed(out, f->w, 1);
-		af_sink_write(out, "\" height=\"", 10);
-		af_sink_fixed(out, l->frame_height - 1, 1);
-		af_sink_write(out, "\" fill=\"", 8);
-		put_colour(out, f->colour);
+	for (uint32_t k = 0; k < g->ngroups; k++) {
+		af_sink_write(out, "<path fill=\"", 12);
+		put_colour(out, l->frames[g->order[g->first[k]]].colour);
+		af_sink_write(out, "\" d=\"", 5);
+		for (uint32_t j = g->first[k]; j < g->first[k + 1]; j++) {
+			const struct af_frame *f = &l->frames[g->order[j]];
+			if (j > g->first[k])
+				af_sink_putc(out, (j - g->first[k]) % 8 ? ' ' : '\n');
+			af_sink_putc(out, 'M');
+			af_sink_fixed(out, f->x, 1);
+			af_sink_putc(out, ' ');
+			af_sink_fixed(out, f->y, 1);
+			af_sink_putc(out, 'h');
+			af_sink_fixed(out, f->w, 1);
+			af_sink_putc(out, 'v');
+			af_sink_fixed(out, l->frame_height - 1, 1);
+			af_sink_write(out, "h-", 2);
+			af_sink_fixed(out, f->w, 1);
+		}
 		af_sink_write(out, "\"/>\n", 4);
 	}
 	af_sink_puts(out, "</g>\n");
@@ -405,7 +478,9 @@ static void labels(struct svg *g)
 
 /* ---- the script and its data ---- */
 
-/* D.n: distinct names in order of first use; D.f: four integers per frame:
+/* D.n: distinct names in order of first use; D.c: the colour group (path)
+ * of each name; D.y0, D.dy: y of depth d is y0 + d * dy; D.f: four integers
+ * per frame:
  * name index; start minus where the frame would start if it touched its
  * left neighbour (previous sibling's end, or the parent's start); width;
  * levels popped since the previous frame (depth[i-1] + 1 - depth[i]). */
@@ -428,6 +503,10 @@ static void data(struct svg *g)
 	af_sink_fixed(out, g->char_px, 6);
 	af_sink_puts(out, ",fh:");
 	af_sink_fixed(out, l->frame_height, 3);
+	af_sink_puts(out, ",y0:");
+	af_sink_fixed(out, l->frames[0].y, 3);
+	af_sink_puts(out, ",dy:");
+	af_sink_fixed(out, l->inverted ? l->frame_height : -l->frame_height, 3);
 	af_sink_puts(out, ",u:");
 	const char *unit = g->o->count_name ? g->o->count_name : "samples";
 	json_string(out, unit, strlen(unit));
@@ -441,6 +520,15 @@ static void data(struct svg *g)
 		if (nnames++)
 			af_sink_putc(out, ',');
 		json_string(out, af_tree_name(t, id), af_tree_name_len(t, id));
+	}
+	af_sink_puts(out, "],\nc:[");
+	for (size_t i = 0, k = 0; i < l->nframes; i++) {
+		uint32_t id = l->frames[i].name;
+		if (index[id] != k)
+			continue;
+		if (k++)
+			af_sink_putc(out, ',');
+		af_sink_u64(out, g->group[id]);
 	}
 	af_sink_puts(out, "],\nf:[");
 	for (size_t i = 0; i < l->nframes; i++) {
@@ -491,6 +579,7 @@ int af_render_svg(const struct af_layout *l, const struct af_render_opts *o,
 	if (!(g.char_px > 0))
 		return af_diag_error(d, "font size must be positive");
 	make_id(&g);
+	g.ngroups = colour_groups(l, &g.group, &g.order, &g.first);
 	header(&g);
 	style(&g);
 	bands(&g);
@@ -499,5 +588,8 @@ int af_render_svg(const struct af_layout *l, const struct af_render_opts *o,
 	if (!o->no_js)
 		script(&g);
 	af_sink_puts(out, "</svg>\n");
+	free(g.group);
+	free(g.order);
+	free(g.first);
 	return 0;
 }

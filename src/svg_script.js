@@ -9,9 +9,10 @@
  * names) and f (four integers per frame, see data() in render_svg.c).
  *
  * The script finds its own <svg> through document.currentScript, so several
- * graphs inlined in one HTML page work independently. Frame i is child i of
- * the <g class="fr">. A zoom touches only the zoomed subtree, the frames that
- * were visible before and the ancestors; nothing walks all frames' elements.
+ * graphs inlined in one HTML page work independently. Frames are subpaths of
+ * one <path> per colour (D.c gives each name's path), so the pointer is mapped
+ * to a frame by depth and a binary search in that depth's row, and a zoom
+ * redraws those paths from the zoomed subtree and its ancestors only.
  * This file is C-string-escaped by the build: never write CDATA's end marker. */
 
 var NS = "http://www.w3.org/2000/svg";
@@ -25,26 +26,27 @@ if (svg) setup(svg);
 
 function setup(svg) {
 	function find(c) { return svg.getElementsByClassName(c)[0]; }
-	function make(tag, attrs, parent) {
+	function make(tag, attrs, parent, before) {
 		var e = document.createElementNS(NS, tag);
 		for (var k in attrs) e.setAttribute(k, attrs[k]);
-		if (parent) parent.appendChild(e);
+		if (parent) parent.insertBefore(e, before || null);
 		return e;
 	}
 	var fr = find("fr"), lb = find("lb"), rz = find("rz"), sr = find("sr");
 	var dt = find("dt"), mt = find("mt");
 	var F = D.f, n = F.length / 4;
-	if (!fr || !lb || fr.children.length !== n || n < 1) return;
+	if (!fr || !lb || n < 1) return;
 
 	/* ---- frames: decode the data block ---- */
 	var nm = new Int32Array(n), dp = new Int32Array(n), par = new Int32Array(n);
 	var en = new Int32Array(n), st = new Float64Array(n), wd = new Float64Array(n);
-	var next = [], path = [], i, j, d;
+	var next = [], path = [], i, j, d, maxd = 0;
 	for (i = 0; i < n; i++) {
 		nm[i] = F[4 * i];
 		wd[i] = F[4 * i + 2];
 		d = i ? dp[i - 1] + 1 - F[4 * i + 3] : 0;
 		dp[i] = d;
+		if (d > maxd) maxd = d;
 		st[i] = (i === 0 ? 0 : d === dp[i - 1] + 1 ? st[i - 1] : next[d]) + F[4 * i + 1];
 		next[d] = st[i] + wd[i];
 		if (i)
@@ -53,25 +55,26 @@ function setup(svg) {
 		par[i] = d ? path[d - 1] : -1;
 	}
 	for (j = dp[n - 1]; j >= 0; j--) en[path[j]] = n;
+	/* frames of each depth in pre-order, which is left-to-right order */
+	var rowAt = new Int32Array(maxd + 2), row = new Int32Array(n), fill = new Int32Array(maxd + 1);
+	for (i = 0; i < n; i++) rowAt[dp[i] + 1]++;
+	for (d = 0; d <= maxd; d++) rowAt[d + 1] += rowAt[d];
+	for (i = 0; i < n; i++) row[rowAt[dp[i]] + fill[dp[i]]++] = i;
 
-	var W = D.w, XP = D.xp, GW = W - 2 * XP, TOTAL = wd[0];
+	var W = D.w, XP = D.xp, GW = W - 2 * XP, TOTAL = wd[0], FH = D.fh;
 	var H = svg.viewBox && svg.viewBox.baseVal ? svg.viewBox.baseVal.height : 0;
-	var R = new Array(n), kid = fr.firstElementChild;
-	var cx = new Float64Array(n), cw = new Float64Array(n), hid = new Uint8Array(n);
-	var k0 = TOTAL > 0 ? GW / TOTAL : 0;
-	for (i = 0; i < n; i++, kid = kid.nextElementSibling) {
-		R[i] = kid;
-		kid._afi = i;
-		cx[i] = r1(XP + st[i] * k0);
-		cw[i] = r1(wd[i] * k0);
-	}
-	var Z = 0, re = null, reSrc = "", icase = false;
+	var paths = fr.getElementsByTagNameNS(NS, "path"), ng = paths.length;
+	var orig = [], cur = [];
+	for (i = 0; i < ng; i++) orig[i] = cur[i] = paths[i].getAttribute("d");
+	var Z = 0, K = TOTAL > 0 ? GW / TOTAL : 0, re = null, reSrc = "", icase = false;
 	var mark = new Uint8Array(n), top = document.documentElement === svg;
 
 	svg.classList.add("js");
 	uniqueIds();
 
-	/* tooltip and case toggle exist only with script */
+	/* drawn only with script: highlights, hover outline, tooltip, case toggle */
+	var hl = make("path", { "class": "hl", d: "" }, fr.parentNode, fr.nextSibling);
+	var hv = make("rect", { "class": "hv h", height: FH - 1 }, fr.parentNode, lb.nextSibling);
 	var tt = make("g", { "class": "tt h" }, svg);
 	var ttr = make("rect", { rx: 2, ry: 2, x: 0, y: 0, height: D.fs + 8 }, tt);
 	var ttt = make("text", { x: 4, y: D.fs + 2 }, tt);
@@ -108,101 +111,130 @@ function setup(svg) {
 		svg.getElementsByTagNameNS(NS, "rect")[0].setAttribute("fill", "url(#" + bg.id + ")");
 	}
 
+	/* ---- geometry of the current view ---- */
+	function yOf(d) { return D.y0 + d * D.dy; }
+	function xOf(j) { return j < Z ? XP : XP + (st[j] - st[Z]) * K; }
+	function wOf(j) { return j < Z ? GW : wd[j] * K; }
+	/* the visible frame under the point (x, y) in SVG units, or -1 */
+	function frameAt(x, y) {
+		var d = D.dy < 0 ? Math.ceil((D.y0 - y) / FH) : Math.floor((y - D.y0) / FH);
+		if (!(d >= 0 && d <= maxd) || y - yOf(d) >= FH - 1 || x < XP || x >= XP + GW)
+			return -1;
+		if (d < dp[Z]) {
+			for (var a = Z; dp[a] > d; a = par[a]);
+			return a;
+		}
+		var w = st[Z] + (x - XP) / K, lo = rowAt[d], hi = rowAt[d + 1] - 1, j = -1;
+		while (lo <= hi) {   /* last frame of the row starting at or before w */
+			var mid = (lo + hi) >> 1;
+			if (st[row[mid]] <= w) {
+				j = row[mid];
+				lo = mid + 1;
+			} else {
+				hi = mid - 1;
+			}
+		}
+		return j >= Z && j < en[Z] && w < st[j] + wd[j] ? j : -1;
+	}
+	function pointer(e) {
+		var m = svg.getScreenCTM();
+		return m ? { x: (e.clientX - m.e) / m.a, y: (e.clientY - m.f) / m.d } : null;
+	}
+
 	/* ---- hover ---- */
-	var tipOn = false;
+	var hovered = -1;
 	function hover(i, e) {
-		var s = describe(i);
-		dt.textContent = s;
-		ttt.textContent = s;
-		ttr.setAttribute("width", ttt.getComputedTextLength() + 8);
-		tt.classList.remove("h");
-		tipOn = true;
+		if (i !== hovered) {
+			var s = describe(i);
+			hovered = i;
+			dt.textContent = s;
+			ttt.textContent = s;
+			ttr.setAttribute("width", ttt.getComputedTextLength() + 8);
+			hv.setAttribute("x", r1(xOf(i)));
+			hv.setAttribute("y", r1(yOf(dp[i])));
+			hv.setAttribute("width", r1(wOf(i)));
+			hv.classList.remove("h");
+			tt.classList.remove("h");
+		}
 		moveTip(e);
 	}
 	function unhover() {
+		if (hovered < 0) return;
+		hovered = -1;
 		dt.textContent = " ";
 		tt.classList.add("h");
-		tipOn = false;
+		hv.classList.add("h");
 	}
 	function moveTip(e) {
-		var m = svg.getScreenCTM();
-		if (!m) return;
-		var x = (e.clientX - m.e) / m.a, y = (e.clientY - m.f) / m.d;
+		var p = pointer(e);
+		if (!p) return;
 		var bw = +ttr.getAttribute("width"), bh = D.fs + 8;
-		var tx = x + 12, ty = y + 18;
-		if (tx + bw > W) tx = Math.max(0, x - 12 - bw);
-		if (H && ty + bh > H) ty = Math.max(0, y - 8 - bh);
+		var tx = p.x + 12, ty = p.y + 18;
+		if (tx + bw > W) tx = Math.max(0, p.x - 12 - bw);
+		if (H && ty + bh > H) ty = Math.max(0, p.y - 8 - bh);
 		tt.setAttribute("transform", "translate(" + r1(tx) + "," + r1(ty) + ")");
 	}
 
-	/* ---- zoom ---- */
-	function hide(j) {
-		if (!hid[j]) {
-			hid[j] = 1;
-			R[j].style.display = "none";
-		}
+	/* ---- drawing: the visible frames are Z's ancestors and subtree ---- */
+	function rect(j) {
+		var w = r1(wOf(j));
+		return "M" + r1(xOf(j)) + " " + r1(yOf(dp[j])) + "h" + w + "v" + (FH - 1) + "h-" + w;
 	}
-	function place(j, x, w) {
-		if (hid[j]) {
-			hid[j] = 0;
-			R[j].style.display = "";
+	function draw() {
+		var parts = [], g, j, ze = en[Z];
+		if (Z === 0) {
+			for (g = 0; g < ng; g++) parts[g] = orig[g];
+		} else {
+			for (g = 0; g < ng; g++) parts[g] = [];
+			for (j = par[Z]; j >= 0; j = par[j]) parts[D.c[nm[j]]].push(rect(j));
+			for (j = Z; j < ze; j++) parts[D.c[nm[j]]].push(rect(j));
+			for (g = 0; g < ng; g++) parts[g] = parts[g].join(" ");
 		}
-		x = r1(x);
-		w = r1(w);
-		if (x !== cx[j]) R[j].setAttribute("x", cx[j] = x);
-		if (w !== cw[j]) R[j].setAttribute("width", cw[j] = w);
+		for (g = 0; g < ng; g++)
+			if (parts[g] !== cur[g]) paths[g].setAttribute("d", cur[g] = parts[g]);
+		highlight();
+		labels();
 	}
-	/* a is z or one of its ancestors */
-	function holds(a, z) { return a <= z && z < en[a]; }
-
+	function highlight() {
+		var s = [], j, ze = en[Z];
+		if (re) {
+			for (j = par[Z]; j >= 0; j = par[j]) if (mark[j]) s.push(rect(j));
+			for (j = Z; j < ze; j++) if (mark[j]) s.push(rect(j));
+		}
+		hl.setAttribute("d", s.join(" "));
+	}
 	function zoom(z) {
 		if (!(z >= 0 && z < n)) z = 0;
-		var old = Z, ze = en[z], a, j, k;
-		for (a = par[old]; a >= 0; a = par[a])
-			if (!holds(a, z) && !(a >= z && a < ze)) hide(a);
-		for (j = old; j < en[old];) {
-			if (j >= z && j < ze) {
-				j = ze;
-			} else if (holds(j, z)) {
-				j++;
-			} else {
-				for (k = j; k < en[j]; k++) hide(k);
-				j = en[j];
-			}
-		}
 		Z = z;
-		for (a = par[z]; a >= 0; a = par[a]) place(a, XP, GW);
-		k = GW / wd[z];
-		var x0 = st[z];
-		for (j = z; j < ze; j++) place(j, XP + (st[j] - x0) * k, wd[j] * k);
+		K = GW / wd[z];
+		unhover();
+		draw();
 		if (z) rz.classList.remove("h");
 		else rz.classList.add("h");
-		labels(k);
 		if (re) matched();
 		save();
 	}
 
-	function labels(k) {
-		var frag = document.createDocumentFragment(), ze = en[Z], j, a, w;
-		var minW = 3 * D.cw + 6, dy = (D.fh - 1) / 2 + D.fs / 4;
-		function label(j, x, w) {
+	function labels() {
+		var frag = document.createDocumentFragment(), ze = en[Z], j, w;
+		var minW = 3 * D.cw + 6, dy = (FH - 1) / 2 + D.fs / 4;
+		function label(j, w) {
 			var chars = Math.floor((w - 6) / D.cw), s = D.n[nm[j]];
 			if (s.length > chars) {
 				var cps = Array.from(s);
 				if (cps.length > chars) s = cps.slice(0, chars - 2).join("") + "..";
 			}
-			var t = make("text", { x: r1(x + 3), y: r1(parseFloat(R[j].getAttribute("y")) + dy) }, frag);
-			t.textContent = s;
+			make("text", { x: r1(xOf(j) + 3), y: r1(yOf(dp[j]) + dy) }, frag).textContent = s;
 		}
-		for (a = par[Z]; a >= 0; a = par[a])
-			if (GW >= minW) label(a, XP, GW);
+		for (j = par[Z]; j >= 0; j = par[j])
+			if (GW >= minW) label(j, GW);
 		for (j = Z; j < ze;) {
-			w = wd[j] * k;
+			w = wd[j] * K;
 			if (!(w >= minW)) {
 				j = en[j];
 				continue;
 			}
-			label(j, XP + (st[j] - st[Z]) * k, w);
+			label(j, w);
 			j++;
 		}
 		lb.textContent = "";
@@ -212,11 +244,7 @@ function setup(svg) {
 	/* ---- search ---- */
 	function search(src) {
 		var j, names = D.n, ok;
-		for (j = 0; j < n; j++)
-			if (mark[j]) {
-				mark[j] = 0;
-				R[j].classList.remove("m");
-			}
+		mark.fill(0);
 		re = null;
 		reSrc = src || "";
 		if (reSrc) {
@@ -229,16 +257,14 @@ function setup(svg) {
 		if (!re) {
 			sr.textContent = "Search";
 			if (!reSrc) mt.textContent = " ";
+			highlight();
 			save();
 			return;
 		}
 		ok = new Uint8Array(names.length);
 		for (j = 0; j < names.length; j++) ok[j] = re.test(names[j]) ? 1 : 0;
-		for (j = 0; j < n; j++)
-			if (ok[nm[j]]) {
-				mark[j] = 1;
-				R[j].classList.add("m");
-			}
+		for (j = 0; j < n; j++) mark[j] = ok[nm[j]];
+		highlight();
 		sr.textContent = "Reset Search";
 		matched();
 		save();
@@ -320,27 +346,31 @@ function setup(svg) {
 	}
 
 	/* ---- events: one delegated set on the svg ---- */
-	svg.addEventListener("mouseover", function (e) {
-		var i = e.target._afi;
-		if (i !== undefined) hover(i, e);
-	});
+	function track(e) {
+		var p = pointer(e), i = p ? frameAt(p.x, p.y) : -1;
+		if (i >= 0) hover(i, e);
+		else unhover();
+		return i;
+	}
+	svg.addEventListener("mouseover", track);
+	svg.addEventListener("mousemove", track);
 	svg.addEventListener("mouseout", function (e) {
-		if (e.target._afi !== undefined) unhover();
-	});
-	svg.addEventListener("mousemove", function (e) {
-		if (tipOn) moveTip(e);
+		if (!e.relatedTarget || !svg.contains(e.relatedTarget)) unhover();
 	});
 	svg.addEventListener("click", function (e) {
-		var t = e.target, i = t._afi;
-		if (i !== undefined) {
-			if (i !== Z) zoom(i);
-			if (tipOn) hover(i, e);
-		} else if (t === rz) {
+		var t = e.target;
+		if (t === rz) {
 			zoom(0);
 		} else if (t === sr) {
 			askSearch();
 		} else if (t === ic) {
 			toggleIcase();
+		} else {
+			var i = track(e);
+			if (i >= 0 && i !== Z) {
+				zoom(i);
+				track(e);
+			}
 		}
 	});
 	if (top) {

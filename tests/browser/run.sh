@@ -44,7 +44,7 @@ browse() {
 	timeout 120 "$chromium" --headless --no-sandbox --disable-gpu --disable-quic \
 		--no-first-run --disable-background-networking --disable-component-update \
 		--disable-sync --user-data-dir="$(mktemp -d "$tmp/profile.XXXXXX")" \
-		"${budget[@]}" --dump-dom "$1" 2>/dev/null
+		--window-size=1400,1000 "${budget[@]}" --dump-dom "$1" 2>/dev/null
 }
 
 # report LABEL < dumped DOM: print the driver's lines, count failures
@@ -190,7 +190,7 @@ if [ -n "${AFT_PERF:-}" ]; then
 		}
 	}' > "$tmp/big.folded"
 	if render "$tmp/big.svg" "$tmp/big.folded"; then
-		echo "INFO: perf: $(grep -c '^<rect' "$tmp/big.svg") rects, $(wc -c < "$tmp/big.svg") bytes"
+		echo "INFO: perf: $(wc -c < "$tmp/big.svg") bytes"
 		copy=$tmp/big-t.svg
 		if instrument "$tmp/big.svg" "$copy" generic perf; then
 			browse "file://$copy" > "$tmp/perf.dom"
