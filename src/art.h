@@ -45,6 +45,9 @@ struct art {
 	size_t nmethods, cap_methods;
 	uint32_t *mslots;        /* method id -> index, open addressing */
 	size_t nmslots;
+	/* direct-mapped cache in front of mslots: the few thousand methods a
+	 * trace really calls stay in L1/L2 instead of a probe each */
+	struct art_method_cache { uint64_t id; uint32_t index; } *mcache;
 	struct art_listed_thread *listed;
 	size_t nlisted, cap_listed;
 	struct art_thread *threads;  /* one per thread with events */

@@ -17,12 +17,14 @@
 struct af_open_frame {
 	uint32_t node;     /* tree node of this call */
 	uint32_t method;   /* reader's method key, to match exits */
+	uint32_t last_call; /* node of the callee that returned last, or AF_NONE */
 	uint64_t enter;    /* entry time */
 	uint64_t callees;  /* inclusive time of callees closed so far */
 };
 
 struct af_fold_thread {
 	uint32_t root;                 /* the thread's node */
+	uint32_t last_call;            /* like af_open_frame.last_call, at top level */
 	struct af_open_frame *stack;
 	size_t depth, cap;
 	bool started;
@@ -40,6 +42,12 @@ struct af_fold_stats {
 struct af_fold {
 	struct af_tree *tree;
 	struct af_fold_stats stats;
+	/* Code runs the same callees in the same order again and again, so the
+	 * node entered after a call returned (after[c]) or first below a node
+	 * (first[n]) is the likely next one: checked before the hash probe.
+	 * Indexed by node; grown on demand. Freed by af_fold_release. */
+	uint32_t *after, *first;
+	size_t cap_hints;
 	bool timeline;   /* every call its own node, placed at its entry time
 			    (relative to the thread's first event): a flame chart */
 };
@@ -55,5 +63,8 @@ void af_fold_exit(struct af_fold *f, struct af_fold_thread *th,
 
 /* Close the frames still open at the thread's last event; frees the stack. */
 void af_fold_finish(struct af_fold *f, struct af_fold_thread *th);
+
+/* Free the hints (after every thread is finished). */
+void af_fold_release(struct af_fold *f);
 
 #endif

@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { LEGACY_HEADER_MIN = 16, RECORD_TIME_OFFSET_V3 = 6 };
+enum { LEGACY_HEADER_MIN = 16, RECORD_TIME_OFFSET_V3 = 6, METHOD_CACHE = 4096 };
 
 /* ---- shared tables ---- */
 
@@ -30,6 +30,9 @@ void art_init(struct art *a, struct af_profile *p, const struct af_input *in,
 	a->d = d;
 	a->fold.tree = &p->tree;
 	a->by_record_id = af_xcalloc(1u << 16, sizeof *a->by_record_id);
+	a->mcache = af_xmalloc(METHOD_CACHE * sizeof *a->mcache);
+	for (size_t i = 0; i < METHOD_CACHE; i++)
+		a->mcache[i] = (struct art_method_cache){ UINT64_MAX, AF_NONE };
 	a->record_id_bits = 16;
 	af_buf_init(&a->scratch);
 	p->format = "art";
@@ -42,9 +45,11 @@ void art_release(struct art *a)
 		free(a->threads[i].fold.stack);
 	free(a->methods);
 	free(a->mslots);
+	free(a->mcache);
 	free(a->listed);
 	free(a->threads);
 	free(a->by_record_id);
+	af_fold_release(&a->fold);
 	af_buf_release(&a->scratch);
 }
 
@@ -102,7 +107,7 @@ bool art_add_method(struct art *a, const struct art_method *m)
 	return insert_method(a, m) != AF_NONE;
 }
 
-uint32_t art_method_index(struct art *a, uint64_t id)
+static uint32_t lookup_method(struct art *a, uint64_t id)
 {
 	if (a->nmslots) {
 		uint32_t idx = a->mslots[method_slot(a, id)];
@@ -112,6 +117,17 @@ uint32_t art_method_index(struct art *a, uint64_t id)
 	a->unknown_methods++;
 	struct art_method m = { .id = id, .unknown = true };
 	return insert_method(a, &m);
+}
+
+uint32_t art_method_index(struct art *a, uint64_t id)
+{
+	/* ids are index<<2 (ART) or aligned pointers (Dalvik): drop the zero bits */
+	struct art_method_cache *c = &a->mcache[(id >> 2 ^ id >> 14) & (METHOD_CACHE - 1)];
+	if (c->id != id) {
+		c->id = id;
+		c->index = lookup_method(a, id);
+	}
+	return c->index;
 }
 
 uint32_t art_method_frame(struct art *a, uint32_t i)

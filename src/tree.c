@@ -161,23 +161,27 @@ static uint32_t new_node(struct af_tree *t, uint32_t parent, uint32_t name)
 	return id;
 }
 
-static void insert_slot(uint32_t *slots, size_t nslots, const struct af_node *nodes, uint32_t id)
+static void insert_slot(struct af_child_slot *slots, size_t nslots, uint32_t parent,
+			uint32_t name, uint32_t id)
 {
 	size_t mask = nslots - 1;
-	size_t i = child_hash(nodes[id].parent, nodes[id].name) & mask;
-	while (slots[i] != AF_NONE)
+	size_t i = child_hash(parent, name) & mask;
+	while (slots[i].node != AF_NONE)
 		i = (i + 1) & mask;
-	slots[i] = id;
+	slots[i] = (struct af_child_slot){ parent, name, id };
 }
 
 static void rehash_children(struct af_tree *t)
 {
 	size_t n = t->nslots ? t->nslots * 2 : 4096;
-	uint32_t *slots = af_xmalloc(n * sizeof *slots);
-	memset(slots, 0xff, n * sizeof *slots);
-	for (size_t i = 0; i < t->nslots; i++)
-		if (t->child_slots[i] != AF_NONE)
-			insert_slot(slots, n, t->nodes, t->child_slots[i]);
+	struct af_child_slot *slots = af_xmalloc(n * sizeof *slots);
+	for (size_t i = 0; i < n; i++)
+		slots[i].node = AF_NONE;
+	for (size_t i = 0; i < t->nslots; i++) {
+		const struct af_child_slot *c = &t->child_slots[i];
+		if (c->node != AF_NONE)
+			insert_slot(slots, n, c->parent, c->name, c->node);
+	}
 	free(t->child_slots);
 	t->child_slots = slots;
 	t->nslots = n;
@@ -188,11 +192,11 @@ uint32_t af_tree_child(struct af_tree *t, uint32_t parent, uint32_t name)
 	if ((t->nhashed + 1) * 2 > t->nslots)
 		rehash_children(t);
 	size_t mask = t->nslots - 1, i = child_hash(parent, name) & mask;
-	for (uint32_t id; (id = t->child_slots[i]) != AF_NONE; i = (i + 1) & mask)
-		if (t->nodes[id].parent == parent && t->nodes[id].name == name)
-			return id;
+	for (struct af_child_slot *c; (c = &t->child_slots[i])->node != AF_NONE; i = (i + 1) & mask)
+		if (c->parent == parent && c->name == name)
+			return c->node;
 	uint32_t id = new_node(t, parent, name);
-	t->child_slots[i] = id;
+	t->child_slots[i] = (struct af_child_slot){ parent, name, id };
 	t->nhashed++;
 	return id;
 }
@@ -226,30 +230,35 @@ void af_tree_rename(struct af_tree *t, uint32_t node, uint32_t name)
 	t->nodes[node].name = name;
 }
 
-/* Remove node id from the child table (backward-shift deletion, so linear
- * probing needs no tombstones). Nodes that are not in the table are ignored. */
-static void unhash(struct af_tree *t, uint32_t id)
+/* Slot index holding node id, or SIZE_MAX if it is not in the table. */
+static size_t find_slot(const struct af_tree *t, uint32_t id)
 {
 	if (!t->nslots)
-		return;
+		return SIZE_MAX;
 	size_t mask = t->nslots - 1;
 	size_t i = child_hash(t->nodes[id].parent, t->nodes[id].name) & mask;
-	while (t->child_slots[i] != id) {
-		if (t->child_slots[i] == AF_NONE)
-			return;
-		i = (i + 1) & mask;
-	}
+	for (; t->child_slots[i].node != AF_NONE; i = (i + 1) & mask)
+		if (t->child_slots[i].node == id)
+			return i;
+	return SIZE_MAX;
+}
+
+/* Empty slot i (backward-shift deletion, so linear probing needs no
+ * tombstones): later entries of the same probe run move back into the gap. */
+static void unhash_slot(struct af_tree *t, size_t i)
+{
+	size_t mask = t->nslots - 1;
 	for (size_t j = i;;) {
-		t->child_slots[i] = AF_NONE;
+		t->child_slots[i].node = AF_NONE;
 		for (;;) {
 			j = (j + 1) & mask;
-			uint32_t k = t->child_slots[j];
-			if (k == AF_NONE) {
+			struct af_child_slot k = t->child_slots[j];
+			if (k.node == AF_NONE) {
 				t->nhashed--;
 				return;
 			}
-			size_t home = child_hash(t->nodes[k].parent, t->nodes[k].name) & mask;
-			/* move k back to i unless its home lies cyclically in (i, j] */
+			size_t home = child_hash(k.parent, k.name) & mask;
+			/* k stays unless its home lies cyclically in (i, j] */
 			bool stays = i <= j ? (i < home && home <= j) : (i < home || home <= j);
 			if (!stays) {
 				t->child_slots[i] = k;
@@ -260,23 +269,11 @@ static void unhash(struct af_tree *t, uint32_t id)
 	}
 }
 
-static bool is_hashed(struct af_tree *t, uint32_t id)
-{
-	if (!t->nslots)
-		return false;
-	size_t mask = t->nslots - 1;
-	size_t i = child_hash(t->nodes[id].parent, t->nodes[id].name) & mask;
-	for (; t->child_slots[i] != AF_NONE; i = (i + 1) & mask)
-		if (t->child_slots[i] == id)
-			return true;
-	return false;
-}
-
 static void hash_node(struct af_tree *t, uint32_t id)
 {
 	if ((t->nhashed + 1) * 2 > t->nslots)
 		rehash_children(t);
-	insert_slot(t->child_slots, t->nslots, t->nodes, id);
+	insert_slot(t->child_slots, t->nslots, t->nodes[id].parent, t->nodes[id].name, id);
 	t->nhashed++;
 }
 
@@ -287,11 +284,11 @@ uint32_t af_tree_adopt(struct af_tree *t, uint32_t parent, uint32_t name)
 	uint32_t n = new_node(t, parent, name);
 	t->nodes[n].first_child = kids;
 	for (uint32_t c = kids; c != AF_NONE; c = t->nodes[c].next_sibling) {
-		bool hashed = is_hashed(t, c);
-		if (hashed)
-			unhash(t, c);
+		size_t slot = find_slot(t, c);
+		if (slot != SIZE_MAX)
+			unhash_slot(t, slot);
 		t->nodes[c].parent = n;
-		if (hashed)
+		if (slot != SIZE_MAX)
 			hash_node(t, c);
 	}
 	hash_node(t, n);

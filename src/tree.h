@@ -28,8 +28,9 @@ struct af_node {
 struct af_tree {
 	struct af_node *nodes;
 	size_t nnodes, cap_nodes;
-	/* (parent, name) -> node, open addressing */
-	uint32_t *child_slots;
+	/* (parent, name) -> node, open addressing; the key is kept in the slot
+	 * so a probe touches one cache line, not the node array too */
+	struct af_child_slot { uint32_t parent, name, node; } *child_slots;
 	size_t nslots, nhashed;
 	/* interned names: bytes in blocks, id -> (offset, len) */
 	struct af_name { const char *str; uint32_t len; uint32_t hash; } *names;

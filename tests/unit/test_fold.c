@@ -51,6 +51,7 @@ static char *folded(struct fx *x)
 static void check(struct fx *x, const char *want)
 {
 	af_fold_finish(&x->f, &x->th);
+	af_fold_release(&x->f);
 	char *got = folded(x);
 	STR_EQ(got, want);
 	free(got);
@@ -177,6 +178,7 @@ void test_fold_timeline_keeps_each_call(void)
 	enter(&x, 'a', 150);
 	leave(&x, 'a', 170);
 	af_fold_finish(&x.f, &x.th);
+	af_fold_release(&x.f);
 	INT_EQ(af_tree_nchildren(&x.t, x.th.root), 2);
 	uint32_t second = x.t.nodes[x.th.root].first_child;   /* newest first */
 	uint32_t first = x.t.nodes[second].next_sibling;
