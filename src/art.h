@@ -1,6 +1,8 @@
-/* art.h: state shared by the ART method-trace readers (legacy files here in
- * read_art.c; streaming and V2 build on the same tables). Internal to the
- * ART front end. Reference: docs in shared/docs/art-trace-format.md. */
+/* art.h: state shared by the ART method-trace readers: legacy files
+ * (read_art.c), V1 streaming (read_art_stream.c) and V2 (read_art_v2.c) fill
+ * the same method and thread tables and fold events through art_event, so
+ * the stack rules of docs/semantics.md hold for every variant. Internal to
+ * the ART front end. Reference: shared/docs/art-trace-format.md. */
 #ifndef AF_ART_H
 #define AF_ART_H
 
@@ -24,16 +26,24 @@ struct art_listed_thread {
 	uint64_t id;
 	const char *name;
 	uint32_t name_len;
+	bool at_first_event;     /* streaming op 2 / V2 thread info: the name at
+				  * the thread's first event, with the record id */
 };
 
 struct art_thread {
+	uint64_t record_id;      /* thread id as the records give it */
 	size_t index;            /* in profile->threads */
 	struct af_fold_thread fold;
 	uint32_t last_raw;       /* previous raw 32-bit time on the chosen clock */
 	uint64_t high;           /* wrap-arounds seen, times 2^32 */
 	bool seen;
 	uint64_t same_time;      /* events stamped like the previous one */
+	uint32_t ngaps;          /* gaps sampled into art.gaps */
 };
+
+/* Gaps between distinct timestamps kept to estimate a sampling interval:
+ * the first ART_GAPS_PER_THREAD of each thread, ART_GAPS_MAX in all. */
+enum { ART_GAPS_PER_THREAD = 256, ART_GAPS_MAX = 16384 };
 
 struct art {
 	struct af_profile *p;
@@ -55,7 +65,11 @@ struct art {
 	uint32_t *by_record_id;  /* record thread id (u16) -> threads[] index + 1 */
 	unsigned record_id_bits; /* 8 (v1) or 16 */
 	bool use_wall;           /* weigh by wall clock (else thread-cpu) */
+	bool relist_ok;          /* a method listed again is expected (streaming
+				  * summary of ART >= 2023 repeats op-1 lines) */
 	uint64_t unknown_methods, unknown_threads, action3, records;
+	uint64_t *gaps;          /* ART_GAPS_MAX, allocated on first use */
+	size_t ngaps;
 	struct af_buf scratch;
 };
 
@@ -70,7 +84,19 @@ uint32_t art_method_index(struct art *a, uint64_t id);
 /* Frame name of method i, interned on first use. */
 uint32_t art_method_frame(struct art *a, uint32_t i);
 
-void art_add_listed_thread(struct art *a, uint64_t id, const char *name, size_t len);
+/* A method line's fields after the id: "class\tname\tsignature[\tsource...]"
+ * (a trailing "\n" is ignored); false if there is no class. The strings
+ * point into s. */
+bool art_method_fields(const char *s, size_t n, struct art_method *m);
+/* A whole method line "id\tclass\tname\tsignature..." (id in hex, "0x"
+ * optional, at most 32 bits); false if malformed. */
+bool art_method_line(const char *s, size_t n, struct art_method *m);
+
+/* List a thread id with its name (which must outlive the reader). A name
+ * given at_first_event (streaming op 2, V2 thread info) wins over a name from
+ * a thread list for the same record id; a thread list gives the full tid. */
+void art_add_listed_thread(struct art *a, uint64_t id, const char *name, size_t len,
+			   bool at_first_event);
 /* The state of the thread with this record id, created on its first event. */
 struct art_thread *art_thread_for(struct art *a, uint64_t record_id);
 
@@ -88,7 +114,21 @@ void art_event(struct art *a, struct art_thread *th, uint64_t word, uint64_t tim
 int art_parse_text(struct art *a, const uint8_t *data, size_t len, size_t base,
 		   size_t *end_pos, int *version);
 
+/* After art_parse_text failed on a text embedded in a binary item (a
+ * streaming summary, a V2 summary packet): report the item's byte offset,
+ * with the line within the text, instead of a file line number. */
+int art_text_error_at(struct art *a, size_t offset, const char *what);
+
 /* Close open frames, record thread facts and warnings in the profile. */
 void art_finish(struct art *a);
+
+/* The variant readers, called by af_read_art once the magic and version say
+ * which one it is; -1 with diag set on bad input. */
+int art_read_stream(struct art *a);
+int art_read_v2(struct art *a);
+
+/* Say what a file that is not an ART method trace is (simpleperf, Perfetto,
+ * ART's low-overhead dumps): true with diag set if it is one of them. */
+bool art_identify_foreign(const struct af_input *in, struct af_diag *d);
 
 #endif

@@ -1,5 +1,6 @@
 /* read.c: input format detection and dispatch to the front ends. */
 #include "read.h"
+#include "art.h"
 
 #include <string.h>
 
@@ -40,12 +41,13 @@ enum af_format af_detect_format(const struct af_input *in, struct af_diag *d)
 	}
 	if (starts(in, "*version\n") || starts(in, "*version\r\n") || starts(in, "SLOW"))
 		return AF_FORMAT_ART;
-	if (starts(in, "SIMPLEPERF")) {
-		af_diag_error(d, "this is a simpleperf CPU profile, not an ART method trace (open it with simpleperf's report scripts or Android Studio)");
+	if (starts(in, "SIMPLEPERF") && art_identify_foreign(in, d))
 		return AF_FORMAT_AUTO;
-	}
 	if (looks_folded(in))
 		return AF_FORMAT_FOLDED;
+	/* other things Android Studio saves as .trace: Perfetto, ART dumps */
+	if (art_identify_foreign(in, d))
+		return AF_FORMAT_AUTO;
 	af_diag_error(d, "unrecognised input: not an ART method trace or folded stacks");
 	return AF_FORMAT_AUTO;
 }

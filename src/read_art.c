@@ -50,6 +50,7 @@ void art_release(struct art *a)
 	free(a->threads);
 	free(a->by_record_id);
 	af_fold_release(&a->fold);
+	free(a->gaps);
 	af_buf_release(&a->scratch);
 }
 
@@ -153,39 +154,63 @@ uint32_t art_method_frame(struct art *a, uint32_t i)
 	return m->frame;
 }
 
-void art_add_listed_thread(struct art *a, uint64_t id, const char *name, size_t len)
+void art_add_listed_thread(struct art *a, uint64_t id, const char *name, size_t len,
+			   bool at_first_event)
 {
 	af_grow(&a->listed, &a->cap_listed, a->nlisted + 1, sizeof *a->listed);
-	a->listed[a->nlisted++] = (struct art_listed_thread){ id, name, (uint32_t)len };
+	a->listed[a->nlisted++] = (struct art_listed_thread){ id, name, (uint32_t)len, at_first_event };
 }
 
-/* Records keep only the low 8 or 16 bits of a thread id (tid & 0xFFFF in old
- * ART); an exact match wins over a truncated one. */
-static const struct art_listed_thread *find_listed(const struct art *a, uint64_t record_id)
+/* The thread list entry for a record id: records keep only the low 8 or 16
+ * bits of a thread id (tid & 0xFFFF in old ART); an exact match wins over a
+ * truncated one. Names given at a thread's first event are looked up apart
+ * (by_first), since they carry the record id itself. */
+static const struct art_listed_thread *find_listed(const struct art *a, uint64_t record_id,
+						   bool by_first)
 {
 	const struct art_listed_thread *trunc = NULL;
-	uint64_t mask = (1ULL << a->record_id_bits) - 1;
+	uint64_t mask = a->record_id_bits >= 64 ? UINT64_MAX : (1ULL << a->record_id_bits) - 1;
 	for (size_t i = 0; i < a->nlisted; i++) {
-		if (a->listed[i].id == record_id)
-			return &a->listed[i];
-		if (!trunc && (a->listed[i].id & mask) == record_id)
-			trunc = &a->listed[i];
+		const struct art_listed_thread *lt = &a->listed[i];
+		if (lt->at_first_event != by_first)
+			continue;
+		if (lt->id == record_id)
+			return lt;
+		if (!trunc && !by_first && (lt->id & mask) == record_id)
+			trunc = lt;
 	}
 	return trunc;
+}
+
+/* A thread seen before: by_record_id holds the last thread whose id had
+ * these low 16 bits; V2's 32-bit tids may share them, so check the id. */
+static struct art_thread *known_thread(struct art *a, uint64_t record_id)
+{
+	uint32_t slot = a->by_record_id[record_id & 0xffff];
+	if (!slot)
+		return NULL;
+	if (a->threads[slot - 1].record_id == record_id)
+		return &a->threads[slot - 1];
+	for (size_t i = 0; i < a->nthreads; i++)
+		if (a->threads[i].record_id == record_id)
+			return &a->threads[i];
+	return NULL;
 }
 
 struct art_thread *art_thread_for(struct art *a, uint64_t record_id)
 {
 	uint32_t key = (uint32_t)(record_id & 0xffff);
-	if (a->by_record_id[key])
-		return &a->threads[a->by_record_id[key] - 1];
-	const struct art_listed_thread *lt = find_listed(a, record_id);
+	struct art_thread *known = known_thread(a, record_id);
+	if (known)
+		return known;
+	const struct art_listed_thread *first = find_listed(a, record_id, true);
+	const struct art_listed_thread *lt = find_listed(a, record_id, false);
 	struct af_buf *b = &a->scratch;
 	b->len = 0;
-	uint64_t tid = record_id;
-	if (lt) {
-		tid = lt->id;
-		af_buf_add(b, lt->name, lt->name_len);
+	uint64_t tid = lt ? lt->id : record_id;
+	if (first || lt) {
+		const struct art_listed_thread *named = first ? first : lt;
+		af_buf_add(b, named->name, named->name_len);
 	} else {
 		a->unknown_threads++;
 		af_buf_printf(b, "thread-%" PRIu64, record_id);
@@ -200,6 +225,7 @@ struct art_thread *art_thread_for(struct art *a, uint64_t record_id)
 	af_grow(&a->threads, &a->cap_threads, a->nthreads + 1, sizeof *a->threads);
 	struct art_thread *th = &a->threads[a->nthreads++];
 	memset(th, 0, sizeof *th);
+	th->record_id = record_id;
 	th->index = ti;
 	af_fold_thread_init(&th->fold, node);
 	a->by_record_id[key] = (uint32_t)a->nthreads;
@@ -228,8 +254,15 @@ void art_event(struct art *a, struct art_thread *th, uint64_t word, uint64_t tim
 		th->last_raw = raw;
 		time = th->high + raw;
 	}
-	if (th->seen && time == th->fold.last)
+	if (th->seen && time == th->fold.last) {
 		th->same_time++;
+	} else if (th->seen && time > th->fold.last && th->ngaps < ART_GAPS_PER_THREAD &&
+		   a->ngaps < ART_GAPS_MAX) {
+		if (!a->gaps)
+			a->gaps = af_xmalloc(ART_GAPS_MAX * sizeof *a->gaps);
+		a->gaps[a->ngaps++] = time - th->fold.last;
+		th->ngaps++;
+	}
 	th->seen = true;
 	a->p->threads[th->index].events++;
 	uint32_t action = (uint32_t)(word & 3);
@@ -241,6 +274,32 @@ void art_event(struct art *a, struct art_thread *th, uint64_t word, uint64_t tim
 		a->action3 += action == 3;
 		af_fold_exit(&a->fold, &th->fold, m, frame, time);
 	}
+}
+
+static int cmp_u64(const void *x, const void *y)
+{
+	uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+	return (a > b) - (a < b);
+}
+
+/* Sampling traces stamp a whole stack diff with one time (spec §6.5): most
+ * same-thread neighbours share a timestamp, never so in instrumented ones.
+ * The interval is the median gap between distinct timestamps of a thread
+ * (robust to idle threads, whose gaps are multiples of it, and to the odd
+ * short gap; Firefox takes the smallest gaps, which runs low). */
+static void info_mode(struct art *a, uint64_t same, uint64_t events)
+{
+	if (events <= a->nthreads)
+		return;
+	double share = (double)same / (double)(events - a->nthreads);
+	af_profile_info(a->p, "same-time neighbours", "%.1f%%", 100.0 * share);
+	if (share < 0.5 || !a->ngaps) {
+		af_profile_info(a->p, "mode", "instrumented");
+		return;
+	}
+	qsort(a->gaps, a->ngaps, sizeof *a->gaps, cmp_u64);
+	af_profile_info(a->p, "mode", "sampled, interval \xe2\x89\x88 %" PRIu64 " \xc2\xb5s (median gap between a thread's distinct %s times)",
+			a->gaps[a->ngaps / 2], a->use_wall ? "wall" : "thread-cpu");
 }
 
 void art_finish(struct art *a)
@@ -267,12 +326,14 @@ void art_finish(struct art *a)
 	}
 	free(seen);
 	af_profile_info(a->p, "records", "%" PRIu64, a->records);
+	af_profile_info(a->p, "threads listed", "%zu", a->nlisted);
 	af_profile_info(a->p, "methods listed", "%zu", a->nmethods - (size_t)a->unknown_methods);
 	af_profile_info(a->p, "methods used", "%zu", used);
 	af_profile_info(a->p, "distinct names", "%zu", distinct);
-	if (events > a->nthreads)
-		af_profile_info(a->p, "same-time neighbours", "%.1f%%",
-				100.0 * (double)same / (double)(events - a->nthreads));
+	info_mode(a, same, events);
+	const char *overflow = af_profile_get_info(a->p, "data-file-overflow");
+	af_profile_warn(a->p, overflow && strcmp(overflow, "true") == 0,
+			"data-file-overflow=true: the trace buffer filled and events were dropped");
 	const struct af_fold_stats *s = &a->fold.stats;
 	af_profile_warn(a->p, s->orphan_exits, "orphan exits (method exited with no entry: made the caller of earlier calls)");
 	af_profile_warn(a->p, s->mismatched_exits, "mismatched exits (frames above the exiting method closed)");
@@ -360,28 +421,52 @@ static int parse_thread_line(struct art *a, const struct line_reader *r, const c
 	if (split_tabs(s, n, f, fl, 2) != 2 || !parse_u64(f[0], fl[0], 10, &id))
 		return af_diag_line(a->d, r->line, 0, "thread line is not 'id<TAB>name'");
 	/* a name may contain tabs: take everything after the first one */
-	art_add_listed_thread(a, id, f[1], n - fl[0] - 1);
+	art_add_listed_thread(a, id, f[1], n - fl[0] - 1, false);
 	return 0;
+}
+
+bool art_method_fields(const char *s, size_t n, struct art_method *m)
+{
+	if (n && s[n - 1] == '\n')
+		n--;
+	const char *f[3];
+	size_t fl[3];
+	size_t k = split_tabs(s, n, f, fl, 3);
+	if (k < 1 || fl[0] == 0 || n > UINT32_MAX)
+		return false;
+	m->cls = f[0];
+	m->cls_len = (uint32_t)fl[0];
+	m->name = m->sig = NULL;
+	m->name_len = m->sig_len = 0;
+	if (k >= 3) {   /* class method signature [file [line]] */
+		m->name = f[1];
+		m->name_len = (uint32_t)fl[1];
+		m->sig = f[2];
+		/* the signature ends at the next tab (source file), if any */
+		const char *tab = memchr(f[2], '\t', fl[2]);
+		m->sig_len = (uint32_t)(tab ? (size_t)(tab - f[2]) : fl[2]);
+	}
+	return true;
+}
+
+bool art_method_line(const char *s, size_t n, struct art_method *m)
+{
+	const char *tab = memchr(s, '\t', n);
+	uint64_t id;
+	if (!tab || !parse_u64(s, (size_t)(tab - s), 16, &id) || id > UINT32_MAX)
+		return false;
+	memset(m, 0, sizeof *m);
+	m->id = id & ~(uint64_t)3;
+	size_t skip = (size_t)(tab - s) + 1;
+	return art_method_fields(s + skip, n - skip, m);
 }
 
 static int parse_method_line(struct art *a, const struct line_reader *r, const char *s, size_t n)
 {
-	const char *f[6];
-	size_t fl[6];
-	size_t k = split_tabs(s, n, f, fl, 6);
-	uint64_t id;
-	if (k < 2 || !parse_u64(f[0], fl[0], 16, &id))
+	struct art_method m;
+	if (!art_method_line(s, n, &m))
 		return af_diag_line(a->d, r->line, 0, "method line is not 'id<TAB>class<TAB>name<TAB>signature...'");
-	if (id > UINT32_MAX)
-		return af_diag_line(a->d, r->line, 0, "method id 0x%" PRIx64 " does not fit in 32 bits", id);
-	struct art_method m = { .id = id & ~(uint64_t)3, .cls = f[1], .cls_len = (uint32_t)fl[1] };
-	if (k >= 4) {   /* id class method signature [file [line]] */
-		m.name = f[2];
-		m.name_len = (uint32_t)fl[2];
-		m.sig = f[3];
-		m.sig_len = (uint32_t)fl[3];
-	}
-	if (!art_add_method(a, &m))
+	if (!art_add_method(a, &m) && !a->relist_ok)
 		af_profile_warn(a->p, 1, "method id 0x%" PRIx64 " listed twice (line %" PRIu64 "; first kept)", m.id, r->line);
 	return 0;
 }
@@ -456,6 +541,18 @@ int art_parse_text(struct art *a, const uint8_t *data, size_t len, size_t base,
 		}
 	}
 	return af_diag_line(a->d, r.line + 1, 0, "text section ends without '*end'");
+}
+
+int art_text_error_at(struct art *a, size_t offset, const char *what)
+{
+	char msg[sizeof a->d->msg + 64];
+	int n = snprintf(msg, sizeof msg, "%s, line %" PRIu64 ": %s", what, a->d->line, a->d->msg);
+	size_t len = n < 0 ? 0 : (size_t)n < sizeof a->d->msg ? (size_t)n : sizeof a->d->msg - 1;
+	memcpy(a->d->msg, msg, len);
+	a->d->msg[len] = 0;
+	a->d->where = AF_WHERE_OFFSET;
+	a->d->offset = offset;
+	return -1;
 }
 
 /* ---- legacy binary data section ---- */
@@ -561,6 +658,70 @@ static int read_legacy(struct art *a)
 	return 0;
 }
 
+/* ---- variant dispatch (spec §0, §8) ---- */
+
+/* Android 16's TraceProfiler::Dump starts with an entry block: type 2, u4
+ * tid, u3 count, u4 payload size that fits in the file. */
+static bool looks_like_lowoverhead_dump(const struct af_input *in)
+{
+	if (in->len < 12 || in->data[0] != 2)
+		return false;
+	uint64_t count = af_le(in->data + 5, 3), size = af_le(in->data + 8, 4);
+	return count > 0 && size >= count && size <= in->len - 12;
+}
+
+/* Perfetto: a protobuf Trace is repeated field 1 (TracePacket): byte 0x0A, a
+ * varint length, the packet; the next packet starts with 0x0A again. */
+static bool looks_like_perfetto(const struct af_input *in)
+{
+	struct af_cursor c = { in->data, in->len, 0 };
+	uint8_t tag;
+	uint64_t n;
+	for (int packets = 0; packets < 4; packets++) {
+		if (af_cursor_left(&c) == 0)
+			return packets > 0;
+		if (!af_cursor_u8(&c, &tag) || tag != 0x0a || !af_cursor_uleb(&c, &n))
+			return false;
+		if (n > af_cursor_left(&c))
+			return packets > 0 || af_cursor_left(&c) > 1024;   /* a cut capture */
+		c.pos += (size_t)n;
+	}
+	return true;
+}
+
+bool art_identify_foreign(const struct af_input *in, struct af_diag *d)
+{
+	if (in->len >= 10 && memcmp(in->data, "SIMPLEPERF", 10) == 0) {
+		af_diag_error(d, "this is a simpleperf CPU profile, not an ART method trace (open it with simpleperf's report scripts or Android Studio)");
+		return true;
+	}
+	if (looks_like_perfetto(in)) {
+		af_diag_error(d, "this is a Perfetto trace (protobuf), not an ART method trace (open it with ui.perfetto.dev or trace_processor)");
+		return true;
+	}
+	if (looks_like_lowoverhead_dump(in)) {
+		af_diag_error(d, "this looks like an ART low-overhead method trace (Android 16 TraceProfiler dump, no header), which aflame-render does not read (Perfetto does)");
+		return true;
+	}
+	return false;
+}
+
+static int read_slow(struct art *a)
+{
+	unsigned v = (unsigned)af_le(a->in->data + 4, 2);
+	if (v == 0xf2 || v == 0xf3)
+		return art_read_stream(a);
+	if (v == 4 || v == 5 || v == 0xf4 || v == 0xf5)
+		return art_read_v2(a);
+	if (v == 0xf6)
+		return af_diag_offset(a->d, 4, "ART long-running-methods trace (version 0xf6, low-overhead tracing, 2025+): not a Debug.startMethodTracing trace and not supported (Perfetto reads it)");
+	if (v == 0xf1)
+		return af_diag_offset(a->d, 4, "streaming version 0xf1 (1-byte thread ids) was never written by ART and is not supported");
+	if (v >= 1 && v <= 3)
+		return af_diag_offset(a->d, 0, "a bare data section (version %u) without its '*version' text part: join it with its .header/.sec text first", v);
+	return af_diag_offset(a->d, 4, "unsupported ART trace version 0x%x (known: 0xf2, 0xf3 streaming; 4, 5, 0xf4, 0xf5 V2)", v);
+}
+
 int af_read_art(struct af_profile *p, const struct af_input *in,
 		const struct af_read_opts *o, struct af_diag *d)
 {
@@ -569,8 +730,14 @@ int af_read_art(struct af_profile *p, const struct af_input *in,
 	int rc;
 	if (in->len >= 9 && memcmp(in->data, "*version\n", 9) == 0)
 		rc = read_legacy(&a);
+	else if (in->len >= 6 && memcmp(in->data, "SLOW", 4) == 0)
+		rc = read_slow(&a);
+	else if (in->len >= 4 && memcmp(in->data, "SLOW", 4) == 0)
+		rc = af_diag_offset(d, 4, "truncated header (%zu bytes, need 32)", in->len);
+	else if (!art_identify_foreign(in, d))
+		rc = af_diag_offset(d, 0, "not an ART method trace: no '*version' text section or 'SLOW' header");
 	else
-		rc = af_diag_offset(d, 0, "not an ART method trace: no '*version' text section");
+		rc = -1;
 	art_release(&a);
 	return rc;
 }

@@ -1,0 +1,360 @@
+/* read_art_stream.c: V1 streaming method traces (ART >= 6.0, spec §3)
+ *
+ *   <header: "SLOW", u2 0xF2|0xF3, u2 data offset, u8 start, u2 record size>
+ *   <items to EOF>, each starting with a u2:
+ *     != 0  an event record of record-size bytes (u2 thread, u4 method word,
+ *           u4 time [, u4 time]) as in legacy v2/v3
+ *     == 0  an escape, then u1 op: 1 method line (u2 len, "id\tclass\t...\n"),
+ *           2 thread name (u2 id, u2 len, name), 3 summary (u4 len, the
+ *           legacy text section "*version\n...*end\n"; last item, ART >= 8)
+ *
+ * The summary holds the clock and comes last, so it is found first: by the
+ * spec's fast path from the end of the file, else by a walk over the items
+ * that only steps over them. Records are then decoded in one loop, with no
+ * allocation per record, through the shared art_event/art_thread_for path.
+ *
+ * Record size: ART 6-13 wrote 14-byte records even under a single-clock 0xF2
+ * header that says 10. When the header says anything but 14, both sizes are
+ * tried on the first items (walk_prefix) and the one whose stream stays
+ * consistent (valid escapes, records on threads announced by op 2) wins. */
+#include "art.h"
+#include "cursor.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum {
+	STREAM_HEADER_MIN = 18,     /* up to and including the record size */
+	OP_METHOD = 1, OP_THREAD = 2, OP_SUMMARY = 3,
+	PREFIX_ITEMS = 4096,        /* items tried per candidate record size */
+	QUIRK_RECORD_SIZE = 14,
+};
+
+struct stream {
+	unsigned version;        /* 2 or 3 (flag 0xF0 stripped) */
+	size_t data;             /* first item */
+	size_t header_size;      /* record size the header gives */
+	size_t record_size;      /* record size used */
+	size_t summary;          /* offset of the summary item; 0 if none */
+	size_t summary_len;      /* its text length */
+	size_t end;              /* items end here: the summary or EOF */
+	size_t op_threads;       /* op-2 items */
+	uint64_t max_op_thread;  /* largest id in them */
+	bool cut;                /* the file ends inside an item */
+};
+
+/* ---- walking the items without decoding them ---- */
+
+struct walk {
+	size_t pos;          /* where the walk stopped */
+	size_t summary;      /* op-3 item found (0: none) */
+	bool bad;            /* stopped at something that is not an item */
+	size_t records, announced;   /* records, and those on an op-2 thread */
+};
+
+static bool bit(const uint8_t *set, uint32_t i) { return set[i >> 3] >> (i & 7) & 1; }
+
+/* Step over up to `limit` items from `from` with records of `rs` bytes. */
+static void walk_items(const uint8_t *d, size_t len, size_t from, size_t rs,
+		       size_t limit, uint8_t *threads, struct walk *w)
+{
+	memset(w, 0, sizeof *w);
+	size_t p = from;
+	for (size_t items = 0; p < len && items < limit; items++) {
+		if (len - p < 3)
+			break;   /* cut short: not a sign of a wrong record size */
+		uint32_t tid = (uint32_t)af_le(d + p, 2);
+		if (tid) {
+			if (len - p < rs)
+				break;
+			w->records++;
+			w->announced += bit(threads, tid);
+			p += rs;
+			continue;
+		}
+		uint8_t op = d[p + 2];
+		size_t need;
+		if (op == OP_METHOD && len - p >= 5) {
+			need = 5 + (size_t)af_le(d + p + 3, 2);
+			w->bad = need == 5 || (need <= len - p && d[p + need - 1] != '\n');
+		} else if (op == OP_THREAD && len - p >= 7) {
+			uint32_t id = (uint32_t)af_le(d + p + 3, 2);
+			threads[id >> 3] |= (uint8_t)(1u << (id & 7));
+			need = 7 + (size_t)af_le(d + p + 5, 2);
+		} else if (op == OP_SUMMARY) {
+			w->summary = p;
+			break;
+		} else {
+			w->bad = op != OP_METHOD && op != OP_THREAD;
+			break;
+		}
+		if (w->bad || need > len - p)
+			break;
+		p += need;
+	}
+	w->pos = p;
+}
+
+/* Which record size keeps the stream consistent over its first items. */
+static size_t choose_record_size(struct art *a, const struct stream *s)
+{
+	const uint8_t *d = a->in->data;
+	size_t len = s->summary ? s->summary : a->in->len;
+	size_t sizes[2] = { s->header_size, QUIRK_RECORD_SIZE };
+	if (s->header_size == QUIRK_RECORD_SIZE)
+		return s->header_size;
+	struct walk w[2];
+	uint8_t *threads = af_xcalloc(65536 / 8, 1);
+	for (int i = 0; i < 2; i++) {
+		memset(threads, 0, 65536 / 8);
+		walk_items(d, len, s->data, sizes[i], PREFIX_ITEMS, threads, &w[i]);
+	}
+	free(threads);
+	if (w[0].bad != w[1].bad)
+		return w[0].bad ? sizes[1] : sizes[0];
+	return w[1].announced > w[0].announced ? sizes[1] : sizes[0];
+}
+
+/* Spec §3 fast path: the summary is the last item, so it is valid at p iff
+ * p..p+2 = 00 00 03, u4 len at p+3, p + 7 + len == file size, and the text
+ * starts with "*version\n". Only the summary's own bytes are scanned. */
+static size_t find_summary_fast(const uint8_t *d, size_t len, size_t from)
+{
+	if (len < from + 7 + 14 || memcmp(d + len - 5, "*end\n", 5) != 0)
+		return 0;
+	for (size_t q = len - 14; q >= from + 7; q--) {
+		if (d[q] != '*' || memcmp(d + q, "*version\n", 9) != 0)
+			continue;
+		size_t p = q - 7;
+		if (d[p] == 0 && d[p + 1] == 0 && d[p + 2] == OP_SUMMARY && af_le(d + p + 3, 4) == len - q)
+			return p;
+	}
+	return 0;
+}
+
+/* ---- header and summary ---- */
+
+static int read_header(struct art *a, struct stream *s)
+{
+	const struct af_input *in = a->in;
+	if (in->len < STREAM_HEADER_MIN)
+		return af_diag_offset(a->d, in->len, "truncated header (%zu bytes, need 32)", in->len);
+	s->version = (unsigned)af_le(in->data + 4, 2) & 0x0f;
+	size_t offset = (size_t)af_le(in->data + 6, 2);
+	s->header_size = (size_t)af_le(in->data + 16, 2);
+	if (offset < STREAM_HEADER_MIN)
+		return af_diag_offset(a->d, 6, "data offset %zu is shorter than the header", offset);
+	if (offset > in->len)
+		return af_diag_offset(a->d, 6, "data offset %zu is past the end of the file (%zu bytes)", offset, in->len);
+	if (s->version == 2 && s->header_size == 0)
+		s->header_size = 10;   /* a writer that left it unset */
+	size_t min = s->version == 3 ? 14 : 10;
+	if (s->header_size < min)
+		return af_diag_offset(a->d, 16, "record size %zu is too small for version 0xf%u (need at least %zu)",
+				      s->header_size, s->version, min);
+	s->data = offset;
+	return 0;
+}
+
+/* Find the summary item (fast path, else a walk); sets s->summary/end. */
+static void locate_summary(struct art *a, struct stream *s)
+{
+	const uint8_t *d = a->in->data;
+	size_t len = a->in->len;
+	s->end = len;
+	s->summary = find_summary_fast(d, len, s->data);
+	if (s->summary) {
+		s->summary_len = len - s->summary - 7;
+		s->end = s->summary;
+		return;
+	}
+	struct walk w;
+	uint8_t *threads = af_xcalloc(65536 / 8, 1);
+	walk_items(d, len, s->data, s->record_size, SIZE_MAX, threads, &w);
+	free(threads);
+	if (!w.summary)
+		return;
+	uint64_t n = len - w.summary >= 7 ? af_le(d + w.summary + 3, 4) : UINT64_MAX;
+	if (n > len - w.summary - 7) {
+		af_profile_warn(a->p, 1, "summary item at offset 0x%zx is cut off (the file ends inside it): clock and names from it are lost", w.summary);
+		s->end = w.summary;
+		return;
+	}
+	s->summary = w.summary;
+	s->summary_len = (size_t)n;
+	s->end = w.summary;
+	af_profile_warn(a->p, 1, "%zu bytes after the summary item (offset 0x%zx) ignored: the summary is the last item",
+			len - w.summary - 7 - (size_t)n, w.summary);
+}
+
+static int parse_summary(struct art *a, const struct stream *s)
+{
+	size_t text = s->summary + 7, end = 0;
+	int version = 0;
+	a->relist_ok = true;   /* ART >= 2023 lists every op-1 method again */
+	if (art_parse_text(a, a->in->data, text + s->summary_len, text, &end, &version) < 0)
+		return art_text_error_at(a, s->summary, "summary item");
+	if (end != text + s->summary_len)
+		af_profile_warn(a->p, 1, "%zu bytes after '*end' in the summary item ignored", text + s->summary_len - end);
+	if ((unsigned)version != s->version)
+		af_profile_warn(a->p, 1, "summary says version %d, header 0xf%u (header used)", version, s->version);
+	return 0;
+}
+
+/* Dual clock for 0xF3; for 0xF2 the summary's clock=, else unknown. */
+static int stream_clock(struct art *a, const struct stream *s)
+{
+	const char *clock = af_profile_get_info(a->p, "clock");
+	if (s->version == 3) {
+		if (clock && strcmp(clock, "dual") != 0)
+			af_profile_warn(a->p, 1, "summary says clock=%s but the header says dual clock (0xf3): both clocks read", clock);
+		return art_choose_clock(a, true, true, "dual");
+	}
+	if (clock && (strcmp(clock, "wall") == 0 || strcmp(clock, "global") == 0))
+		return art_choose_clock(a, true, false, "wall");
+	if (clock && strcmp(clock, "thread-cpu") == 0)
+		return art_choose_clock(a, false, true, "thread-cpu");
+	/* no summary (Android 6-7): the one clock is not named anywhere */
+	a->use_wall = a->o->clock == AF_CLOCK_WALL;
+	a->p->clock = a->use_wall ? "wall" : "thread-cpu";
+	af_profile_info(a->p, "clock", "unknown (single-clock 0xf2 file with no clock= summary)");
+	af_profile_warn(a->p, 1, "the file does not say which single clock it has: read as %s%s",
+			a->p->clock, a->use_wall ? " (--clock wall)" : " (--clock wall to call it wall time)");
+	return 0;
+}
+
+/* ---- decoding ---- */
+
+static int op_method(struct art *a, size_t p, size_t n)
+{
+	struct art_method m;
+	const char *line = (const char *)a->in->data + p + 5;
+	if (!art_method_line(line, n, &m))
+		return af_diag_offset(a->d, p, "method item is not 'id<TAB>class<TAB>name<TAB>signature...': '%.*s'",
+				      (int)(n > 60 ? 60 : n), line);
+	art_add_method(a, &m);   /* the summary may have listed it already */
+	return 0;
+}
+
+/* One escape item at p; returns its size, 0 when the file ends inside it
+ * (s->cut set), or -1 with diag set. */
+static long long escape(struct art *a, struct stream *s, size_t p)
+{
+	const uint8_t *d = a->in->data;
+	size_t left = s->end - p;
+	uint8_t op = left >= 3 ? d[p + 2] : 0;
+	size_t head = op == OP_METHOD ? 5 : op == OP_THREAD ? 7 : op == OP_SUMMARY ? 7 : 0;
+	if (left < 3 || (head && left < head)) {
+		s->cut = true;
+		return 0;
+	}
+	if (!head)
+		return af_diag_offset(a->d, p + 2, "unknown item: escape op %u (ops are 1, 2, 3; a corrupt stream, or records that are not %zu bytes)",
+				      op, s->record_size);
+	uint64_t n = op == OP_SUMMARY ? af_le(d + p + 3, 4) : af_le(d + p + (op == OP_THREAD ? 5 : 3), 2);
+	if (n > left - head) {
+		s->cut = true;
+		return 0;
+	}
+	if (op == OP_METHOD && op_method(a, p, (size_t)n) < 0)
+		return -1;
+	if (op == OP_THREAD) {
+		uint64_t id = af_le(d + p + 3, 2);
+		art_add_listed_thread(a, id, (const char *)d + p + 7, (size_t)n, true);
+		s->op_threads++;
+		if (id > s->max_op_thread)
+			s->max_op_thread = id;
+	}
+	if (op == OP_SUMMARY)
+		af_profile_warn(a->p, 1, "summary item at offset 0x%zx ignored (not the last item)", p);
+	return (long long)(head + n);
+}
+
+static int decode(struct art *a, struct stream *s)
+{
+	const uint8_t *d = a->in->data;
+	const size_t rs = s->record_size, end = s->end;
+	const size_t tpos = s->version == 3 && a->use_wall ? 10 : 6;
+	size_t p = s->data;
+	while (p < end) {
+		uint32_t tid = end - p >= 2 ? (uint32_t)af_le(d + p, 2) : 1;
+		if (tid) {
+			if (end - p < rs) {
+				s->cut = true;
+				break;
+			}
+			uint32_t word = (uint32_t)af_le(d + p + 2, 4);
+			uint32_t t = (uint32_t)af_le(d + p + tpos, 4);
+			art_event(a, art_thread_for(a, tid), word, t, true);
+			a->records++;
+			p += rs;
+			continue;
+		}
+		long long n = escape(a, s, p);
+		if (n < 0)
+			return -1;
+		if (n == 0)
+			break;
+		p += (size_t)n;
+	}
+	if (s->cut)
+		af_profile_warn(a->p, 1, "the file ends inside an item at offset 0x%zx (%zu bytes): the records before it are used",
+				p, end - p);
+	return 0;
+}
+
+/* ---- --info ---- */
+
+static void info_variant(struct art *a, const struct stream *s)
+{
+	af_profile_info(a->p, "variant", "V1 streaming 0x%x (%s, %zu-byte records%s)",
+			0xf0 | s->version, s->version == 3 ? "dual clock" : "single clock", s->record_size,
+			s->record_size != s->header_size ? ", not the header's size" : "");
+	struct af_buf *b = &a->scratch;
+	b->len = 0;
+	const char *threads_key = af_profile_get_info(a->p, "summary threads");
+	const char *methods_key = af_profile_get_info(a->p, "summary methods");
+	bool sum_threads = threads_key && strcmp(threads_key, "0") != 0;
+	bool sum_methods = methods_key && strcmp(methods_key, "0") != 0;
+	if (!s->summary)
+		af_buf_puts(b, s->cut ? "no summary item: cut short, or ART 6.0\xe2\x80\x93" "7.1 streaming (summary went to a .sec file)"
+				      : "ART 6.0\xe2\x80\x93" "7.1 streaming (no summary item)");
+	else if (sum_threads && !sum_methods)
+		af_buf_puts(b, "ART 2017\xe2\x80\x93" "2022 streaming (summary lists threads)");
+	else if (sum_methods && !sum_threads)
+		af_buf_puts(b, "ART 2023+ streaming (summary lists every method, no threads)");
+	else
+		af_buf_printf(b, "streaming with a summary listing %s", sum_threads ? "threads and methods" : "neither threads nor methods");
+	if (s->version == 2 && s->record_size == QUIRK_RECORD_SIZE && s->header_size != QUIRK_RECORD_SIZE)
+		af_buf_printf(b, "; 14-byte records under a 0xf2 header saying %zu: ART 6\xe2\x80\x93" "13 writer", s->header_size);
+	if (s->op_threads && s->max_op_thread <= s->op_threads)
+		af_buf_puts(b, "; small sequential thread ids (ART 2023+)");
+	af_profile_info(a->p, "era", "%.*s", (int)b->len, b->data);
+	af_profile_info(a->p, "thread items", "%zu (op 2)", s->op_threads);
+}
+
+int art_read_stream(struct art *a)
+{
+	struct stream s = { 0 };
+	if (read_header(a, &s) < 0)
+		return -1;
+	s.summary = find_summary_fast(a->in->data, a->in->len, s.data);
+	s.record_size = choose_record_size(a, &s);
+	locate_summary(a, &s);
+	if (s.summary) {
+		size_t before_t = a->nlisted, before_m = a->nmethods;
+		if (parse_summary(a, &s) < 0)
+			return -1;
+		af_profile_info(a->p, "summary threads", "%zu", a->nlisted - before_t);
+		af_profile_info(a->p, "summary methods", "%zu", a->nmethods - before_m);
+	}
+	if (stream_clock(a, &s) < 0)
+		return -1;
+	if (decode(a, &s) < 0)
+		return -1;
+	info_variant(a, &s);
+	art_finish(a);
+	return 0;
+}
