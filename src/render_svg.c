@@ -1,10 +1,10 @@
 /* render_svg.c: the interactive SVG back end.
  *
  * The picture is complete without script (a browser showing the file through
- * <img> sees every frame and the labels of wide frames). Frames are bare
- * <rect>s in pre-order inside one <g>, so the embedded script can find frame
- * i as child i; what the script needs beyond pixels (names, exact weights,
- * depths) travels once, compactly, in a data block inside its CDATA section.
+ * <img> sees every frame and the labels of wide frames). Frames are rectangle
+ * subpaths of one <path> per colour (see frames() for why); what the script
+ * needs beyond pixels (names, exact weights, depths) travels once, compactly,
+ * in a data block inside its CDATA section.
  *
  * Everything taken from a trace goes through one of two escapers: xml_text()
  * for markup and json_string() for the data block. Both repair invalid UTF-8
@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* flamegraph.pl's highlight and background colours, for familiarity */
+/* flamegraph.pl's background gradient, for familiarity */
 #define BG_TOP "#eeeeee"
 #define BG_BOTTOM "#eeeeb0"
 
@@ -38,11 +38,17 @@ static size_t utf8_next(const unsigned char *s, size_t len, uint32_t *cp)
 		return 1;
 	}
 	if (c >= 0xc2 && c <= 0xdf) {
-		n = 2, v = c & 0x1f, min = 0x80;
+		n = 2;
+		v = c & 0x1f;
+		min = 0x80;
 	} else if (c >= 0xe0 && c <= 0xef) {
-		n = 3, v = c & 0x0f, min = 0x800;
+		n = 3;
+		v = c & 0x0f;
+		min = 0x800;
 	} else if (c >= 0xf0 && c <= 0xf4) {
-		n = 4, v = c & 0x07, min = 0x10000;
+		n = 4;
+		v = c & 0x07;
+		min = 0x10000;
 	} else {
 		*cp = 0xfffd;
 		return 1;
@@ -123,7 +129,8 @@ static void xml_text_n(struct af_sink *out, const char *str, size_t len, size_t 
 		unsigned c = s[i];
 		if (c >= 0x20 && c < 0x7f && c != '&' && c != '<' && c != '>' &&
 		    c != '"' && c != '\'') {
-			i++, ncp++;
+			i++;
+			ncp++;
 			continue;
 		}
 		af_sink_write(out, s + run, i - run);
@@ -141,7 +148,8 @@ static void xml_text_n(struct af_sink *out, const char *str, size_t len, size_t 
 			else
 				af_sink_write(out, s + i, n);
 		}
-		i += n, ncp++;
+		i += n;
+		ncp++;
 		run = i;
 	}
 	af_sink_write(out, s + run, i - run);
@@ -478,40 +486,42 @@ static void labels(struct svg *g)
 
 /* ---- the script and its data ---- */
 
-/* D.n: distinct names in order of first use; D.c: the colour group (path)
- * of each name; D.y0, D.dy: y of depth d is y0 + d * dy; D.f: four integers
- * per frame:
- * name index; start minus where the frame would start if it touched its
- * left neighbour (previous sibling's end, or the parent's start); width;
- * levels popped since the previous frame (depth[i-1] + 1 - depth[i]). */
-static void data(struct svg *g)
+static void data_key(struct af_sink *out, const char *key, double v, int decimals)
+{
+	af_sink_puts(out, key);
+	af_sink_fixed(out, v, decimals);
+}
+
+/* The geometry the script needs: image width, side margin, font size,
+ * estimated character advance, frame height; y of depth d is y0 + d * dy. */
+static void data_scalars(struct svg *g)
+{
+	const struct af_layout *l = g->l;
+	struct af_sink *out = g->out;
+	af_sink_printf(out, "var D={id:\"%s\"", g->id);
+	data_key(out, ",w:", l->width, 3);
+	data_key(out, ",xp:", l->xpad, 3);
+	data_key(out, ",fs:", l->font_size, 3);
+	data_key(out, ",cw:", g->char_px, 6);
+	data_key(out, ",fh:", l->frame_height, 3);
+	data_key(out, ",y0:", l->frames[0].y, 3);
+	data_key(out, ",dy:", l->inverted ? l->frame_height : -l->frame_height, 3);
+	const char *unit = g->o->count_name ? g->o->count_name : "samples";
+	af_sink_puts(out, ",u:");
+	json_string(out, unit, strlen(unit));
+}
+
+/* D.n: the distinct names in order of first use; D.c: each one's colour
+ * group (its <path>). Fills index[name id] with the position in D.n. */
+static void data_names(struct svg *g, uint32_t *index)
 {
 	const struct af_layout *l = g->l;
 	const struct af_tree *t = l->tree;
 	struct af_sink *out = g->out;
-	uint32_t *index = af_xmalloc((t->nnames ? t->nnames : 1) * sizeof *index);
-	uint64_t *next = af_xcalloc((size_t)l->max_depth + 2, sizeof *next);
+	uint32_t nnames = 0;
 	for (size_t i = 0; i < t->nnames; i++)
 		index[i] = AF_NONE;
-	af_sink_printf(out, "var D={id:\"%s\",w:", g->id);
-	af_sink_fixed(out, l->width, 3);
-	af_sink_puts(out, ",xp:");
-	af_sink_fixed(out, l->xpad, 3);
-	af_sink_puts(out, ",fs:");
-	af_sink_fixed(out, l->font_size, 3);
-	af_sink_puts(out, ",cw:");
-	af_sink_fixed(out, g->char_px, 6);
-	af_sink_puts(out, ",fh:");
-	af_sink_fixed(out, l->frame_height, 3);
-	af_sink_puts(out, ",y0:");
-	af_sink_fixed(out, l->frames[0].y, 3);
-	af_sink_puts(out, ",dy:");
-	af_sink_fixed(out, l->inverted ? l->frame_height : -l->frame_height, 3);
-	af_sink_puts(out, ",u:");
-	const char *unit = g->o->count_name ? g->o->count_name : "samples";
-	json_string(out, unit, strlen(unit));
 	af_sink_puts(out, ",\nn:[");
-	uint32_t nnames = 0;
 	for (size_t i = 0; i < l->nframes; i++) {
 		uint32_t id = l->frames[i].name;
 		if (index[id] != AF_NONE)
@@ -525,45 +535,60 @@ static void data(struct svg *g)
 	for (size_t i = 0, k = 0; i < l->nframes; i++) {
 		uint32_t id = l->frames[i].name;
 		if (index[id] != k)
-			continue;
+			continue;     /* not this name's first frame */
 		if (k++)
 			af_sink_putc(out, ',');
 		af_sink_u64(out, g->group[id]);
 	}
-	af_sink_puts(out, "],\nf:[");
+	af_sink_putc(out, ']');
+}
+
+/* D.f: four integers per frame, in pre-order: name index in D.n; start
+ * minus where the frame would start if it touched its left neighbour (the
+ * previous sibling's end, or the parent's start), 0 unless narrow frames
+ * were left out or the parent has self weight; width; levels popped since
+ * the previous frame (depth[i-1] + 1 - depth[i]). Small numbers, so the
+ * block costs about 15 bytes per frame. */
+static void data_frames(struct svg *g, const uint32_t *index)
+{
+	const struct af_layout *l = g->l;
+	struct af_sink *out = g->out;
+	uint64_t *next = af_xcalloc((size_t)l->max_depth + 2, sizeof *next);
+	af_sink_puts(out, ",\nf:[");
 	for (size_t i = 0; i < l->nframes; i++) {
 		const struct af_frame *f = &l->frames[i];
 		uint32_t prev_depth = i ? l->frames[i - 1].depth : 0;
 		uint64_t expect = i == 0 ? 0 : f->depth == prev_depth + 1 ? l->frames[i - 1].start
 				: next[f->depth];
 		if (i)
-			af_sink_putc(out, ',');
+			af_sink_write(out, ",\n", i % 16 ? 1 : 2);
 		af_sink_u64(out, index[f->name]);
 		af_sink_putc(out, ',');
-		if (f->start >= expect) {
-			af_sink_u64(out, f->start - expect);
-		} else {
+		if (f->start < expect) {
 			af_sink_putc(out, '-');
 			af_sink_u64(out, expect - f->start);
+		} else {
+			af_sink_u64(out, f->start - expect);
 		}
 		af_sink_putc(out, ',');
 		af_sink_u64(out, f->width);
 		af_sink_putc(out, ',');
 		af_sink_u64(out, i ? prev_depth + 1 - f->depth : 0);
 		next[f->depth] = f->start + f->width;
-		if (i % 16 == 15)
-			af_sink_putc(out, '\n');
 	}
 	af_sink_puts(out, "]};\n");
 	free(next);
-	free(index);
 }
 
 static void script(struct svg *g)
 {
 	struct af_sink *out = g->out;
+	uint32_t *index = af_xmalloc((g->l->tree->nnames ? g->l->tree->nnames : 1) * sizeof *index);
 	af_sink_puts(out, "<script type=\"text/ecmascript\"><![CDATA[\n(function(){\"use strict\";\n");
-	data(g);
+	data_scalars(g);
+	data_names(g, index);
+	data_frames(g, index);
+	free(index);
 	af_sink_write(out, af_svg_script, sizeof af_svg_script - 1);
 	af_sink_puts(out, "})();\n]]></script>\n");
 }

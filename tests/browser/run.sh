@@ -133,7 +133,22 @@ EOF
 render() { # OUT ARGS...: render with the real pipeline, quietly
 	local out=$1
 	shift
-	"$bin" "$@" -o "$out" 2>"$tmp/stderr" && xmllint --noout "$out" 2>>"$tmp/stderr"
+	"$bin" "$@" -o "$out" 2>"$tmp/stderr" && xmllint --noout "$out" 2>>"$tmp/stderr" &&
+		script_parses "$out"
+}
+
+# script_parses SVG: with node at hand, a syntax error in the embedded script
+# is reported as such rather than as every browser check failing
+script_parses() {
+	command -v node >/dev/null 2>&1 || return 0
+	sed -n '/^<script type="text\/ecmascript"><!\[CDATA\[$/,/^\]\]><\/script>$/p' "$1" |
+		sed '1d;$d' > "$tmp/script.js"
+	if node --check "$tmp/script.js" 2>"$tmp/node.err"; then
+		echo "PASS: $(basename "$1"): embedded script parses"
+	else
+		echo "FAIL: $(basename "$1"): embedded script parses: $(grep -m1 Error "$tmp/node.err")"
+		failed=1
+	fi
 }
 
 if render "$tmp/known.svg" --title "known" "$tmp/known.folded"; then
