@@ -6,7 +6,8 @@
  * skipped; CRLF is accepted. A malformed line is skipped and reported once
  * (first line number and how many), or is an error with --strict.
  * Decimal counts are kept exactly as fixed point: every count is scaled by
- * 10^d where d is the most decimals seen (profile->decimals). Consecutive
+ * 10^d where d is the most decimals seen (profile->decimals; weights read
+ * before a count with more decimals are rescaled when it comes). Consecutive
  * lines share their common prefix, so sorted input folds with few probes. */
 #include "read.h"
 #include "util.h"
@@ -31,8 +32,10 @@ struct folded {
 	size_t depth, cap, cap_end;
 };
 
-/* Parse "123" or "12.5" scaled to `decimals`; false if not a count. */
-static bool parse_count(const char *s, size_t n, unsigned decimals, uint64_t *out, unsigned *seen)
+/* Parse "123" or "12.5" as fixed point: *v with *decimals digits after the
+ * point (at most MAX_DECIMALS; further digits are dropped). False if not a
+ * count or too large. */
+static bool parse_count(const char *s, size_t n, uint64_t *out, unsigned *decimals)
 {
 	uint64_t v = 0;
 	unsigned frac = 0;
@@ -45,24 +48,43 @@ static bool parse_count(const char *s, size_t n, unsigned decimals, uint64_t *ou
 		if (s[i] < '0' || s[i] > '9')
 			return false;
 		digits = true;
-		if (dot && frac >= decimals) {
-			frac++;  /* beyond the precision we keep: count it, drop it */
+		if (dot && frac == MAX_DECIMALS)
 			continue;
-		}
 		if (v > (UINT64_MAX - 9) / 10)
 			return false;
 		v = v * 10 + (uint64_t)(s[i] - '0');
 		frac += dot;
 	}
-	if (!digits)
-		return false;
-	*seen = frac;
-	for (unsigned k = frac < decimals ? frac : decimals; k < decimals; k++) {
-		if (v > UINT64_MAX / 10)
-			return false;
-		v *= 10;
-	}
 	*out = v;
+	*decimals = frac;
+	return digits;
+}
+
+/* Scale every weight so far to `decimals` digits after the point (the first
+ * count with more decimals than before; at most MAX_DECIMALS times). */
+static bool rescale(struct folded *f, unsigned decimals)
+{
+	struct af_tree *t = &f->p->tree;
+	uint64_t k = 1;
+	for (unsigned i = f->decimals; i < decimals; i++)
+		k *= 10;
+	for (size_t i = 0; i < t->nnodes; i++) {
+		if (t->nodes[i].self > UINT64_MAX / k)
+			return false;
+		t->nodes[i].self *= k;
+	}
+	f->decimals = decimals;
+	return true;
+}
+
+/* count (with `decimals` digits) at the reader's current scale */
+static bool scale_count(const struct folded *f, uint64_t *count, unsigned decimals)
+{
+	for (unsigned i = decimals; i < f->decimals; i++) {
+		if (*count > UINT64_MAX / 10)
+			return false;
+		*count *= 10;
+	}
 	return true;
 }
 
@@ -83,13 +105,27 @@ static bool split_line(const char *s, size_t n, size_t *stack_len, const char **
 	return e > 0;
 }
 
+/* Length of the common prefix of a and b, a word at a time. */
+static size_t common_prefix(const char *a, const char *b, size_t n)
+{
+	size_t i = 0;
+	for (uint64_t x, y; i + 8 <= n; i += 8) {
+		memcpy(&x, a + i, 8);
+		memcpy(&y, b + i, 8);
+		if (x != y)
+			break;
+	}
+	while (i < n && a[i] == b[i])
+		i++;
+	return i;
+}
+
 static void add_stack(struct folded *f, const char *s, size_t n, uint64_t count)
 {
 	struct af_tree *t = &f->p->tree;
 	/* reuse the frames this stack shares with the previous one */
-	size_t keep = 0, same = 0;
-	while (same < n && same < f->prev_len && s[same] == f->prev[same])
-		same++;
+	size_t keep = 0;
+	size_t same = common_prefix(s, f->prev, n < f->prev_len ? n : f->prev_len);
 	while (keep < f->depth && f->path_end[keep] <= same &&
 	       (f->path_end[keep] == n || s[f->path_end[keep]] == ';') &&
 	       (f->path_end[keep] == f->prev_len || f->prev[f->path_end[keep]] == ';'))
@@ -118,35 +154,16 @@ static void add_stack(struct folded *f, const char *s, size_t n, uint64_t count)
 		*w += count;
 }
 
-/* The most decimals any count has (bounded), so counts can be exact. */
-static unsigned scan_decimals(const uint8_t *data, size_t len)
-{
-	unsigned best = 0;
-	const uint8_t *p = data, *end = data + len;
-	while (p < end) {
-		const uint8_t *nl = memchr(p, '\n', (size_t)(end - p));
-		const uint8_t *e = nl ? nl : end;
-		const uint8_t *q = e;
-		while (q > p && (q[-1] == '\r' || q[-1] == ' '))
-			q--;
-		const uint8_t *digits = q;
-		while (digits > p && ((digits[-1] >= '0' && digits[-1] <= '9')))
-			digits--;
-		if (digits > p && digits[-1] == '.' && q - digits > (long)best)
-			best = (unsigned)(q - digits) < MAX_DECIMALS ? (unsigned)(q - digits) : MAX_DECIMALS;
-		p = e + 1;
-	}
-	return best;
-}
-
 static int fold_line(struct folded *f, const char *s, size_t n)
 {
 	size_t stack_len, count_len;
 	const char *count_s;
 	uint64_t count;
-	unsigned seen;
+	unsigned decimals;
 	if (split_line(s, n, &stack_len, &count_s, &count_len) &&
-	    parse_count(count_s, count_len, f->decimals, &count, &seen)) {
+	    parse_count(count_s, count_len, &count, &decimals) &&
+	    (decimals <= f->decimals || rescale(f, decimals)) &&
+	    scale_count(f, &count, decimals)) {
 		add_stack(f, s, stack_len, count);
 		return 0;
 	}
@@ -163,8 +180,6 @@ int af_read_folded(struct af_profile *p, const struct af_input *in,
 	struct folded f = { .p = p, .o = o, .d = d };
 	p->format = "folded";
 	p->unit = "samples";
-	f.decimals = scan_decimals(in->data, in->len);
-	p->decimals = f.decimals;
 	const char *s = (const char *)in->data, *end = s + in->len;
 	int rc = 0;
 	while (s < end && rc == 0) {
@@ -180,6 +195,7 @@ int af_read_folded(struct af_profile *p, const struct af_input *in,
 	}
 	free(f.path);
 	free(f.path_end);
+	p->decimals = f.decimals;
 	if (rc < 0)
 		return -1;
 	af_profile_info(p, "lines", "%" PRIu64, f.lines);

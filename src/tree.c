@@ -77,13 +77,14 @@ static char *store_bytes(struct af_tree *t, const char *s, size_t len)
 static void rehash_names(struct af_tree *t)
 {
 	size_t n = t->nname_slots ? t->nname_slots * 2 : 1024;
-	uint32_t *slots = af_xmalloc(n * sizeof *slots);
-	memset(slots, 0xff, n * sizeof *slots);
+	struct af_name_slot *slots = af_xmalloc(n * sizeof *slots);
+	for (size_t i = 0; i < n; i++)
+		slots[i].id = AF_NONE;
 	for (size_t id = 0; id < t->nnames; id++) {
 		size_t i = t->names[id].hash & (n - 1);
-		while (slots[i] != AF_NONE)
+		while (slots[i].id != AF_NONE)
 			i = (i + 1) & (n - 1);
-		slots[i] = (uint32_t)id;
+		slots[i] = (struct af_name_slot){ (uint32_t)id, t->names[id].hash };
 	}
 	free(t->name_slots);
 	t->name_slots = slots;
@@ -98,17 +99,19 @@ uint32_t af_tree_intern(struct af_tree *t, const char *s, size_t len)
 		rehash_names(t);
 	uint32_t h = (uint32_t)af_hash_bytes(s, len);
 	size_t mask = t->nname_slots - 1, i = h & mask;
-	for (; t->name_slots[i] != AF_NONE; i = (i + 1) & mask) {
-		const struct af_name *nm = &t->names[t->name_slots[i]];
-		if (nm->hash == h && nm->len == len && memcmp(nm->str, s, len) == 0)
-			return t->name_slots[i];
+	for (; t->name_slots[i].id != AF_NONE; i = (i + 1) & mask) {
+		if (t->name_slots[i].hash != h)
+			continue;
+		const struct af_name *nm = &t->names[t->name_slots[i].id];
+		if (nm->len == len && memcmp(nm->str, s, len) == 0)
+			return t->name_slots[i].id;
 	}
 	if (t->nnames >= AF_NONE)
 		AF_BUG("too many names");
 	af_grow(&t->names, &t->cap_names, t->nnames + 1, sizeof *t->names);
 	uint32_t id = (uint32_t)t->nnames++;
 	t->names[id] = (struct af_name){ store_bytes(t, s, len), (uint32_t)len, h };
-	t->name_slots[i] = id;
+	t->name_slots[i] = (struct af_name_slot){ id, h };
 	return id;
 }
 

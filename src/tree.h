@@ -35,7 +35,9 @@ struct af_tree {
 	/* interned names: bytes in blocks, id -> (offset, len) */
 	struct af_name { const char *str; uint32_t len; uint32_t hash; } *names;
 	size_t nnames, cap_names;
-	uint32_t *name_slots;
+	/* name hash table; the hash is kept in the slot so a probe only follows
+	 * an id to its string when the hashes agree */
+	struct af_name_slot { uint32_t id, hash; } *name_slots;
 	size_t nname_slots;
 	struct af_strblock *blocks;
 	/* name id -> rank in byte-wise sorted order, built by af_tree_name_ranks */
