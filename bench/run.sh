@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# bench/run.sh (make bench): generate large inputs (deterministic, cached in
+# $O/bench/data), time aflame-render on each, print a table. Wall time is
+# the median of RUNS runs; peak RSS from /usr/bin/time. Compare figures
+# within one run: the machine is shared and noisy.
+#   O=build  RUNS=5  FLAMEGRAPH_PL=/path/to/flamegraph.pl  SCALING=1
+set -euo pipefail
+cd "$(dirname "$0")/.."
+O=${O:-build}
+AF=$(realpath "$O/aflame-render")
+GEN=$O/bench
+DATA=$GEN/data
+RUNS=${RUNS:-5}
+OUT=$(mktemp -d)
+trap 'rm -rf "$OUT"' EXIT
+mkdir -p "$DATA"
+
+# make_input FILE CMD...: generate FILE unless it is already there
+make_input() {
+	local file=$1
+	shift
+	[ -s "$file" ] || { echo "generating $(basename "$file") ..." >&2; "$@" >"$file.tmp" && mv "$file.tmp" "$file"; }
+}
+
+art=$DATA/art-4.09M.trace
+make_input "$art" "$GEN/gen_art" legacy 4090000 1
+make_input "$DATA/art-4.09M-streaming.trace" "$GEN/gen_art" streaming 4090000 1
+make_input "$DATA/folded-60M.folded" "$GEN/gen_folded" 50000 33 1
+make_input "$DATA/folded-247M.folded" "$GEN/gen_folded" 200000 33 2
+make_input "$DATA/atrace-200M.txt" "$GEN/gen_atrace" 2200000 1
+
+# median of the numbers on standard input
+median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+
+printf '%-34s %9s %9s %9s %10s %11s %9s %s\n' case "input MB" "time s" "MB/s" "peak MB" "output B" frames "target"
+# row NAME TARGET INPUT CMD...: run CMD RUNS times
+row() {
+	local name=$1 target=$2 input=$3
+	shift 3
+	local times="" rss=0 t m
+	for _ in $(seq "$RUNS"); do
+		AFLAME_STATS=1 /usr/bin/time -f '%e %M' -o "$OUT/time" "$@" >"$OUT/stdout" 2>"$OUT/stderr" ||
+			{ echo "$name: failed: $(grep -v warning "$OUT/stderr" | head -2)"; return 0; }
+		read -r t m <"$OUT/time"
+		times="$times $t"
+		[ "$m" -gt "$rss" ] && rss=$m
+	done
+	local med mb bytes frames
+	med=$(tr ' ' '\n' <<<"$times" | grep . | median)
+	mb=$(awk -v b="$(stat -c %s "$input")" 'BEGIN {printf "%.1f", b / 1e6}')
+	bytes=$(cat "$OUT"/result* 2>/dev/null | wc -c)
+	[ "$bytes" -gt 0 ] || bytes=$(wc -c <"$OUT/stdout")
+	frames=$(sed -n 's/.*stats: \([0-9]*\) frames.*/\1/p' "$OUT/stderr" | awk '{s += $1} END {print s ? s : "-"}')
+	printf '%-34s %9s %9s %9s %10s %11s %9s %s\n' "$name" "$mb" "$med" \
+		"$(awk -v b="$mb" -v t="$med" 'BEGIN {printf "%.0f", t > 0 ? b / t : 0}')" \
+		"$(awk -v k="$rss" 'BEGIN {printf "%.1f", k / 1024}')" "$bytes" "$frames" "$target"
+	rm -rf "$OUT"/result*
+}
+
+row "ART 57 MB -> SVG, every thread" "<=0.25 s, <=100 MB" "$art" "$AF" "$art" -o "$OUT/result.svg"
+row "ART 57 MB streaming -> SVG" "" "$DATA/art-4.09M-streaming.trace" \
+	"$AF" "$DATA/art-4.09M-streaming.trace" -o "$OUT/result.svg"
+if "$AF" --help | grep -q -- --per-thread; then
+	row "ART 57 MB -> PNG per thread" "<=1 s" "$art" "$AF" --per-thread "$OUT/result-dir" --format png "$art"
+fi
+row "folded 60 MB -> SVG" "<=0.15 s, <=100 MB" "$DATA/folded-60M.folded" \
+	"$AF" "$DATA/folded-60M.folded" -o "$OUT/result.svg"
+row "folded 247 MB -> SVG" "<=0.6 s, <=350 MB" "$DATA/folded-247M.folded" \
+	"$AF" "$DATA/folded-247M.folded" -o "$OUT/result.svg"
+row "atrace 200 MB -> SVG" ">=400 MB/s" "$DATA/atrace-200M.txt" \
+	"$AF" "$DATA/atrace-200M.txt" -o "$OUT/result.svg"
+
+if [ -n "${FLAMEGRAPH_PL:-}" ]; then
+	echo
+	echo "flamegraph.pl ($FLAMEGRAPH_PL), same inputs:"
+	for f in folded-60M folded-247M; do
+		RUNS=1 row "flamegraph.pl $f" "" "$DATA/$f.folded" perl "$FLAMEGRAPH_PL" "$DATA/$f.folded"
+	done
+fi
+
+if [ "${SCALING:-1}" = 1 ]; then
+	echo
+	echo "scaling (ART, legacy v3): time and peak memory should grow with the tree, not the records"
+	for k in 1 4 16; do
+		n=$((1000000 * k))
+		make_input "$DATA/art-scale-$k.trace" "$GEN/gen_art" legacy "$n" 7
+		RUNS=3 row "ART ${k}M records -> SVG" "" "$DATA/art-scale-$k.trace" \
+			"$AF" "$DATA/art-scale-$k.trace" -o "$OUT/result.svg"
+	done
+fi
