@@ -28,6 +28,8 @@ struct options {
 	enum af_format input_format;
 	char **threads;
 	size_t nthreads;
+	char **processes;         /* -p: atrace processes to draw */
+	size_t nprocesses;
 	bool info;
 	const char *title, *subtitle;
 	struct af_read_opts read;
@@ -38,14 +40,18 @@ struct options {
 static const char usage_text[] =
 	"usage: " PROG " [options] FILE\n"
 	"\n"
-	"Draw a flame graph of an Android method trace (.trace) or of folded stacks.\n"
+	"Draw a flame graph of an Android method trace (.trace), an atrace or systrace\n"
+	"capture (ftrace text, atrace -z, systrace HTML) or folded stacks.\n"
 	"FILE '-' reads standard input.\n"
 	"\n"
 	"  -t, --thread NAME|TID   draw this thread (repeatable; default: all threads)\n"
+	"  -p, --process NAME|PID  draw this process (repeatable; atrace captures)\n"
+	"      --async             atrace: draw async slices (S/F, G/H) per process\n"
 	"  -o, --output FILE       write here (default: standard output); the format\n"
 	"                          follows the extension: .svg, .folded or .txt\n"
 	"      --format FMT        svg, folded or tree (overrides the extension)\n"
-	"  -f, --input-format FMT  art or folded (default: detected from the content)\n"
+	"  -f, --input-format FMT  art, atrace or folded (default: detected from the\n"
+	"                          content)\n"
 	"      --clock CLOCK       wall or cpu (default: wall when the trace has it)\n"
 	"      --signatures        add parameter types to method names\n"
 	"      --title TEXT        graph title (default: the thread name)\n"
@@ -120,11 +126,12 @@ static enum out_format format_from_path(const char *path)
 }
 
 enum {
-	OPT_CLOCK = 256, OPT_COLORS, OPT_FORMAT, OPT_INFO, OPT_MINWIDTH, OPT_NO_JS,
+	OPT_ASYNC = 256, OPT_CLOCK, OPT_COLORS, OPT_FORMAT, OPT_INFO, OPT_MINWIDTH, OPT_NO_JS,
 	OPT_SIGNATURES, OPT_STRICT, OPT_SUBTITLE, OPT_TITLE, OPT_WIDTH,
 };
 
 static const struct option long_options[] = {
+	{ "async", no_argument, NULL, OPT_ASYNC },
 	{ "clock", required_argument, NULL, OPT_CLOCK },
 	{ "colors", required_argument, NULL, OPT_COLORS },
 	{ "format", required_argument, NULL, OPT_FORMAT },
@@ -134,6 +141,7 @@ static const struct option long_options[] = {
 	{ "minwidth", required_argument, NULL, OPT_MINWIDTH },
 	{ "no-js", no_argument, NULL, OPT_NO_JS },
 	{ "output", required_argument, NULL, 'o' },
+	{ "process", required_argument, NULL, 'p' },
 	{ "signatures", no_argument, NULL, OPT_SIGNATURES },
 	{ "strict", no_argument, NULL, OPT_STRICT },
 	{ "subtitle", required_argument, NULL, OPT_SUBTITLE },
@@ -150,10 +158,12 @@ static void parse_option(struct options *o, int c, const char *arg)
 	case 'f':
 		if (strcmp(arg, "art") == 0)
 			o->input_format = AF_FORMAT_ART;
+		else if (strcmp(arg, "atrace") == 0)
+			o->input_format = AF_FORMAT_ATRACE;
 		else if (strcmp(arg, "folded") == 0)
 			o->input_format = AF_FORMAT_FOLDED;
 		else
-			usage_error("unknown input format '%s' (art or folded)", arg);
+			usage_error("unknown input format '%s' (art, atrace or folded)", arg);
 		break;
 	case 'h':
 		fputs(usage_text, stdout);
@@ -164,6 +174,9 @@ static void parse_option(struct options *o, int c, const char *arg)
 	case 'V':
 		puts(PROG " " VERSION);
 		exit(0);
+	case OPT_ASYNC:
+		o->read.async = true;
+		break;
 	case OPT_CLOCK:
 		if (strcmp(arg, "wall") == 0)
 			o->read.clock = AF_CLOCK_WALL;
@@ -184,6 +197,7 @@ static void parse_option(struct options *o, int c, const char *arg)
 		break;
 	case OPT_INFO:
 		o->info = true;
+		o->read.keep_empty = true;
 		break;
 	case OPT_MINWIDTH:
 		parse_minwidth(o, arg);
@@ -217,12 +231,17 @@ static void parse_args(struct options *o, int argc, char **argv)
 	memset(o, 0, sizeof *o);
 	af_layout_opts_default(&o->layout);
 	af_render_opts_default(&o->render);
-	size_t cap_threads = 0;
+	size_t cap_threads = 0, cap_processes = 0;
 	int c;
-	while ((c = getopt_long(argc, argv, "f:ho:t:V", long_options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "f:ho:p:t:V", long_options, NULL)) != -1) {
 		if (c == 't') {   /* -t needs the real capacity kept across calls */
 			af_grow(&o->threads, &cap_threads, o->nthreads + 1, sizeof *o->threads);
 			o->threads[o->nthreads++] = optarg;
+			continue;
+		}
+		if (c == 'p') {
+			af_grow(&o->processes, &cap_processes, o->nprocesses + 1, sizeof *o->processes);
+			o->processes[o->nprocesses++] = optarg;
 			continue;
 		}
 		parse_option(o, c, optarg);
@@ -336,9 +355,22 @@ static int produce(struct options *o, struct af_profile *p, struct af_diag *d)
 		if (nsel == 1)
 			root = p->threads[only].node;
 	}
+	size_t only_proc = 0;
+	int nproc = 0;
+	if (o->nprocesses) {
+		nproc = af_profile_select_processes(p, o->processes, o->nprocesses, excluded, &only_proc, d);
+		if (nproc < 0) {
+			free(excluded);
+			return -1;
+		}
+		if (nproc == 1 && nsel != 1)
+			root = p->processes[only_proc].node;
+	}
 	struct af_buf subtitle;
 	af_buf_init(&subtitle);
 	set_titles(o, p, nsel, only, &subtitle);
+	if (nproc == 1 && nsel != 1 && !o->title)
+		o->render.title = p->processes[only_proc].name;
 	struct af_output out;
 	struct af_diag od;
 	af_diag_init(&od, o->output);
@@ -347,7 +379,7 @@ static int produce(struct options *o, struct af_profile *p, struct af_diag *d)
 		if (o->info)
 			write_info(p, o->input, &out.sink);
 		else
-			rc = render(o, p, root, nsel ? excluded : NULL, &out.sink, d);
+			rc = render(o, p, root, nsel || nproc ? excluded : NULL, &out.sink, d);
 		if (rc == 0)
 			rc = af_output_commit(&out, &od);
 		else
@@ -385,5 +417,6 @@ int main(int argc, char **argv)
 		print_diag(&d);
 	af_profile_release(&p);
 	free(o.threads);
+	free(o.processes);
 	return rc < 0 ? 1 : 0;
 }

@@ -19,6 +19,9 @@ void af_profile_release(struct af_profile *p)
 {
 	for (size_t i = 0; i < p->nthreads; i++)
 		free(p->threads[i].name);
+	for (size_t i = 0; i < p->nprocesses; i++)
+		free(p->processes[i].name);
+	free(p->processes);
 	for (size_t i = 0; i < p->nitems; i++) {
 		free(p->items[i].key);
 		free(p->items[i].value);
@@ -42,6 +45,14 @@ size_t af_profile_add_thread(struct af_profile *p, uint64_t tid, const char *nam
 	th->node = AF_NONE;
 	th->process_node = AF_NONE;
 	return p->nthreads++;
+}
+
+size_t af_profile_add_process(struct af_profile *p, uint64_t pid, const char *name, size_t name_len,
+			      uint32_t node)
+{
+	af_grow(&p->processes, &p->cap_processes, p->nprocesses + 1, sizeof *p->processes);
+	p->processes[p->nprocesses] = (struct af_process){ pid, af_xstrndup(name, name_len), node };
+	return p->nprocesses++;
 }
 
 static char *vformat(const char *fmt, va_list ap)
@@ -138,6 +149,47 @@ int af_profile_select(const struct af_profile *p, char *const *specs, size_t nsp
 				any = true;
 		if (!any)
 			excluded[th->process_node] = 1;
+	}
+	free(chosen);
+	return count;
+}
+
+static bool spec_matches_process(const char *spec, const struct af_process *pr)
+{
+	if (strcmp(spec, pr->name) == 0)
+		return true;
+	char *end;
+	if (spec[0] < '0' || spec[0] > '9')
+		return false;
+	unsigned long long v = strtoull(spec, &end, 10);
+	return *end == 0 && v == pr->pid;
+}
+
+int af_profile_select_processes(const struct af_profile *p, char *const *specs, size_t nspecs,
+				uint8_t *excluded, size_t *only_process, struct af_diag *d)
+{
+	uint8_t *chosen = af_xcalloc(p->nprocesses ? p->nprocesses : 1, 1);
+	for (size_t s = 0; s < nspecs; s++) {
+		bool found = false;
+		for (size_t i = 0; i < p->nprocesses; i++) {
+			if (spec_matches_process(specs[s], &p->processes[i])) {
+				chosen[i] = 1;
+				found = true;
+			}
+		}
+		if (!found) {
+			free(chosen);
+			return af_diag_error(d, "no process with events matches '%s' (see --info)", specs[s]);
+		}
+	}
+	int count = 0;
+	for (size_t i = 0; i < p->nprocesses; i++) {
+		if (chosen[i]) {
+			count++;
+			*only_process = i;
+		} else {
+			excluded[p->processes[i].node] = 1;
+		}
 	}
 	free(chosen);
 	return count;

@@ -22,6 +22,14 @@ struct af_thread {
 	uint64_t first_time, last_time; /* on the chosen clock, in the unit */
 };
 
+/* A process that groups threads (atrace): its node is directly below the
+ * root and holds one node per thread. */
+struct af_process {
+	uint64_t pid;
+	char *name;            /* process name as the trace gives it */
+	uint32_t node;         /* its node in the tree */
+};
+
 struct af_info_item { char *key, *value; };
 struct af_warning { char *text; uint64_t count; };
 
@@ -33,6 +41,8 @@ struct af_profile {
 	size_t nitems, cap_items;
 	struct af_warning *warnings;
 	size_t nwarnings, cap_warnings;
+	struct af_process *processes;      /* atrace: in order of first slice */
+	size_t nprocesses, cap_processes;
 	const char *format;   /* "art", "folded", "atrace": static string */
 	const char *clock;    /* "wall", "thread-cpu", or NULL (no clock) */
 	const char *unit;     /* "µs" or "samples": static string */
@@ -44,6 +54,10 @@ void af_profile_release(struct af_profile *p);
 
 /* Add a thread (its name is copied); returns its index in p->threads. */
 size_t af_profile_add_thread(struct af_profile *p, uint64_t tid, const char *name, size_t name_len);
+
+/* Add a process (its name is copied) drawn at node; returns its index. */
+size_t af_profile_add_process(struct af_profile *p, uint64_t pid, const char *name, size_t name_len,
+			      uint32_t node);
 
 /* Record a header fact for --info ("version", "3"). Value is printf-style. */
 void af_profile_info(struct af_profile *p, const char *key, const char *fmt, ...)
@@ -60,5 +74,13 @@ void af_profile_warn(struct af_profile *p, uint64_t count, const char *fmt, ...)
  * or -1 with diag set when a spec matches no thread. */
 int af_profile_select(const struct af_profile *p, char *const *specs, size_t nspecs,
 		      uint8_t *excluded, size_t *only_thread, struct af_diag *d);
+
+/* Process selection (atrace -p). Each spec is a process name or a decimal
+ * pid. Sets excluded[node] = 1 for every process node not selected (on top
+ * of what af_profile_select excluded). Returns the number of processes
+ * selected (*only_process is one of them), or -1 with diag set when a spec
+ * matches no process. */
+int af_profile_select_processes(const struct af_profile *p, char *const *specs, size_t nspecs,
+				uint8_t *excluded, size_t *only_process, struct af_diag *d);
 
 #endif

@@ -43,12 +43,17 @@ enum af_format af_detect_format(const struct af_input *in, struct af_diag *d)
 		return AF_FORMAT_ART;
 	if (starts(in, "SIMPLEPERF") && art_identify_foreign(in, d))
 		return AF_FORMAT_AUTO;
+	int atrace = af_atrace_sniff(in);
+	if (atrace == 2)
+		return AF_FORMAT_ATRACE;
 	if (looks_folded(in))
 		return AF_FORMAT_FOLDED;
 	/* other things Android Studio saves as .trace: Perfetto, ART dumps */
 	if (art_identify_foreign(in, d))
 		return AF_FORMAT_AUTO;
-	af_diag_error(d, "unrecognised input: not an ART method trace or folded stacks");
+	if (atrace == 1)   /* JSON: the reader says whether it holds ftrace text */
+		return AF_FORMAT_ATRACE;
+	af_diag_error(d, "unrecognised input: not an ART method trace, an atrace/systrace capture or folded stacks");
 	return AF_FORMAT_AUTO;
 }
 
@@ -62,6 +67,8 @@ int af_read(struct af_profile *p, const struct af_input *in, enum af_format fmt,
 		return af_read_art(p, in, o, d);
 	case AF_FORMAT_FOLDED:
 		return af_read_folded(p, in, o, d);
+	case AF_FORMAT_ATRACE:
+		return af_read_atrace(p, in, o, d);
 	case AF_FORMAT_AUTO:
 	default:
 		return -1;

@@ -17,6 +17,15 @@ struct af_read_opts {
 	enum af_clock clock;   /* ART: which time to weigh frames by */
 	bool signatures;       /* ART: append parameter types to frame names */
 	bool strict;           /* folded: a malformed line is an error */
+	bool timeline;         /* flame chart: ART every call its own node at its
+				  entry time; folded: input order, consecutive
+				  identical stacks merged (flamegraph.pl --flamechart) */
+	bool window;           /* ART: keep only the time in [from, to) (µs; wall:
+				  since the trace start, cpu: since the thread's
+				  first event), clipping frames to it */
+	uint64_t from, to;
+	bool async;            /* atrace: draw async slices (S/F, G/H), not threads */
+	bool keep_empty;       /* atrace: nothing to draw is not an error (--info) */
 };
 
 struct af_input {
@@ -32,6 +41,12 @@ typedef int af_reader_fn(struct af_profile *p, const struct af_input *in,
 
 af_reader_fn af_read_art;
 af_reader_fn af_read_folded;
+af_reader_fn af_read_atrace;
+
+/* How much the bytes look like an atrace/systrace capture: 2 surely (gzip,
+ * zlib, TRACE:, HTML, "# tracer", an ftrace event line), 1 maybe (JSON, to
+ * be refused with a clear message if it holds no ftrace text), 0 not. */
+int af_atrace_sniff(const struct af_input *in);
 
 /* Tell the format from the first bytes. Returns AF_FORMAT_AUTO when the
  * input is not something we read, with diag set to say what it is. */

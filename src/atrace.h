@@ -1,0 +1,70 @@
+/* atrace.h: internals of the atrace/systrace front end (read_atrace.c),
+ * shared with its container decoder (atrace_unwrap.c) and the unit tests.
+ *
+ * atrace_unwrap() peels the envelopes of atrace-format.md §3.1 off an input
+ * (gzip, "TRACE:" + zlib, adb CRLF damage, the three systrace HTML
+ * generations, JSON "systemTraceEvents", JS-string escaping) and yields
+ * plain ftrace text plus, when the capture has one, its PROCESS DUMP. */
+#ifndef AF_ATRACE_H
+#define AF_ATRACE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdbool.h>
+#include <string.h>
+#include "buf.h"
+#include "diag.h"
+#include "read.h"
+
+enum { ATRACE_MAX_LAYERS = 8 };
+
+struct atrace_text {
+	const char *data;          /* ftrace text (not NUL-terminated) */
+	size_t len;
+	const char *procdump;      /* PROCESS DUMP block, or NULL */
+	size_t procdump_len;
+	char container[128];       /* "gzip > TRACE: > zlib", for --info */
+	struct af_buf owned[ATRACE_MAX_LAYERS + 2];  /* decoded layers */
+	size_t nowned;
+	uint64_t inflate_limit;    /* 0: af_inflate_limit() of the input */
+};
+
+/* Decode in into t (which owns any decoded copies). Returns 0, or -1 with
+ * diag set when the input is a container with no ftrace text in it. */
+int atrace_unwrap(struct atrace_text *t, const struct af_input *in, struct af_diag *d);
+void atrace_text_release(struct atrace_text *t);
+
+/* memmem() without _GNU_SOURCE: first occurrence of needle, or NULL. */
+static inline const char *atrace_find(const char *hay, size_t n, const char *needle, size_t k)
+{
+	if (k == 0 || n < k)
+		return k == 0 ? hay : NULL;
+	const char *end = hay + n - k + 1;
+	for (const char *p = hay; p < end; p++) {
+		p = memchr(p, needle[0], (size_t)(end - p));
+		if (!p)
+			return NULL;
+		if (memcmp(p, needle, k) == 0)
+			return p;
+	}
+	return NULL;
+}
+
+/* One ftrace event line, split (atrace-format.md §3.3). */
+struct atrace_event {
+	const char *task;          /* comm, leading spaces removed */
+	size_t task_len;
+	uint64_t tid;
+	int64_t tgid;              /* -1 when absent or "(-----)" */
+	uint32_t cpu;
+	uint64_t ts;               /* µs */
+	const char *event;         /* "tracing_mark_write", "0", "sched_switch"... */
+	size_t event_len;
+	const char *payload;       /* the rest of the line, trimmed */
+	size_t payload_len;
+};
+
+/* Split one line (no "\n"). False if it is not an ftrace event line. */
+bool atrace_parse_line(const char *s, size_t n, struct atrace_event *e);
+
+#endif

@@ -1,0 +1,1059 @@
+/* read_atrace.c: atrace / systrace captures (ftrace text with trace_marker
+ * slices), by atrace-format.md §3 and the rules in docs/semantics.md:
+ *
+ *   <task>-<tid> [(<tgid>|-----)] [<cpu>] [<flags>] <secs>.<usecs>: <event>: <payload>
+ *
+ * tracing_mark_write (also "0:" and "print:") payloads B|pid|name and
+ * E[|pid[|name]] are slices on the emitting thread (tid 0: one thread per
+ * CPU); an E on an empty stack is ignored and counted; slices still open at
+ * the end are closed at their thread's last timestamp. Async S/F and G/H
+ * never enter thread stacks; with opts->async they are the graph instead
+ * (process -> [track ->] name, weighted by end - begin). Counters and
+ * instants are counted only. The tree is all -> "process (pid)" ->
+ * "thread (tid)" -> slices; names are resolved at the end from the task
+ * column, sched_switch/sched_wakeup comms and the PROCESS DUMP.
+ *
+ * One pass over the text: lines split with memchr, no regex, no allocation
+ * per line once tables have grown; times are integer µs. */
+#include "atrace.h"
+#include "fold.h"
+#include "inflate.h"
+#include "names.h"
+#include "util.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- line grammar ---- */
+
+static bool is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+static bool is_flag(char c)
+{
+	return c == '.' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
+static bool is_hexflag(char c)
+{
+	return c == '.' || is_digit(c) || (c >= 'a' && c <= 'f');
+}
+
+/* Digits at *p (at most 19, so no overflow); false if none. */
+static bool digits(const char **p, const char *end, uint64_t *v)
+{
+	const char *s = *p;
+	uint64_t x = 0;
+	while (*p < end && is_digit(**p) && *p - s < 19)
+		x = x * 10 + (uint64_t)(*(*p)++ - '0');
+	*v = x;
+	return *p > s && (*p == end || !is_digit(**p));
+}
+
+static const char *spaces(const char *p, const char *end)
+{
+	while (p < end && (*p == ' ' || *p == '\t'))
+		p++;
+	return p;
+}
+
+/* "(  640)", "( 3)", "(-----)": the TGID column. */
+static bool tgid_column(const char **pp, const char *end, int64_t *tgid)
+{
+	const char *p = spaces(*pp + 1, end);
+	uint64_t v;
+	*tgid = -1;
+	if (p < end && *p == '-') {
+		while (p < end && *p == '-')
+			p++;
+	} else if (digits(&p, end, &v)) {
+		*tgid = (int64_t)v;
+	}
+	p = spaces(p, end);
+	if (p >= end || *p != ')')
+		return false;
+	*pp = p + 1;
+	return true;
+}
+
+/* irq flags: 4 characters, a 5th on newer kernels, none on old ones; the
+ * timestamp may follow with no space ("....316.196720"). */
+static const char *flags(const char *p, const char *end)
+{
+	if (p >= end || is_digit(*p))
+		return p;   /* no flags */
+	if (end - p < 5 || !is_flag(p[0]) || !is_flag(p[1]) || !is_flag(p[2]) || !is_hexflag(p[3]))
+		return NULL;
+	p += 4;
+	/* a 5th flag character; a digit only when a space follows it */
+	if (p < end && is_hexflag(*p) && (!is_digit(*p) || (p + 1 < end && p[1] == ' ')))
+		p++;
+	return spaces(p, end);
+}
+
+/* secs.frac as µs: extra digits are dropped, fewer are padded. */
+static bool timestamp(const char **pp, const char *end, uint64_t *us)
+{
+	const char *p = *pp;
+	uint64_t secs;
+	if (!digits(&p, end, &secs) || p >= end || *p != '.' || secs > UINT64_MAX / 2000000)
+		return false;
+	p++;
+	uint64_t frac = 0;
+	int n = 0;
+	const char *f = p;
+	while (p < end && is_digit(*p)) {
+		if (n < 6) {
+			frac = frac * 10 + (uint64_t)(*p - '0');
+			n++;
+		}
+		p++;
+	}
+	if (p == f)
+		return false;
+	for (; n < 6; n++)
+		frac *= 10;
+	*us = secs * 1000000 + frac;
+	*pp = p;
+	return true;
+}
+
+/* Everything after "-<tid>" that the grammar needs; false if no match. */
+static bool after_dash(const char *p, const char *end, struct atrace_event *e)
+{
+	if (!digits(&p, end, &e->tid) || p >= end || (*p != ' ' && *p != '\t'))
+		return false;
+	p = spaces(p, end);
+	e->tgid = -1;
+	if (p < end && *p == '(' && !tgid_column(&p, end, &e->tgid))
+		return false;
+	p = spaces(p, end);
+	uint64_t cpu;
+	if (p >= end || *p != '[')
+		return false;
+	p++;
+	if (!digits(&p, end, &cpu) || p >= end || *p != ']' || cpu > 0xfffff)
+		return false;
+	e->cpu = (uint32_t)cpu;
+	p = flags(spaces(p + 1, end), end);
+	if (!p || !timestamp(&p, end, &e->ts) || p + 1 >= end || p[0] != ':' || p[1] != ' ')
+		return false;
+	p = spaces(p + 1, end);
+	const char *name = p;
+	while (p < end && *p != ' ')
+		p++;
+	if (p == name || p[-1] != ':')   /* the event name ends in ':' */
+		return false;
+	e->event = name;
+	e->event_len = (size_t)(p - 1 - name);
+	p = spaces(p, end);
+	const char *q = end;
+	while (q > p && (q[-1] == ' ' || q[-1] == '\t' || q[-1] == '\r'))
+		q--;
+	e->payload = p;
+	e->payload_len = (size_t)(q - p);
+	return true;
+}
+
+bool atrace_parse_line(const char *s, size_t n, struct atrace_event *e)
+{
+	const char *end = s + n, *p = s;
+	/* the task may contain '-' and digits: the first "-<tid>" followed by
+	 * the rest of the grammar is the one (as Perfetto's regex search) */
+	while ((p = memchr(p, '-', (size_t)(end - p))) != NULL) {
+		if (after_dash(p + 1, end, e)) {
+			const char *t = s;
+			while (t < p && (*t == ' ' || *t == '\t'))
+				t++;
+			e->task = t;
+			e->task_len = (size_t)(p - t);
+			return true;
+		}
+		p++;
+	}
+	return false;
+}
+
+/* ---- tables ---- */
+
+/* u64 key -> u32 value, open addressing, backward-shift deletion. */
+struct idmap {
+	uint64_t *keys;
+	uint32_t *vals;    /* AF_NONE = empty slot */
+	size_t cap, n;
+};
+
+static uint64_t mix(uint64_t x)
+{
+	x ^= x >> 30;
+	x *= 0xbf58476d1ce4e5b9ULL;
+	x ^= x >> 27;
+	x *= 0x94d049bb133111ebULL;
+	return x ^ (x >> 31);
+}
+
+static size_t idmap_slot(const struct idmap *m, uint64_t key)
+{
+	size_t mask = m->cap - 1, i = (size_t)mix(key) & mask;
+	while (m->vals[i] != AF_NONE && m->keys[i] != key)
+		i = (i + 1) & mask;
+	return i;
+}
+
+static uint32_t idmap_get(const struct idmap *m, uint64_t key)
+{
+	return m->cap ? m->vals[idmap_slot(m, key)] : AF_NONE;
+}
+
+static void idmap_put(struct idmap *m, uint64_t key, uint32_t val)
+{
+	if ((m->n + 1) * 2 > m->cap) {
+		struct idmap old = *m;
+		m->cap = old.cap ? old.cap * 2 : 256;
+		m->keys = af_xmalloc(m->cap * sizeof *m->keys);
+		m->vals = af_xmalloc(m->cap * sizeof *m->vals);
+		memset(m->vals, 0xff, m->cap * sizeof *m->vals);
+		for (size_t i = 0; i < old.cap; i++) {
+			if (old.vals[i] != AF_NONE) {
+				size_t s = idmap_slot(m, old.keys[i]);
+				m->keys[s] = old.keys[i];
+				m->vals[s] = old.vals[i];
+			}
+		}
+		free(old.keys);
+		free(old.vals);
+	}
+	size_t s = idmap_slot(m, key);
+	m->n += m->vals[s] == AF_NONE;
+	m->keys[s] = key;
+	m->vals[s] = val;
+}
+
+static void idmap_del(struct idmap *m, uint64_t key)
+{
+	if (!m->cap)
+		return;
+	size_t mask = m->cap - 1, i = idmap_slot(m, key);
+	if (m->vals[i] == AF_NONE)
+		return;
+	m->vals[i] = AF_NONE;
+	m->n--;
+	for (size_t j = (i + 1) & mask; m->vals[j] != AF_NONE; j = (j + 1) & mask) {
+		size_t home = (size_t)mix(m->keys[j]) & mask;
+		/* move j back to i unless its home lies cyclically in (i, j] */
+		if ((j > i && (home <= i || home > j)) || (j < i && home <= i && home > j)) {
+			m->keys[i] = m->keys[j];
+			m->vals[i] = m->vals[j];
+			m->vals[j] = AF_NONE;
+			i = j;
+		}
+	}
+}
+
+static void idmap_release(struct idmap *m)
+{
+	free(m->keys);
+	free(m->vals);
+}
+
+struct athread {
+	uint64_t tid;
+	uint32_t cpu;          /* tid 0 only: each CPU's idle task is a thread */
+	int64_t tgid;          /* TGID column, -1 unknown */
+	int64_t dump_tgid;     /* PROCESS DUMP, -1 unknown */
+	int64_t mark_pid;      /* pid of its first B, -1 */
+	uint32_t comm;         /* latest kernel comm (interned), AF_NONE */
+	uint32_t dump_name;    /* PROCESS DUMP thread name, AF_NONE */
+	uint32_t node;         /* its node once it has a slice, AF_NONE */
+	size_t pindex;         /* its index in p->threads (not in --async) */
+	uint64_t events;
+	struct af_fold_thread fold;
+};
+
+struct aproc {
+	int64_t pid;
+	uint32_t dump_name;    /* PROCESS DUMP name, AF_NONE */
+	uint32_t node;         /* AF_NONE until it has a slice */
+	size_t pindex;
+	size_t nthreads;
+};
+
+struct aopen {             /* an async slice begun and not yet ended */
+	int64_t pid;
+	uint32_t track;        /* G/H: track name; S/F: AF_NONE */
+	uint32_t name;         /* S: name; G: name */
+	uint64_t cookie;
+	uint64_t start;
+	uint32_t next_free;
+};
+
+struct stats {
+	uint64_t lines, events, skipped, first_skipped;
+	uint64_t begins, ends, unmatched_ends, name_mismatches, bad_marks, first_bad_mark;
+	uint64_t async_begins, async_ends, async_orphan_ends, async_dup_begins, async_unfinished;
+	uint64_t counters, instants, clock_syncs, other_marks, first_other_mark;
+	uint64_t buffer_started, sched_names, entries_in_buffer, entries_written;
+	uint64_t first_ts, last_ts;
+	bool have_entries, have_ts;
+};
+
+struct rd {
+	struct af_profile *p;
+	const struct af_read_opts *o;
+	struct af_diag *d;
+	struct af_fold fold;
+	struct af_tree slice_tree;     /* --async: thread slices go here, unused */
+	struct athread *threads;
+	size_t nthreads, cap_threads;
+	struct idmap by_tid;           /* tid << 20 | cpu key -> threads[] */
+	struct aproc *procs;
+	size_t nprocs, cap_procs;
+	struct idmap by_pid;
+	struct aopen *open;
+	size_t nopen, cap_open;
+	uint32_t free_open;
+	struct idmap by_async;         /* async key hash -> open[] */
+	struct af_buf scratch;
+	uint32_t empty_name;
+	struct stats st;
+};
+
+static struct athread *thread_at(struct rd *r, uint64_t tid, uint32_t cpu)
+{
+	uint64_t key = tid << 20 | (tid == 0 ? (uint64_t)cpu + 1 : 0);
+	uint32_t i = idmap_get(&r->by_tid, key);
+	if (i != AF_NONE)
+		return &r->threads[i];
+	af_grow(&r->threads, &r->cap_threads, r->nthreads + 1, sizeof *r->threads);
+	struct athread *th = &r->threads[r->nthreads];
+	*th = (struct athread){ .tid = tid, .cpu = cpu, .tgid = -1, .dump_tgid = -1, .mark_pid = -1,
+				.comm = AF_NONE, .dump_name = AF_NONE, .node = AF_NONE, .pindex = SIZE_MAX };
+	af_fold_thread_init(&th->fold, AF_NONE);
+	idmap_put(&r->by_tid, key, (uint32_t)r->nthreads);
+	r->nthreads++;
+	return th;
+}
+
+static struct aproc *proc_at(struct rd *r, int64_t pid)
+{
+	uint32_t i = idmap_get(&r->by_pid, (uint64_t)pid);
+	if (i != AF_NONE)
+		return &r->procs[i];
+	af_grow(&r->procs, &r->cap_procs, r->nprocs + 1, sizeof *r->procs);
+	struct aproc *pr = &r->procs[r->nprocs];
+	*pr = (struct aproc){ .pid = pid, .dump_name = AF_NONE, .node = AF_NONE, .pindex = SIZE_MAX };
+	idmap_put(&r->by_pid, (uint64_t)pid, (uint32_t)r->nprocs);
+	r->nprocs++;
+	return pr;
+}
+
+/* The process's node in the graph, made on first use (named at the end). */
+static uint32_t proc_node(struct rd *r, struct aproc *pr)
+{
+	if (pr->node == AF_NONE) {
+		pr->node = af_tree_add_child(&r->p->tree, AF_ROOT, r->empty_name);
+		pr->pindex = af_profile_add_process(r->p, (uint64_t)pr->pid, "", 0, pr->node);
+	}
+	return pr->node;
+}
+
+static bool placeholder_comm(const char *s, size_t n)
+{
+	return n == 0 || (n == 5 && memcmp(s, "<...>", 5) == 0) ||
+	       (n == 9 && memcmp(s, "<unknown>", 9) == 0) || (n == 6 && memcmp(s, "<idle>", 6) == 0);
+}
+
+static void set_comm(struct rd *r, struct athread *th, const char *s, size_t n)
+{
+	if (th->tid == 0 || placeholder_comm(s, n))
+		return;
+	if (th->comm != AF_NONE && af_tree_name_len(&r->p->tree, th->comm) == n &&
+	    memcmp(af_tree_name(&r->p->tree, th->comm), s, n) == 0)
+		return;
+	th->comm = af_tree_intern(&r->p->tree, s, n);
+}
+
+/* A slice or async name, cleaned for every output, interned. */
+static uint32_t frame_name(struct rd *r, const char *s, size_t n)
+{
+	if (n == 0)
+		return af_tree_intern_str(&r->p->tree, "[empty slice name]");
+	r->scratch.len = 0;
+	af_name_append(&r->scratch, s, n);
+	af_name_finish(&r->scratch, 0);
+	return af_tree_intern(&r->p->tree, r->scratch.data, r->scratch.len);
+}
+
+/* ---- thread slices ---- */
+
+/* First slice of a thread: its process and its node. */
+static void start_thread(struct rd *r, struct athread *th, int64_t mark_pid)
+{
+	th->mark_pid = mark_pid;
+	if (r->o->async) {
+		th->node = af_tree_add_child(&r->slice_tree, AF_ROOT, 0);
+		th->fold.root = th->node;
+		return;
+	}
+	int64_t pid = th->tid == 0 ? 0 : th->tgid >= 0 ? th->tgid : th->dump_tgid >= 0 ? th->dump_tgid : mark_pid;
+	struct aproc *pr = proc_at(r, pid);
+	uint32_t pnode = proc_node(r, pr);
+	pr->nthreads++;
+	th->node = af_tree_add_child(&r->p->tree, pnode, r->empty_name);
+	th->fold.root = th->node;
+	th->pindex = af_profile_add_thread(r->p, th->tid, "", 0);
+	r->p->threads[th->pindex].node = th->node;
+	r->p->threads[th->pindex].pid = (uint64_t)pid;
+	r->p->threads[th->pindex].process_node = pnode;
+}
+
+static void begin_slice(struct rd *r, struct athread *th, int64_t pid, const char *name, size_t n, uint64_t ts)
+{
+	r->st.begins++;
+	if (th->node == AF_NONE)
+		start_thread(r, th, pid);
+	af_fold_enter(&r->fold, &th->fold, 0, frame_name(r, name, n), ts);
+}
+
+/* Does an E's name (after "E|pid|") name the open slice? Chromium appends
+ * "|args|category" to both, so the part before the first '|' also counts. */
+static bool same_name(struct rd *r, const char *top, size_t top_len, const char *s, size_t n)
+{
+	r->scratch.len = 0;
+	af_name_append(&r->scratch, s, n);
+	af_name_finish(&r->scratch, 0);
+	if (r->scratch.len == top_len && memcmp(r->scratch.data, top, top_len) == 0)
+		return true;
+	const char *a = memchr(r->scratch.data, '|', r->scratch.len), *b = memchr(top, '|', top_len);
+	size_t al = a ? (size_t)(a - r->scratch.data) : r->scratch.len, bl = b ? (size_t)(b - top) : top_len;
+	return al == bl && memcmp(r->scratch.data, top, al) == 0;
+}
+
+static void end_slice(struct rd *r, struct athread *th, const char *name, size_t n, uint64_t ts)
+{
+	r->st.ends++;
+	if (th->node == AF_NONE || th->fold.depth == 0) {
+		r->st.unmatched_ends++;
+		return;
+	}
+	if (n) {
+		struct af_tree *t = r->fold.tree;
+		uint32_t id = t->nodes[th->fold.stack[th->fold.depth - 1].node].name;
+		if (!same_name(r, af_tree_name(t, id), af_tree_name_len(t, id), name, n))
+			r->st.name_mismatches++;
+	}
+	af_fold_exit(&r->fold, &th->fold, 0, 0, ts);
+}
+
+/* ---- async slices ---- */
+
+static uint64_t cookie_value(const char *s, size_t n)
+{
+	uint64_t v = 0;
+	bool numeric = n > 0 && n < 20;
+	for (size_t i = (n && s[0] == '-'); i < n && numeric; i++) {
+		numeric = is_digit(s[i]);
+		v = v * 10 + (uint64_t)(s[i] - '0');
+	}
+	if (numeric)
+		return s[0] == '-' ? (uint64_t)-(int64_t)v : v;
+	uint64_t h = 0xcbf29ce484222325ULL;   /* FNV-1a: any bytes are a cookie */
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (uint8_t)s[i]) * 0x100000001b3ULL;
+	return h;
+}
+
+static uint64_t async_key(int64_t pid, uint32_t track, uint32_t name, uint64_t cookie)
+{
+	return mix(mix(mix((uint64_t)pid) ^ ((uint64_t)track << 32 | name)) ^ cookie);
+}
+
+static void async_begin(struct rd *r, int64_t pid, uint32_t track, uint32_t name, uint64_t cookie, uint64_t ts)
+{
+	r->st.async_begins++;
+	uint32_t key_name = track == AF_NONE ? name : AF_NONE;
+	uint64_t key = async_key(pid, track, key_name, cookie);
+	if (idmap_get(&r->by_async, key) != AF_NONE) {
+		r->st.async_dup_begins++;   /* Perfetto's "unnestable": keep the first */
+		return;
+	}
+	uint32_t i;
+	if (r->free_open != AF_NONE) {
+		i = r->free_open;
+		r->free_open = r->open[i].next_free;
+	} else {
+		af_grow(&r->open, &r->cap_open, r->nopen + 1, sizeof *r->open);
+		i = (uint32_t)r->nopen++;
+	}
+	r->open[i] = (struct aopen){ pid, track, name, cookie, ts, AF_NONE };
+	idmap_put(&r->by_async, key, i);
+}
+
+static void async_end(struct rd *r, int64_t pid, uint32_t track, uint32_t name, uint64_t cookie, uint64_t ts)
+{
+	r->st.async_ends++;
+	uint64_t key = async_key(pid, track, track == AF_NONE ? name : AF_NONE, cookie);
+	uint32_t i = idmap_get(&r->by_async, key);
+	struct aopen *o = i != AF_NONE ? &r->open[i] : NULL;
+	if (!o || o->pid != pid || o->track != track || o->cookie != cookie) {
+		r->st.async_orphan_ends++;
+		return;
+	}
+	if (r->o->async) {
+		struct af_tree *t = &r->p->tree;
+		uint32_t node = proc_node(r, proc_at(r, pid));
+		if (track != AF_NONE)
+			node = af_tree_child(t, node, track);
+		node = af_tree_child(t, node, o->name);
+		t->nodes[node].self += ts > o->start ? ts - o->start : 0;
+	}
+	idmap_del(&r->by_async, key);
+	o->next_free = r->free_open;
+	r->free_open = i;
+}
+
+/* ---- trace_marker payloads ---- */
+
+/* Split "pid|rest": false if pid is not a number. */
+static bool mark_pid(const char **s, const char *end, int64_t *pid, bool *more)
+{
+	uint64_t v;
+	const char *p = *s;
+	if (!digits(&p, end, &v) || (p < end && *p != '|'))
+		return false;
+	*pid = (int64_t)v;
+	*more = p < end;
+	*s = p + (p < end);
+	return true;
+}
+
+/* The last '|'-separated field of [s, end) (the cookie), and what precedes it. */
+static bool last_field(const char *s, const char *end, const char **mid_end, const char **last)
+{
+	const char *q = end;
+	while (q > s && q[-1] != '|')
+		q--;
+	if (q == s)
+		return false;
+	*mid_end = q - 1;
+	*last = q;
+	return true;
+}
+
+static void bad_mark(struct rd *r)
+{
+	if (!r->st.bad_marks++)
+		r->st.first_bad_mark = r->st.lines;
+}
+
+static void async_mark(struct rd *r, char kind, int64_t pid, const char *s, const char *end, uint64_t ts)
+{
+	const char *mid, *cookie;
+	if (!last_field(s, end, &mid, &cookie)) {
+		bad_mark(r);
+		return;
+	}
+	uint64_t c = cookie_value(cookie, (size_t)(end - cookie));
+	if (kind == 'S' || kind == 'F') {
+		uint32_t name = frame_name(r, s, (size_t)(mid - s));
+		if (kind == 'S')
+			async_begin(r, pid, AF_NONE, name, c, ts);
+		else
+			async_end(r, pid, AF_NONE, name, c, ts);
+		return;
+	}
+	/* G|pid|track|name|cookie, H|pid|track|cookie or H|pid|track|name|cookie */
+	const char *bar = memchr(s, '|', (size_t)(mid - s));
+	const char *track_end = bar ? bar : mid;
+	uint32_t track = frame_name(r, s, (size_t)(track_end - s));
+	if (kind == 'G') {
+		if (!bar) {
+			bad_mark(r);
+			return;
+		}
+		async_begin(r, pid, track, frame_name(r, bar + 1, (size_t)(mid - bar - 1)), c, ts);
+	} else {
+		async_end(r, pid, track, AF_NONE, c, ts);
+	}
+}
+
+static void mark(struct rd *r, struct athread *th, const struct atrace_event *e)
+{
+	const char *s = e->payload, *end = s + e->payload_len;
+	if (e->event_len == 5 && !(end - s >= 2 && s[1] == '|')) {
+		/* print: "<ip symbol>: B|..." as trace-cmd shows it */
+		const char *c = atrace_find(s, (size_t)(end - s), ": ", 2);
+		if (c)
+			s = spaces(c + 2, end);
+	}
+	if (end - s >= 2 && end[-2] == '\\' && end[-1] == 'n')
+		end -= 2;   /* an escaped trailing newline (catapult strips it too) */
+	while (end > s && (end[-1] == '\n' || end[-1] == '\0'))
+		end--;
+	if (end - s == 1 && s[0] == 'E') {
+		end_slice(r, th, NULL, 0, e->ts);
+		return;
+	}
+	if (end - s < 2 || s[1] != '|') {
+		if ((size_t)(end - s) >= 23 && memcmp(s, "trace_event_clock_sync:", 23) == 0) {
+			r->st.clock_syncs++;
+		} else if (!r->st.other_marks++) {
+			r->st.first_other_mark = r->st.lines;
+		}
+		return;
+	}
+	char kind = s[0];
+	const char *f = s + 2;
+	int64_t pid;
+	bool more;
+	if (!mark_pid(&f, end, &pid, &more)) {
+		bad_mark(r);
+		return;
+	}
+	switch (kind) {
+	case 'B':
+		begin_slice(r, th, pid, f, more ? (size_t)(end - f) : 0, e->ts);
+		break;
+	case 'E':
+		end_slice(r, th, f, more ? (size_t)(end - f) : 0, e->ts);
+		break;
+	case 'S': case 'F': case 'G': case 'H':
+		if (!more)
+			bad_mark(r);
+		else
+			async_mark(r, kind, pid, f, end, e->ts);
+		break;
+	case 'C':
+		r->st.counters++;
+		break;
+	case 'I': case 'N':
+		r->st.instants++;
+		break;
+	default:
+		if (!r->st.other_marks++)
+			r->st.first_other_mark = r->st.lines;
+	}
+}
+
+/* ---- names from sched events and the PROCESS DUMP ---- */
+
+/* "<key>=<comm> <next>=<pid>": the comm may contain spaces. */
+static void comm_pid(struct rd *r, const char *s, const char *end, const char *key, const char *next)
+{
+	size_t kl = strlen(key), nl = strlen(next);
+	const char *k = atrace_find(s, (size_t)(end - s), key, kl);
+	if (!k)
+		return;
+	const char *comm = k + kl;
+	const char *n = atrace_find(comm, (size_t)(end - comm), next, nl);
+	if (!n)
+		return;
+	const char *p = n + nl;
+	uint64_t tid;
+	if (!digits(&p, end, &tid) || tid == 0)
+		return;
+	r->st.sched_names++;
+	set_comm(r, thread_at(r, tid, 0), comm, (size_t)(n - comm));
+}
+
+static bool event_is(const struct atrace_event *e, const char *name)
+{
+	size_t n = strlen(name);
+	return e->event_len == n && memcmp(e->event, name, n) == 0;
+}
+
+static void sched_names(struct rd *r, const struct atrace_event *e)
+{
+	const char *s = e->payload, *end = s + e->payload_len;
+	if (event_is(e, "sched_switch")) {
+		comm_pid(r, s, end, "prev_comm=", " prev_pid=");
+		comm_pid(r, s, end, "next_comm=", " next_pid=");
+	} else if (event_is(e, "sched_wakeup") || event_is(e, "sched_waking") || event_is(e, "sched_wakeup_new")) {
+		comm_pid(r, s, end, "comm=", " pid=");
+	}
+}
+
+/* Columns of a ps header: where PID, TID and the name are. */
+struct ps_cols { int pid, tid, name, ncols; };
+
+static size_t split_ws(const char *s, const char *end, const char **tok, size_t *len, size_t max)
+{
+	size_t k = 0;
+	const char *p = s;
+	while (k < max) {
+		p = spaces(p, end);
+		if (p >= end)
+			break;
+		const char *q = p;
+		while (q < end && *q != ' ' && *q != '\t')
+			q++;
+		tok[k] = p;
+		len[k++] = (size_t)(q - p);
+		p = q;
+	}
+	return k;
+}
+
+static bool ps_header(const char **tok, const size_t *len, size_t k, struct ps_cols *c)
+{
+	*c = (struct ps_cols){ -1, -1, -1, (int)k };
+	for (size_t i = 0; i < k; i++) {
+		if (len[i] == 3 && memcmp(tok[i], "PID", 3) == 0)
+			c->pid = (int)i;
+		else if (len[i] == 3 && memcmp(tok[i], "TID", 3) == 0)
+			c->tid = (int)i;
+		else if (c->name < 0 && ((len[i] == 4 && (memcmp(tok[i], "NAME", 4) == 0 || memcmp(tok[i], "COMM", 4) == 0)) ||
+					 (len[i] == 3 && memcmp(tok[i], "CMD", 3) == 0)))
+			c->name = (int)i;
+	}
+	return c->pid >= 0 && c->name >= 0;
+}
+
+static void ps_row(struct rd *r, const struct ps_cols *c, const char *end,
+		   const char **tok, const size_t *len, size_t k)
+{
+	if ((int)k <= c->name || (int)k <= c->pid || (c->tid >= 0 && (int)k <= c->tid))
+		return;
+	uint64_t pid, tid;
+	const char *p = tok[c->pid];
+	if (!digits(&p, tok[c->pid] + len[c->pid], &pid))
+		return;
+	/* the last column runs to the end of the line (names with spaces) */
+	size_t nlen = c->name == c->ncols - 1 ? (size_t)(end - tok[c->name]) : len[c->name];
+	uint32_t name = af_tree_intern(&r->p->tree, tok[c->name], nlen);
+	if (c->tid >= 0) {
+		p = tok[c->tid];
+		if (!digits(&p, tok[c->tid] + len[c->tid], &tid) || tid == 0)
+			return;
+		struct athread *th = thread_at(r, tid, 0);
+		th->dump_tgid = (int64_t)pid;
+		th->dump_name = name;
+	} else {
+		proc_at(r, (int64_t)pid)->dump_name = name;
+	}
+}
+
+static void process_dump(struct rd *r, const char *s, size_t n)
+{
+	const char *end = s + n;
+	struct ps_cols c = { -1, -1, -1, 0 };
+	while (s < end) {
+		const char *nl = memchr(s, '\n', (size_t)(end - s));
+		const char *e = nl ? nl : end;
+		while (e > s && (e[-1] == '\r' || e[-1] == ' '))
+			e--;
+		const char *tok[16];
+		size_t len[16];
+		size_t k = split_ws(s, e, tok, len, 16);
+		struct ps_cols h;
+		if (k && ps_header(tok, len, k, &h))
+			c = h;
+		else if (c.pid >= 0)
+			ps_row(r, &c, e, tok, len, k);
+		s = nl ? nl + 1 : end;
+	}
+}
+
+/* ---- lines ---- */
+
+static void header_line(struct rd *r, const char *s, size_t n)
+{
+	const char *end = s + n;
+	if (n >= 5 && memcmp(s, "#####", 5) == 0 && atrace_find(s, n, "buffer started", 14)) {
+		r->st.buffer_started++;
+		return;
+	}
+	const char *k = atrace_find(s, n, "entries-in-buffer/entries-written:", 34);
+	if (k) {
+		const char *p = spaces(k + 34, end);
+		uint64_t a, b;
+		if (digits(&p, end, &a) && p < end && *p == '/' && (p++, digits(&p, end, &b))) {
+			r->st.entries_in_buffer += a;
+			r->st.entries_written += b;
+			r->st.have_entries = true;
+		}
+		const char *cpus = atrace_find(s, n, "#P:", 3);
+		if (cpus)
+			af_profile_info(r->p, "cpus", "%.*s", (int)(end - cpus - 3), cpus + 3);
+		return;
+	}
+	if (n > 10 && memcmp(s, "# tracer: ", 10) == 0)
+		af_profile_info(r->p, "tracer", "%.*s", (int)(n - 10 > 40 ? 40 : n - 10), s + 10);
+	else if (n > 13 && memcmp(s, "# clock_type=", 13) == 0)
+		af_profile_info(r->p, "trace clock", "%.*s", (int)(n - 13 > 40 ? 40 : n - 13), s + 13);
+}
+
+static void one_line(struct rd *r, const char *s, size_t n)
+{
+	while (n && (s[n - 1] == '\r' || s[n - 1] == ' ' || s[n - 1] == '\t'))
+		n--;
+	if (n == 0)
+		return;
+	if (s[0] == '#') {
+		header_line(r, s, n);
+		return;
+	}
+	struct atrace_event e;
+	if (!atrace_parse_line(s, n, &e)) {
+		size_t i = 0;
+		while (i < n && (s[i] == ' ' || s[i] == '\t'))
+			i++;
+		if (i < n && !r->st.skipped++)
+			r->st.first_skipped = r->st.lines;
+		return;
+	}
+	r->st.events++;
+	if (!r->st.have_ts) {
+		r->st.have_ts = true;
+		r->st.first_ts = e.ts;
+	}
+	if (e.ts > r->st.last_ts)
+		r->st.last_ts = e.ts;
+	struct athread *th = thread_at(r, e.tid, e.cpu);
+	th->events++;
+	if (!th->fold.started) {
+		th->fold.started = true;
+		th->fold.first = th->fold.last = e.ts;
+	} else if (e.ts > th->fold.last) {
+		th->fold.last = e.ts;
+	}
+	if (e.tgid >= 0)
+		th->tgid = e.tgid;
+	set_comm(r, th, e.task, e.task_len);
+	if (event_is(&e, "tracing_mark_write") || event_is(&e, "0") || event_is(&e, "print"))
+		mark(r, th, &e);
+	else if (e.event_len > 6 && memcmp(e.event, "sched_", 6) == 0)
+		sched_names(r, &e);
+}
+
+/* ---- the end: names, counts ---- */
+
+static void thread_name(struct rd *r, const struct athread *th, struct af_buf *b)
+{
+	const struct af_tree *t = &r->p->tree;
+	b->len = 0;
+	if (th->tid == 0)
+		af_buf_printf(b, "swapper/%" PRIu32, th->cpu);
+	else if (th->comm != AF_NONE)
+		af_buf_add(b, af_tree_name(t, th->comm), af_tree_name_len(t, th->comm));
+	else if (th->dump_name != AF_NONE)
+		af_buf_add(b, af_tree_name(t, th->dump_name), af_tree_name_len(t, th->dump_name));
+	else
+		af_buf_printf(b, "thread-%" PRIu64, th->tid);
+}
+
+static void process_name(struct rd *r, const struct aproc *pr, struct af_buf *b)
+{
+	const struct af_tree *t = &r->p->tree;
+	b->len = 0;
+	uint32_t main_thread = pr->pid > 0 ? idmap_get(&r->by_tid, (uint64_t)pr->pid << 20) : AF_NONE;
+	const struct athread *mt = main_thread != AF_NONE ? &r->threads[main_thread] : NULL;
+	uint32_t id = pr->dump_name != AF_NONE ? pr->dump_name
+		: mt && mt->comm != AF_NONE ? mt->comm
+		: mt && mt->dump_name != AF_NONE ? mt->dump_name : AF_NONE;
+	if (pr->pid == 0)
+		af_buf_puts(b, "swapper");
+	else if (id != AF_NONE)
+		af_buf_add(b, af_tree_name(t, id), af_tree_name_len(t, id));
+	else
+		af_buf_printf(b, "process-%" PRId64, pr->pid);
+}
+
+/* Rename a graph node "name (id)", cleaned like every frame name. */
+static void name_node(struct rd *r, uint32_t node, const struct af_buf *name, uint64_t id)
+{
+	struct af_buf *b = &r->scratch;
+	b->len = 0;
+	af_name_append(b, name->data, name->len);
+	af_name_finish(b, 0);
+	af_buf_printf(b, " (%" PRIu64 ")", id);
+	af_tree_rename(&r->p->tree, node, af_tree_intern(&r->p->tree, b->data, b->len));
+}
+
+static void finish_threads(struct rd *r)
+{
+	struct af_buf name;
+	af_buf_init(&name);
+	for (size_t i = 0; i < r->nthreads; i++) {
+		struct athread *th = &r->threads[i];
+		if (th->node == AF_NONE)
+			continue;
+		af_fold_finish(&r->fold, &th->fold);
+		if (th->pindex == SIZE_MAX)
+			continue;
+		struct af_thread *pt = &r->p->threads[th->pindex];
+		thread_name(r, th, &name);
+		free(pt->name);
+		pt->name = af_xstrndup(name.data, name.len);
+		pt->events = th->events;
+		pt->first_time = th->fold.first;
+		pt->last_time = th->fold.last;
+		name_node(r, th->node, &name, th->tid);
+	}
+	for (size_t i = 0; i < r->nprocs; i++) {
+		struct aproc *pr = &r->procs[i];
+		if (pr->node == AF_NONE)
+			continue;
+		process_name(r, pr, &name);
+		struct af_process *pp = &r->p->processes[pr->pindex];
+		free(pp->name);
+		pp->name = af_xstrndup(name.data, name.len);
+		name_node(r, pr->node, &name, (uint64_t)pr->pid);
+	}
+	af_buf_release(&name);
+}
+
+static void report(struct rd *r, const struct atrace_text *t)
+{
+	struct af_profile *p = r->p;
+	const struct stats *s = &r->st;
+	af_profile_info(p, "container", "%s", t->container);
+	af_profile_info(p, "lines", "%" PRIu64, s->lines);
+	af_profile_info(p, "ftrace events", "%" PRIu64, s->events);
+	if (s->have_ts)
+		af_profile_info(p, "time span", "%" PRIu64 " µs", s->last_ts - s->first_ts);
+	af_profile_info(p, "slices", "%" PRIu64 " B, %" PRIu64 " E", s->begins, s->ends);
+	af_profile_info(p, "async slices", "%" PRIu64 " begun (S/G), %" PRIu64 " ended (F/H)", s->async_begins, s->async_ends);
+	af_profile_info(p, "counters", "%" PRIu64, s->counters);
+	af_profile_info(p, "instants", "%" PRIu64, s->instants);
+	af_profile_info(p, "clock sync marks", "%" PRIu64, s->clock_syncs);
+	af_profile_info(p, "names from sched events", "%" PRIu64, s->sched_names);
+	if (s->have_entries)
+		af_profile_info(p, "entries in buffer/written", "%" PRIu64 "/%" PRIu64, s->entries_in_buffer, s->entries_written);
+	for (size_t i = 0; i < r->nprocs; i++) {
+		const struct aproc *pr = &r->procs[i];
+		if (pr->node == AF_NONE)
+			continue;
+		char key[40];
+		snprintf(key, sizeof key, "process %" PRId64, pr->pid);
+		if (r->o->async)
+			af_profile_info(p, key, "%s", p->processes[pr->pindex].name);
+		else
+			af_profile_info(p, key, "%s, %zu thread%s with slices", p->processes[pr->pindex].name,
+					pr->nthreads, pr->nthreads == 1 ? "" : "s");
+	}
+	af_profile_warn(p, s->skipped, "lines that are not ftrace events skipped (first: line %" PRIu64 ")", s->first_skipped);
+	af_profile_warn(p, s->unmatched_ends, "slice ends (E) with no open slice on their thread (ignored)");
+	af_profile_warn(p, s->name_mismatches, "named slice ends (E|pid|name) that did not match the open slice (closed it anyway)");
+	af_profile_warn(p, r->fold.stats.closed_at_end, "slices still open at the end (closed at their thread's last event)");
+	af_profile_warn(p, r->fold.stats.time_backwards, "events earlier than the previous one on their thread (clamped)");
+	af_profile_warn(p, s->bad_marks, "malformed trace marks (first: line %" PRIu64 ")", s->first_bad_mark);
+	af_profile_warn(p, s->other_marks, "trace marks of no known kind (first: line %" PRIu64 ")", s->first_other_mark);
+	af_profile_warn(p, s->async_unfinished, "async slices never ended%s", r->o->async ? " (not drawn)" : "");
+	af_profile_warn(p, s->async_orphan_ends, "async ends (F/H) with no matching begin (ignored)");
+	af_profile_warn(p, s->async_dup_begins, "async begins repeating an open one (the first kept)");
+	if (s->entries_written > s->entries_in_buffer)
+		af_profile_warn(p, s->entries_written - s->entries_in_buffer,
+				"events overwritten in the kernel buffer (entries-written above entries-in-buffer): the start is missing");
+	af_profile_warn(p, s->buffer_started, "CPU buffers that wrapped ('##### CPU n buffer started'): the start is missing");
+}
+
+static void rd_release(struct rd *r)
+{
+	for (size_t i = 0; i < r->nthreads; i++)
+		free(r->threads[i].fold.stack);
+	free(r->threads);
+	free(r->procs);
+	free(r->open);
+	idmap_release(&r->by_tid);
+	idmap_release(&r->by_pid);
+	idmap_release(&r->by_async);
+	af_buf_release(&r->scratch);
+	af_tree_release(&r->slice_tree);
+}
+
+static int read_text(struct rd *r, const struct atrace_text *t)
+{
+	if (t->procdump)
+		process_dump(r, t->procdump, t->procdump_len);
+	const char *s = t->data, *end = s + t->len;
+	while (s < end) {
+		const char *nl = memchr(s, '\n', (size_t)(end - s));
+		size_t n = (size_t)((nl ? nl : end) - s);
+		r->st.lines++;
+		one_line(r, s, n);
+		s += n + 1;
+	}
+	r->st.async_unfinished = r->by_async.n;
+	finish_threads(r);
+	report(r, t);
+	if (r->o->keep_empty)
+		return 0;
+	if (r->st.events == 0)
+		return af_diag_error(r->d, "no ftrace events in %" PRIu64 " lines (%s): not an atrace capture", r->st.lines, t->container);
+	if (!r->o->async && r->st.begins == 0)
+		return af_diag_error(r->d, "no slices to draw: %" PRIu64 " ftrace events but no 'B|pid|name' trace marks (a kernel-only capture? record atrace categories such as gfx, view, am)", r->st.events);
+	if (r->o->async && r->p->tree.nnodes <= 1)
+		return af_diag_error(r->d, "no async slices to draw: %" PRIu64 " begun (S/G), %" PRIu64 " ended (F/H) with a matching begin",
+				     r->st.async_begins, r->st.async_ends - r->st.async_orphan_ends);
+	return 0;
+}
+
+int af_read_atrace(struct af_profile *p, const struct af_input *in,
+		   const struct af_read_opts *o, struct af_diag *d)
+{
+	struct rd r = { .p = p, .o = o, .d = d, .free_open = AF_NONE };
+	p->format = "atrace";
+	p->unit = "µs";
+	p->clock = "wall";
+	af_tree_init(&r.slice_tree);
+	r.fold.tree = o->async ? &r.slice_tree : &p->tree;
+	r.empty_name = af_tree_intern_str(&p->tree, "");
+	af_buf_init(&r.scratch);
+	struct atrace_text t;
+	memset(&t, 0, sizeof t);
+	int rc = atrace_unwrap(&t, in, d);
+	if (rc == 0)
+		rc = read_text(&r, &t);
+	atrace_text_release(&t);
+	rd_release(&r);
+	return rc;
+}
+
+/* ---- detection ---- */
+
+int af_atrace_sniff(const struct af_input *in)
+{
+	const char *s = (const char *)in->data;
+	size_t n = in->len;
+	if (af_inflate_is_gzip(in->data, n) || (n >= 2 && in->data[0] == 0x78 && af_inflate_is_zlib(in->data, n)))
+		return 2;
+	size_t head = n < 4096 ? n : 4096;
+	for (const char *at = s; (at = atrace_find(at, head - (size_t)(at - s), "TRACE:", 6)); at += 6)
+		if (at == s || at[-1] == '\n')
+			return 2;
+	size_t i = 0;
+	while (i < n && (s[i] == ' ' || s[i] == '\t' || s[i] == '\r' || s[i] == '\n'))
+		i++;
+	if (i < n && (s[i] == '{' || s[i] == '['))
+		return 1;
+	if (i < n && s[i] == '<' && i + 1 < n && (s[i + 1] == '!' || s[i + 1] == 'h' || s[i + 1] == 'H'))
+		return 2;   /* HTML; "<...>-123" and "<idle>-0" are task names */
+	if (n - i >= 8 && (memcmp(s + i, "# tracer", 8) == 0 || memcmp(s + i, "cpus=", 5) == 0))
+		return 2;
+	/* the first line that is not a comment is an event line */
+	size_t scan = n < 65536 ? n : 65536;
+	for (size_t at = 0; at < scan;) {
+		const char *nl = memchr(s + at, '\n', scan - at);
+		size_t len = (size_t)((nl ? nl : s + scan) - (s + at));
+		const char *line = s + at;
+		at += len + 1;
+		size_t k = len;
+		while (k && (line[k - 1] == '\r' || line[k - 1] == ' '))
+			k--;
+		if (k >= 3 && memcmp(line + k - 3, "\\n\\", 3) == 0)
+			k -= 3;   /* a JS string body */
+		size_t j = 0;
+		while (j < k && (line[j] == ' ' || line[j] == '\t'))
+			j++;
+		if (j == k || line[0] == '#')
+			continue;
+		struct atrace_event e;
+		return atrace_parse_line(line, k, &e) ? 2 : 0;
+	}
+	return 0;
+}
