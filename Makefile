@@ -7,6 +7,7 @@ ifneq ($(SANITIZE),)
 O ?= build-sanitize
 endif
 O ?= build
+PREFIX ?= /usr/local
 PKG_CONFIG ?= pkg-config
 CC ?= cc
 CFLAGS ?= -O2 -g
@@ -14,7 +15,7 @@ CFLAGS ?= -O2 -g
 
 DEPS := cairo pangocairo pangoft2 fontconfig zlib
 DEBIAN_PACKAGES := build-essential pkg-config libcairo2-dev libpango1.0-dev \
-	libfontconfig-dev zlib1g-dev libxml2-utils chromium dmtracedump
+	libfontconfig-dev zlib1g-dev libxml2-utils chromium dmtracedump poppler-utils
 
 WARN := -std=c11 -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
 	-Wwrite-strings -Wvla -Wformat=2 -Wundef -Wpointer-arith -Wimplicit-fallthrough
@@ -27,10 +28,14 @@ endif
 
 DEPS_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(DEPS) 2>/dev/null)
 DEPS_LIBS := $(shell $(PKG_CONFIG) --libs $(DEPS) 2>/dev/null)
-ALL_CFLAGS := $(WARN) -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE $(SAN) \
+ALL_CFLAGS := $(WARN) -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE $(SAN) -pthread \
 	-I src -I $(O)/gen $(DEPS_CFLAGS) $(CFLAGS)
-ALL_LDFLAGS := $(SAN) $(LDFLAGS) -Wl,--as-needed
+ALL_LDFLAGS := $(SAN) -pthread $(LDFLAGS) -Wl,--as-needed
 LIBS := $(DEPS_LIBS) -lm
+# The pinned font (fonts/README): found here when run from the tree, and in
+# $(PREFIX)/share/aflame-render/fonts (beside ../bin) after make install.
+FONT_DIR ?= $(abspath fonts)
+FONT_FILES := fonts/DejaVuSans.ttf fonts/LICENSE-DejaVu fonts/README
 
 SRCS := $(wildcard src/*.c)
 OBJS := $(SRCS:src/%.c=$(O)/obj/%.o)
@@ -39,7 +44,7 @@ UNIT_SRCS := $(wildcard tests/unit/*.c)
 UNIT_OBJS := $(UNIT_SRCS:tests/unit/%.c=$(O)/obj/unit/%.o)
 BIN := $(O)/aflame-render
 
-.PHONY: all check demo deps bless bench clean lint FORCE
+.PHONY: all check demo deps bless bench clean lint install FORCE
 all: $(BIN)
 
 # Rebuild everything when the flags change (e.g. `make check` adds -Werror).
@@ -67,6 +72,8 @@ $(O)/obj/%.o: src/%.c $(O)/flags $(O)/deps-ok | $(O)/obj $(O)/gen/svg_script.h
 	@echo "  CC    $<"
 	@$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
 
+$(O)/obj/fonts.o: ALL_CFLAGS += -DAF_FONT_DIR='"$(FONT_DIR)"'
+
 $(O)/obj/unit/%.o: tests/unit/%.c $(O)/flags | $(O)/obj/unit
 	@echo "  CC    $<"
 	@$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
@@ -78,6 +85,11 @@ $(BIN): $(OBJS)
 $(O)/unit-tests: $(UNIT_OBJS) $(LIB_OBJS)
 	@echo "  LINK  $@"
 	@$(CC) $(ALL_LDFLAGS) -o $@ $(UNIT_OBJS) $(LIB_OBJS) $(LIBS)
+
+# pixel comparison of PNGs for tests/suites/png.sh
+$(O)/pngdiff: tests/tools/pngdiff.c $(O)/flags $(O)/deps-ok | $(O)
+	@echo "  CC    $<"
+	@$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(LIBS)
 
 -include $(OBJS:.o=.d) $(UNIT_OBJS:.o=.d)
 
@@ -110,7 +122,7 @@ demo-render: $(BIN) | $(O)/demo
 # `make check SANITIZE=...` runs only the sanitized pass.
 ifeq ($(SANITIZE),)
 check: deps
-	@$(MAKE) --no-print-directory WERROR=1 $(BIN) $(O)/unit-tests
+	@$(MAKE) --no-print-directory WERROR=1 $(BIN) $(O)/unit-tests $(O)/pngdiff
 	@AFLAME=$(BIN) UNIT=$(O)/unit-tests O=$(O) bash tests/run.sh
 	@$(MAKE) --no-print-directory check SANITIZE=address,undefined
 else
@@ -122,8 +134,15 @@ check: deps
 endif
 
 bless:
-	@$(MAKE) --no-print-directory $(BIN)
+	@$(MAKE) --no-print-directory $(BIN) $(O)/pngdiff
 	@AFLAME_BLESS=1 AFLAME=$(BIN) UNIT=: O=$(O) bash tests/run.sh --bless-only
+
+install: $(BIN)
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/aflame-render/fonts
+	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/aflame-render
+	install -m 644 $(FONT_FILES) $(DESTDIR)$(PREFIX)/share/aflame-render/fonts
+	if [ -f docs/aflame-render.1 ]; then install -d $(DESTDIR)$(PREFIX)/share/man/man1 && \
+	  install -m 644 docs/aflame-render.1 $(DESTDIR)$(PREFIX)/share/man/man1; fi
 
 # Benchmarks: generators in bench/ make large deterministic inputs (cached in
 # $(O)/bench/data); bench/run.sh prints time, memory and throughput.

@@ -4,23 +4,59 @@
 #include "util.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <signal.h>
 #include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-/* The temporary file being written, for the signal handler. Only one output
- * is open at a time per process. */
-static volatile sig_atomic_t have_pending;
-static char pending_path[4096];
+/* The temporary files being written, for the signal handler: one slot per
+ * open output (batches write up to 64 at once, one per worker). A slot is
+ * claimed under the lock, its path written, and only then marked in use, so
+ * the handler never reads a half-written path. An output that finds no free
+ * slot is still written; only its cleanup on a signal is lost. */
+#define MAX_PENDING 64
+static volatile sig_atomic_t pending_used[MAX_PENDING];
+static char pending_path[MAX_PENDING][4096];
+static bool pending_claimed[MAX_PENDING];
+static pthread_mutex_t pending_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static void on_signal(int sig)
 {
-	if (have_pending)
-		unlink(pending_path);
+	for (int i = 0; i < MAX_PENDING; i++)
+		if (pending_used[i])
+			unlink(pending_path[i]);
 	signal(sig, SIG_DFL);
 	raise(sig);
+}
+
+static int claim_pending(const char *path)
+{
+	int slot = -1;
+	pthread_mutex_lock(&pending_lock);
+	for (int i = 0; i < MAX_PENDING && slot < 0; i++)
+		if (!pending_claimed[i])
+			slot = i;
+	if (slot >= 0) {
+		pending_claimed[slot] = true;
+		memcpy(pending_path[slot], path, strlen(path) + 1);
+		__atomic_thread_fence(__ATOMIC_SEQ_CST);
+		pending_used[slot] = 1;
+	}
+	pthread_mutex_unlock(&pending_lock);
+	return slot;
+}
+
+static void release_pending(struct af_output *o)
+{
+	if (o->slot < 0)
+		return;
+	pthread_mutex_lock(&pending_lock);
+	pending_used[o->slot] = 0;
+	pending_claimed[o->slot] = false;
+	pthread_mutex_unlock(&pending_lock);
+	o->slot = -1;
 }
 
 void af_output_install_signals(void)
@@ -49,6 +85,7 @@ int af_output_open(struct af_output *o, const char *path, struct af_diag *d)
 {
 	memset(o, 0, sizeof *o);
 	o->path = path;
+	o->slot = -1;
 	if (strcmp(path, "-") == 0) {
 		o->fp = stdout;
 		af_sink_init(&o->sink, af_write_file, o->fp);
@@ -67,7 +104,7 @@ int af_output_open(struct af_output *o, const char *path, struct af_diag *d)
 		return 0;
 	}
 	o->tmp = temp_name(path);
-	if (strlen(o->tmp) >= sizeof pending_path) {
+	if (strlen(o->tmp) >= sizeof pending_path[0]) {
 		free(o->tmp);
 		o->tmp = NULL;
 		return af_diag_error(d, "output path is too long");
@@ -80,8 +117,7 @@ int af_output_open(struct af_output *o, const char *path, struct af_diag *d)
 		return af_diag_error(d, "cannot create output: %s", strerror(e));
 	}
 	fchmod(fd, 0644 & ~(mode_t)0);
-	memcpy(pending_path, o->tmp, strlen(o->tmp) + 1);
-	have_pending = 1;
+	o->slot = claim_pending(o->tmp);
 	o->fp = fdopen(fd, "wb");
 	if (!o->fp) {
 		int e = errno;
@@ -115,7 +151,7 @@ int af_output_commit(struct af_output *o, struct af_diag *d)
 		af_output_abort(o);
 		return af_diag_error(d, "cannot write output: %s", strerror(failed));
 	}
-	have_pending = 0;
+	release_pending(o);
 	free(o->tmp);
 	o->tmp = NULL;
 	return 0;
@@ -132,7 +168,7 @@ void af_output_abort(struct af_output *o)
 	o->fp = NULL;
 	if (o->tmp) {
 		unlink(o->tmp);
-		have_pending = 0;
+		release_pending(o);
 		free(o->tmp);
 		o->tmp = NULL;
 	}

@@ -1,7 +1,8 @@
 /* output.h: output files that appear whole or not at all. Output is written
  * to a temporary file beside the target and renamed over it on success; on
  * failure, and on SIGINT/SIGTERM, the temporary file is removed. "-" means
- * standard output, which is never removed. */
+ * standard output, which is never removed. Outputs may be open in several
+ * threads at once (one struct af_output per thread). */
 #ifndef AF_OUTPUT_H
 #define AF_OUTPUT_H
 
@@ -15,6 +16,7 @@ struct af_output {
 	char *tmp;            /* temporary path, NULL for stdout */
 	FILE *fp;
 	struct af_sink sink;
+	int slot;             /* for the signal handler; -1 if none */
 };
 
 /* Install the signal handlers that remove unfinished outputs. */

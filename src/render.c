@@ -9,4 +9,5 @@ void af_render_opts_default(struct af_render_opts *o)
 	o->count_name = "samples";
 	o->font_family = "DejaVu Sans";
 	o->font_width = 0.59;
+	o->scale = 1;
 }

@@ -16,6 +16,8 @@ struct af_render_opts {
 	const char *font_family; /* first family named in CSS */
 	double font_width;       /* average glyph advance as a fraction of size (0.59) */
 	bool no_js;              /* interactive SVG without its script (tests) */
+	double scale;            /* cairo PNG: device pixels per px (1; 2 for HiDPI) */
+	struct af_text *text;    /* cairo: this thread's fonts (fonts.h); NULL: make one */
 };
 
 void af_render_opts_default(struct af_render_opts *o);
@@ -24,6 +26,15 @@ typedef int af_renderer_fn(const struct af_layout *l, const struct af_render_opt
 			   struct af_sink *out, struct af_diag *d);
 
 af_renderer_fn af_render_svg;     /* interactive SVG with embedded script */
+
+/* Pictures through cairo and pango (render_cairo.c), one drawing function
+ * for every surface: PNG (image surface; title in a tEXt chunk), PDF (title
+ * as document title) and static SVG (glyphs as paths, no script). Same
+ * geometry, colours, titles and labels as af_render_svg; labels are fitted
+ * with the pinned font's real glyph widths. */
+enum af_cairo_format { AF_CAIRO_PNG, AF_CAIRO_PDF, AF_CAIRO_SVG };
+int af_render_cairo(const struct af_layout *l, const struct af_render_opts *o,
+		    enum af_cairo_format fmt, struct af_sink *out, struct af_diag *d);
 
 #endif
 

@@ -1,0 +1,764 @@
+/* batch.c: output formats, one render, and --per-thread batches.
+ *
+ * A batch is a pool of workers (the calling thread alone for -j 1) that take
+ * two kinds of work from one queue: read an input, and render one thread of
+ * an input already read. Rendering comes first, so at most about one input
+ * per worker is in memory at a time; an input's tree is freed when its last
+ * file is written. Before an input's files are queued, everything the
+ * renderers would otherwise compute lazily inside the tree (name ranks, the
+ * "all" name) is computed, so workers only read the shared tree. Each worker
+ * has its own fonts (struct af_text): pango font maps are not thread-safe. */
+#include "batch.h"
+#include "fonts.h"
+#include "input.h"
+#include "output.h"
+#include "util.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+/* ---- formats ---- */
+
+static const struct {
+	const char *name, *ext;
+	enum af_out_format f;
+} formats[] = {
+	{ "svg", "svg", AF_OUT_SVG },
+	{ "svg-static", "svg", AF_OUT_SVG_STATIC },
+	{ "png", "png", AF_OUT_PNG },
+	{ "pdf", "pdf", AF_OUT_PDF },
+	{ "folded", "folded", AF_OUT_FOLDED },
+	{ "tree", "txt", AF_OUT_TREE },
+};
+
+enum af_out_format af_out_format_named(const char *name)
+{
+	for (size_t i = 0; i < sizeof formats / sizeof *formats; i++)
+		if (strcmp(name, formats[i].name) == 0)
+			return formats[i].f;
+	return AF_OUT_AUTO;
+}
+
+enum af_out_format af_out_format_from_path(const char *path)
+{
+	const char *dot = path ? strrchr(path, '.') : NULL;
+	if (!dot || strchr(dot, '/'))
+		return AF_OUT_AUTO;
+	if (strcmp(dot, ".txt") == 0)
+		return AF_OUT_FOLDED;
+	for (size_t i = 0; i < sizeof formats / sizeof *formats; i++)
+		if (strcmp(dot + 1, formats[i].ext) == 0)
+			return formats[i].f;  /* .svg: the interactive one, listed first */
+	return AF_OUT_AUTO;
+}
+
+const char *af_out_format_ext(enum af_out_format f)
+{
+	for (size_t i = 0; i < sizeof formats / sizeof *formats; i++)
+		if (formats[i].f == f)
+			return formats[i].ext;
+	return "svg";
+}
+
+/* ---- one graph ---- */
+
+int af_render_to(enum af_out_format f, struct af_tree *t, uint32_t root,
+		 const uint8_t *excluded, const struct af_layout_opts *lo,
+		 const struct af_render_opts *ro, struct af_sink *out, struct af_diag *d)
+{
+	if (f == AF_OUT_FOLDED)
+		return af_write_folded(t, root, excluded, ro->decimals, out);
+	if (f == AF_OUT_TREE)
+		return af_write_tree(t, root, excluded, ro->decimals, out);
+	struct af_layout l;
+	if (af_layout_build(&l, t, root, excluded, lo, d) < 0)
+		return -1;
+	int rc;
+	switch (f) {
+	case AF_OUT_PNG: rc = af_render_cairo(&l, ro, AF_CAIRO_PNG, out, d); break;
+	case AF_OUT_PDF: rc = af_render_cairo(&l, ro, AF_CAIRO_PDF, out, d); break;
+	case AF_OUT_SVG_STATIC: rc = af_render_cairo(&l, ro, AF_CAIRO_SVG, out, d); break;
+	case AF_OUT_SVG:
+	default: rc = af_render_svg(&l, ro, out, d); break;
+	}
+	af_layout_release(&l);
+	return rc;
+}
+
+void af_batch_prepare_tree(struct af_tree *t)
+{
+	/* interning an existing name can still grow the table once; after
+	 * this call it cannot, and the ranks stay valid */
+	af_tree_intern_str(t, "all");
+	af_tree_intern_str(t, "all");
+	af_tree_name_ranks(t);
+}
+
+static const char *base_name(const char *path)
+{
+	const char *s = strrchr(path, '/');
+	return s ? s + 1 : path;
+}
+
+void af_default_subtitle(struct af_buf *b, const char *input, const struct af_profile *p)
+{
+	if (p->clock)
+		af_buf_printf(b, "%s \xc2\xb7 %s clock \xc2\xb7 %s", base_name(input), p->clock, p->unit);
+}
+
+/* ---- names of files ---- */
+
+/* s reduced to [A-Za-z0-9._-]: every run of other bytes becomes one '_',
+ * no leading '.', at most 64 bytes; "thread" if nothing is left. */
+static void safe_name(struct af_buf *b, const char *s, size_t len)
+{
+	size_t start = b->len;
+	bool gap = false;
+	for (size_t i = 0; i < len && b->len - start < 64; i++) {
+		unsigned char c = (unsigned char)s[i];
+		bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+			  (c >= '0' && c <= '9') || c == '-' || c == '_' ||
+			  (c == '.' && b->len > start);
+		if (ok) {
+			af_buf_putc(b, (char)c);
+			gap = false;
+		} else if (!gap && b->len > start) {
+			af_buf_putc(b, '_');
+			gap = true;
+		}
+	}
+	while (b->len > start && b->data[b->len - 1] == '_')
+		b->data[--b->len] = 0;
+	if (b->len == start)
+		af_buf_puts(b, "thread");
+}
+
+/* by string, then by where the string lives (input order): deterministic */
+static int cmp_str_ptr(const void *a, const void *b)
+{
+	char *const *x = *(char *const *const *)a, *const *y = *(char *const *const *)b;
+	int c = strcmp(*x, *y);
+	return c ? c : (x > y) - (x < y);
+}
+
+/* Make the strings *names[0..n) distinct by adding "-2", "-3"... before
+ * the last '.' (or at the end) of repeats. */
+static void make_distinct(char ***names, size_t n)
+{
+	if (n < 2)
+		return;
+	qsort(names, n, sizeof *names, cmp_str_ptr);
+	for (size_t i = 0; i < n;) {
+		size_t j = i + 1;
+		while (j < n && strcmp(*names[j], *names[i]) == 0)
+			j++;
+		for (size_t r = i + 1; r < j; r++) {
+			char *old = *names[r];
+			const char *dot = strrchr(old, '.');
+			size_t stem = dot && dot != old ? (size_t)(dot - old) : strlen(old);
+			struct af_buf b;
+			af_buf_init(&b);
+			af_buf_printf(&b, "%.*s-%zu%s", (int)stem, old, r - i + 1, old + stem);
+			*names[r] = af_buf_detach(&b);
+			free(old);
+		}
+		i = j;
+	}
+}
+
+/* ---- the batch ---- */
+
+struct rec {                 /* one output file */
+	uint64_t tid;
+	bool whole;              /* folded input: the whole graph, no thread */
+	const char *name;        /* thread name (owned by the profile until copied) */
+	char *name_copy;         /* kept for the index after the profile is freed */
+	uint32_t node;
+	uint64_t total;
+	char *file;              /* path relative to the batch directory */
+	char *error;             /* why it was not written, or NULL */
+};
+
+struct input {
+	const char *path;
+	char *subdir;            /* NULL when there is one input */
+	struct af_mapped in;
+	struct af_profile p;
+	char *error;             /* why it was not read, or NULL */
+	struct rec *recs;
+	size_t nrecs, pending;
+	uint64_t total;          /* of all selected threads */
+	const char *unit;        /* static string */
+	unsigned decimals;
+	struct af_buf subtitle;
+};
+
+struct task { size_t input, rec; };
+
+struct batch {
+	const struct af_batch_opts *o;
+	struct input *inputs;
+	size_t ninputs;
+	pthread_mutex_t lock;    /* guards everything below and stderr */
+	pthread_cond_t cond;
+	struct task *queue;
+	size_t qhead, qlen, qcap;
+	size_t next_input, reading;
+	size_t done, known;
+	bool failed, progress_shown;
+	double start, last_progress;
+};
+
+struct worker {
+	struct batch *b;
+	struct af_text *text;    /* this worker's fonts, made on first use */
+	pthread_t thread;
+};
+
+static double now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* Under the lock: the progress line, at most 10 times a second, once the
+ * batch has run for a second (short batches stay quiet). */
+static void progress(struct batch *b, bool final)
+{
+	if (!b->o->progress)
+		return;
+	double t = now();
+	if (final) {
+		if (b->progress_shown)
+			fputs("\r\033[K", stderr);
+		return;
+	}
+	if (t - b->start < 1.0 || t - b->last_progress < 0.1)
+		return;
+	fprintf(stderr, "\r%s: %zu/%zu files written%s\033[K", b->o->prog, b->done, b->known,
+		b->next_input < b->ninputs || b->reading ? ", reading inputs" : "");
+	b->progress_shown = true;
+	b->last_progress = t;
+}
+
+/* Under the lock: one message line, above the progress line. */
+static __attribute__((format(printf, 2, 3))) void say(struct batch *b, const char *fmt, ...)
+{
+	if (b->progress_shown)
+		fputs("\r\033[K", stderr);
+	va_list ap;
+	va_start(ap, fmt);
+	fprintf(stderr, "%s: ", b->o->prog);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	b->last_progress = 0;
+}
+
+static char *diag_text(const struct af_diag *d)
+{
+	char line[512];
+	af_diag_format(d, line, sizeof line);
+	return af_xstrndup(line, strlen(line));
+}
+
+static int make_dir(const char *path, struct af_diag *d)
+{
+	if (mkdir(path, 0777) == 0)
+		return 0;
+	struct stat st;
+	if (errno == EEXIST && stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+		return 0;
+	return af_diag_error(d, "cannot make directory '%s': %s", path, strerror(errno == EEXIST ? ENOTDIR : errno));
+}
+
+static void add_rec(struct input *in, size_t *cap, const struct af_thread *th, uint32_t node,
+		    const uint64_t *tot, const char *ext)
+{
+	af_grow(&in->recs, cap, in->nrecs + 1, sizeof *in->recs);
+	struct rec *r = &in->recs[in->nrecs++];
+	memset(r, 0, sizeof *r);
+	r->node = node;
+	r->total = tot[node];
+	struct af_buf f;
+	af_buf_init(&f);
+	if (th) {
+		r->tid = th->tid;
+		r->name = th->name;
+		af_buf_printf(&f, "%" PRIu64 "-", th->tid);
+		safe_name(&f, th->name, strlen(th->name));
+	} else {
+		r->whole = true;
+		r->name = "all";
+		af_buf_puts(&f, "all");
+	}
+	af_buf_printf(&f, ".%s", ext);
+	r->file = af_buf_detach(&f);
+}
+
+/* The files of an input read without error: one per selected thread with
+ * events, or one for the whole graph when the input has no threads. */
+static int plan_files(struct batch *b, struct input *in, struct af_diag *d)
+{
+	const struct af_batch_opts *o = b->o;
+	struct af_profile *p = &in->p;
+	uint8_t *excluded = af_xcalloc(p->tree.nnodes, 1);
+	size_t only;
+	if (o->nthreads && af_profile_select(p, o->threads, o->nthreads, excluded, &only, d) < 0) {
+		free(excluded);
+		return -1;
+	}
+	uint64_t *tot = af_tree_totals(&p->tree);
+	size_t cap = 0;
+	const char *ext = af_out_format_ext(o->format);
+	for (size_t i = 0; i < p->nthreads; i++) {
+		const struct af_thread *th = &p->threads[i];
+		if (th->node == AF_NONE || excluded[th->node])
+			continue;
+		add_rec(in, &cap, th, th->node, tot, ext);
+		in->total += tot[th->node];
+	}
+	if (!p->nthreads) {
+		add_rec(in, &cap, NULL, AF_ROOT, tot, ext);
+		in->total = tot[AF_ROOT];
+	}
+	free(tot);
+	free(excluded);
+	char ***names = af_xmalloc((in->nrecs ? in->nrecs : 1) * sizeof *names);
+	for (size_t i = 0; i < in->nrecs; i++)
+		names[i] = &in->recs[i].file;
+	make_distinct(names, in->nrecs);
+	free(names);
+	for (size_t i = 0; i < in->nrecs; i++) {
+		in->recs[i].name_copy = af_xstrndup(in->recs[i].name, strlen(in->recs[i].name));
+		if (in->subdir) {
+			struct af_buf f;
+			af_buf_init(&f);
+			af_buf_printf(&f, "%s/%s", in->subdir, in->recs[i].file);
+			free(in->recs[i].file);
+			in->recs[i].file = af_buf_detach(&f);
+		}
+	}
+	return 0;
+}
+
+static void release_input(struct input *in)
+{
+	af_profile_release(&in->p);
+	af_input_release(&in->in);
+	for (size_t i = 0; i < in->nrecs; i++)
+		in->recs[i].name = in->recs[i].name_copy;
+}
+
+/* Read input i and queue its files. Called without the lock. */
+static void read_input(struct batch *b, size_t i)
+{
+	const struct af_batch_opts *o = b->o;
+	struct input *in = &b->inputs[i];
+	struct af_diag d;
+	af_diag_init(&d, in->path);
+	af_profile_init(&in->p);
+	int rc = af_input_load(&in->in, in->path, &d);
+	bool loaded = rc == 0;
+	if (rc == 0)
+		rc = af_read(&in->p, &in->in.in, o->input_format, &o->read, &d);
+	if (rc == 0 && in->subdir) {
+		struct af_buf dir;
+		af_buf_init(&dir);
+		af_buf_printf(&dir, "%s/%s", o->dir, in->subdir);
+		struct af_diag dd;
+		af_diag_init(&dd, o->dir);
+		rc = make_dir(dir.data, &dd);
+		if (rc < 0)
+			d = dd;
+		af_buf_release(&dir);
+	}
+	if (rc == 0)
+		rc = plan_files(b, in, &d);
+	if (rc == 0) {
+		af_batch_prepare_tree(&in->p.tree);
+		in->unit = in->p.unit;
+		in->decimals = in->p.decimals;
+		if (o->subtitle)
+			af_buf_puts(&in->subtitle, o->subtitle);
+		else
+			af_default_subtitle(&in->subtitle, in->path, &in->p);
+	}
+	pthread_mutex_lock(&b->lock);
+	if (rc < 0) {
+		in->error = diag_text(&d);
+		say(b, "%s", in->error);
+		b->failed = true;
+	} else {
+		for (size_t w = 0; w < in->p.nwarnings; w++)
+			say(b, "%s: warning: %" PRIu64 " %s", in->path, in->p.warnings[w].count,
+			    in->p.warnings[w].text);
+		for (size_t r = 0; r < in->nrecs; r++) {
+			af_grow(&b->queue, &b->qcap, b->qlen + 1, sizeof *b->queue);
+			b->queue[b->qlen++] = (struct task){ i, r };
+		}
+		in->pending = in->nrecs;
+		b->known += in->nrecs;
+	}
+	if (rc < 0 || in->nrecs == 0) {
+		if (loaded)
+			release_input(in);
+		else
+			af_profile_release(&in->p);
+	}
+	pthread_cond_broadcast(&b->cond);
+	pthread_mutex_unlock(&b->lock);
+}
+
+static bool is_cairo(enum af_out_format f)
+{
+	return f == AF_OUT_PNG || f == AF_OUT_PDF || f == AF_OUT_SVG_STATIC;
+}
+
+/* Write one file. Called without the lock; reads the input's tree only. */
+static int render_file(struct worker *w, struct input *in, struct rec *r, struct af_diag *d)
+{
+	const struct af_batch_opts *o = w->b->o;
+	if (is_cairo(o->format) && !w->text && !(w->text = af_text_new(d)))
+		return -1;
+	struct af_layout_opts lo = o->layout;
+	struct af_render_opts ro = o->render;
+	ro.title = o->title ? o->title : r->whole ? "Flame Graph" : r->name;
+	ro.subtitle = in->subtitle.len ? in->subtitle.data : NULL;
+	ro.count_name = in->unit;
+	ro.decimals = in->decimals;
+	ro.text = w->text;
+	lo.has_subtitle = ro.subtitle != NULL;
+	struct af_buf path;
+	af_buf_init(&path);
+	af_buf_printf(&path, "%s/%s", o->dir, r->file);
+	struct af_output out;
+	struct af_diag od;
+	af_diag_init(&od, path.data);
+	int rc = af_output_open(&out, path.data, &od);
+	if (rc == 0) {
+		rc = af_render_to(o->format, &in->p.tree, r->node, NULL, &lo, &ro, &out.sink, d);
+		if (rc == 0)
+			rc = af_output_commit(&out, &od);
+		else
+			af_output_abort(&out);
+	}
+	if (od.set)
+		*d = od;
+	af_buf_release(&path);
+	return rc;
+}
+
+static void run_task(struct worker *w, struct task t)
+{
+	struct batch *b = w->b;
+	struct input *in = &b->inputs[t.input];
+	struct rec *r = &in->recs[t.rec];
+	struct af_diag d;
+	af_diag_init(&d, in->path);
+	int rc = render_file(w, in, r, &d);
+	pthread_mutex_lock(&b->lock);
+	if (rc < 0) {
+		r->error = diag_text(&d);
+		say(b, "%s/%s: %s", b->o->dir, r->file, r->error);
+		b->failed = true;
+	}
+	b->done++;
+	if (--in->pending == 0)
+		release_input(in);
+	progress(b, false);
+	pthread_mutex_unlock(&b->lock);
+}
+
+static void *work(void *arg)
+{
+	struct worker *w = arg;
+	struct batch *b = w->b;
+	pthread_mutex_lock(&b->lock);
+	for (;;) {
+		if (b->qhead < b->qlen) {
+			struct task t = b->queue[b->qhead++];
+			pthread_mutex_unlock(&b->lock);
+			run_task(w, t);
+			pthread_mutex_lock(&b->lock);
+		} else if (b->next_input < b->ninputs) {
+			size_t i = b->next_input++;
+			b->reading++;
+			pthread_mutex_unlock(&b->lock);
+			read_input(b, i);
+			pthread_mutex_lock(&b->lock);
+			b->reading--;
+		} else if (b->reading) {
+			pthread_cond_wait(&b->cond, &b->lock);
+		} else {
+			break;
+		}
+	}
+	pthread_cond_broadcast(&b->cond);
+	pthread_mutex_unlock(&b->lock);
+	af_text_free(w->text);
+	w->text = NULL;
+	return NULL;
+}
+
+/* ---- index.html ---- */
+
+static void html_text(struct af_sink *out, const char *s)
+{
+	char *clean = af_utf8_clean(s, strlen(s));
+	for (const char *c = clean; *c; c++) {
+		switch (*c) {
+		case '&': af_sink_puts(out, "&amp;"); break;
+		case '<': af_sink_puts(out, "&lt;"); break;
+		case '>': af_sink_puts(out, "&gt;"); break;
+		case '"': af_sink_puts(out, "&quot;"); break;
+		case '\'': af_sink_puts(out, "&#39;"); break;
+		default: af_sink_putc(out, *c);
+		}
+	}
+	free(clean);
+}
+
+static void put_total(struct af_sink *out, uint64_t total, const struct input *in)
+{
+	double v = (double)total;
+	for (unsigned i = 0; i < in->decimals; i++)
+		v /= 10;
+	if (strcmp(in->unit, "\xc2\xb5s") == 0) {
+		if (v >= 1e6)
+			af_sink_printf(out, "%.2f s", v / 1e6);
+		else if (v >= 1e3)
+			af_sink_printf(out, "%.1f ms", v / 1e3);
+		else
+			af_sink_printf(out, "%.0f \xc2\xb5s", v);
+	} else {
+		af_sink_fixed(out, v, (int)in->decimals);
+		af_sink_putc(out, ' ');
+		html_text(out, in->unit);
+	}
+}
+
+static int cmp_rec(const void *a, const void *b)
+{
+	const struct rec *x = a, *y = b;
+	if (x->total != y->total)
+		return x->total < y->total ? 1 : -1;
+	return (x->tid > y->tid) - (x->tid < y->tid);
+}
+
+static void index_row(struct af_sink *out, const struct input *in, const struct rec *r, size_t id)
+{
+	af_sink_printf(out, "<tr><td><a href=\"#g%zu\">", id);
+	html_text(out, r->name);
+	af_sink_puts(out, "</a></td><td class=\"n\">");
+	if (!r->whole)
+		af_sink_u64(out, r->tid);
+	af_sink_puts(out, "</td><td class=\"n\">");
+	put_total(out, r->total, in);
+	af_sink_puts(out, "</td><td class=\"n\">");
+	af_sink_fixed(out, in->total ? 100.0 * (double)r->total / (double)in->total : 0, 1);
+	af_sink_puts(out, "%</td><td>");
+	if (r->error) {
+		af_sink_puts(out, "<span class=\"err\">");
+		html_text(out, r->error);
+		af_sink_puts(out, "</span>");
+	} else {
+		af_sink_puts(out, "<a href=\"");
+		html_text(out, r->file);
+		af_sink_puts(out, "\">");
+		html_text(out, r->file);
+		af_sink_puts(out, "</a>");
+	}
+	af_sink_puts(out, "</td></tr>\n");
+}
+
+static void index_figure(struct af_sink *out, const struct input *in, const struct rec *r,
+			 size_t id, enum af_out_format f)
+{
+	af_sink_printf(out, "<figure id=\"g%zu\"><figcaption>", id);
+	html_text(out, r->name);
+	if (!r->whole)
+		af_sink_printf(out, " (%" PRIu64 ")", r->tid);
+	af_sink_puts(out, " \xc2\xb7 ");
+	put_total(out, r->total, in);
+	af_sink_puts(out, "</figcaption>\n");
+	if (r->error) {
+		af_sink_puts(out, "<p class=\"err\">not written: ");
+		html_text(out, r->error);
+		af_sink_puts(out, "</p>");
+	} else if (f == AF_OUT_PNG || f == AF_OUT_SVG || f == AF_OUT_SVG_STATIC) {
+		af_sink_puts(out, "<a href=\"");
+		html_text(out, r->file);
+		af_sink_puts(out, "\"><img src=\"");
+		html_text(out, r->file);
+		af_sink_puts(out, "\" alt=\"flame graph of ");
+		html_text(out, r->name);
+		af_sink_puts(out, "\" loading=\"lazy\"></a>");
+	} else {
+		af_sink_puts(out, "<a href=\"");
+		html_text(out, r->file);
+		af_sink_puts(out, "\">");
+		html_text(out, r->file);
+		af_sink_puts(out, "</a>");
+	}
+	af_sink_puts(out, "</figure>\n");
+}
+
+static void index_input(struct af_sink *out, struct input *in, size_t *id, enum af_out_format f)
+{
+	af_sink_puts(out, "<section>\n<h2>");
+	html_text(out, in->path);
+	af_sink_puts(out, "</h2>\n");
+	if (in->error) {
+		af_sink_puts(out, "<p class=\"err\">not read: ");
+		html_text(out, in->error);
+		af_sink_puts(out, "</p>\n</section>\n");
+		return;
+	}
+	if (in->subtitle.len) {
+		af_sink_puts(out, "<p>");
+		html_text(out, in->subtitle.data);
+		af_sink_puts(out, "</p>\n");
+	}
+	qsort(in->recs, in->nrecs, sizeof *in->recs, cmp_rec);
+	af_sink_puts(out, "<table>\n<thead><tr><th>Thread</th><th>TID</th><th>Total</th>"
+		     "<th>Share</th><th>File</th></tr></thead>\n<tbody>\n");
+	for (size_t r = 0; r < in->nrecs; r++)
+		index_row(out, in, &in->recs[r], *id + r);
+	af_sink_puts(out, "</tbody>\n</table>\n");
+	for (size_t r = 0; r < in->nrecs; r++)
+		index_figure(out, in, &in->recs[r], *id + r, f);
+	*id += in->nrecs;
+	af_sink_puts(out, "</section>\n");
+}
+
+static int write_index(struct batch *b)
+{
+	const struct af_batch_opts *o = b->o;
+	struct af_buf path;
+	af_buf_init(&path);
+	af_buf_printf(&path, "%s/index.html", o->dir);
+	struct af_diag d;
+	af_diag_init(&d, path.data);
+	struct af_output out;
+	int rc = af_output_open(&out, path.data, &d);
+	if (rc == 0) {
+		struct af_sink *s = &out.sink;
+		af_sink_printf(s, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+			       "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+			       "<title>Flame graphs: %zu files</title>\n"
+			       "<style>\nbody{font-family:\"DejaVu Sans\",Verdana,sans-serif;margin:1em 2em}\n"
+			       "table{border-collapse:collapse}th,td{padding:2px 12px;text-align:left}\n"
+			       "td.n{text-align:right;font-variant-numeric:tabular-nums}\n"
+			       "tbody tr:nth-child(odd){background:#f4f4f0}\n"
+			       "figure{margin:2em 0}figcaption{font-weight:bold;margin-bottom:.4em}\n"
+			       "img{max-width:100%%;height:auto;border:1px solid #ccc}\n.err{color:#b00000}\n"
+			       "</style>\n</head>\n<body>\n<h1>Flame graphs</h1>\n", b->known);
+		size_t id = 0;
+		for (size_t i = 0; i < b->ninputs; i++)
+			index_input(s, &b->inputs[i], &id, o->format);
+		af_sink_puts(s, "</body>\n</html>\n");
+		rc = af_output_commit(&out, &d);
+	}
+	if (rc < 0) {
+		char *msg = diag_text(&d);
+		say(b, "%s", msg);
+		free(msg);
+	}
+	af_buf_release(&path);
+	return rc;
+}
+
+/* ---- running it ---- */
+
+/* With several inputs, DIR/<safe stem of each>/, made distinct. */
+static void name_subdirs(struct batch *b)
+{
+	if (b->ninputs < 2)
+		return;
+	char ***names = af_xmalloc(b->ninputs * sizeof *names);
+	for (size_t i = 0; i < b->ninputs; i++) {
+		const char *base = strcmp(b->inputs[i].path, "-") == 0 ? "stdin" : base_name(b->inputs[i].path);
+		const char *dot = strrchr(base, '.');
+		size_t len = dot && dot != base ? (size_t)(dot - base) : strlen(base);
+		struct af_buf s;
+		af_buf_init(&s);
+		safe_name(&s, base, len);
+		b->inputs[i].subdir = af_buf_detach(&s);
+		names[i] = &b->inputs[i].subdir;
+	}
+	make_distinct(names, b->ninputs);
+	free(names);
+}
+
+static void free_batch(struct batch *b)
+{
+	for (size_t i = 0; i < b->ninputs; i++) {
+		struct input *in = &b->inputs[i];
+		for (size_t r = 0; r < in->nrecs; r++) {
+			free(in->recs[r].name_copy);
+			free(in->recs[r].file);
+			free(in->recs[r].error);
+		}
+		free(in->recs);
+		free(in->subdir);
+		free(in->error);
+		af_buf_release(&in->subtitle);
+	}
+	free(b->inputs);
+	free(b->queue);
+	pthread_mutex_destroy(&b->lock);
+	pthread_cond_destroy(&b->cond);
+}
+
+int af_batch_run(const struct af_batch_opts *o, char *const *inputs, size_t ninputs)
+{
+	struct batch b = { .o = o, .ninputs = ninputs, .start = now() };
+	pthread_mutex_init(&b.lock, NULL);
+	pthread_cond_init(&b.cond, NULL);
+	b.inputs = af_xcalloc(ninputs ? ninputs : 1, sizeof *b.inputs);
+	for (size_t i = 0; i < ninputs; i++) {
+		b.inputs[i].path = inputs[i];
+		af_buf_init(&b.inputs[i].subtitle);
+	}
+	struct af_diag d;
+	af_diag_init(&d, o->dir);
+	if (make_dir(o->dir, &d) < 0) {
+		char *msg = diag_text(&d);
+		say(&b, "%s", msg);
+		free(msg);
+		free_batch(&b);
+		return 1;
+	}
+	name_subdirs(&b);
+	unsigned n = o->jobs ? o->jobs : 1;
+	struct worker *w = af_xcalloc(n, sizeof *w);
+	bool *started = af_xcalloc(n, sizeof *started);
+	for (unsigned i = 0; i < n; i++) {
+		w[i].b = &b;
+		/* a thread that cannot start only makes the batch slower */
+		started[i] = i > 0 && pthread_create(&w[i].thread, NULL, work, &w[i]) == 0;
+	}
+	work(&w[0]);     /* the calling thread is worker 0 */
+	for (unsigned i = 1; i < n; i++)
+		if (started[i])
+			pthread_join(w[i].thread, NULL);
+	free(started);
+	free(w);
+	pthread_mutex_lock(&b.lock);
+	progress(&b, true);
+	pthread_mutex_unlock(&b.lock);
+	if (write_index(&b) < 0)
+		b.failed = true;
+	int rc = b.failed ? 1 : 0;
+	free_batch(&b);
+	return rc;
+}

@@ -1,0 +1,69 @@
+/* batch.h: output formats, rendering one graph in any of them, and batches:
+ * --per-thread DIR over one or several inputs, on -j worker threads.
+ *
+ * A batch writes one file per selected thread of each input,
+ * "<tid>-<name>.<ext>" with the name reduced to [A-Za-z0-9._-], plus
+ * DIR/index.html listing them all. One input writes into DIR itself;
+ * several inputs write into DIR/<input base name without extension>/ (made
+ * safe the same way, "-2", "-3"... added when two inputs share a name), so
+ * outputs of different inputs never collide. Every file appears whole or not
+ * at all (output.h). A failed input or file is reported on stderr and the
+ * others are still written; the run then fails. */
+#ifndef AF_BATCH_H
+#define AF_BATCH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "layout.h"
+#include "profile.h"
+#include "read.h"
+#include "render.h"
+
+enum af_out_format {
+	AF_OUT_AUTO, AF_OUT_SVG, AF_OUT_SVG_STATIC, AF_OUT_PNG, AF_OUT_PDF,
+	AF_OUT_FOLDED, AF_OUT_TREE
+};
+
+/* "svg", "svg-static", "png", "pdf", "folded", "tree"; AF_OUT_AUTO if none. */
+enum af_out_format af_out_format_named(const char *name);
+/* From a path's extension (.svg .png .pdf .folded .txt); AF_OUT_AUTO when
+ * it has none we know. */
+enum af_out_format af_out_format_from_path(const char *path);
+/* The extension a batch gives files of format f, without the dot. */
+const char *af_out_format_ext(enum af_out_format f);
+
+/* Lay out (unless f is a text format) and write one graph of the subtree at
+ * root, skipping excluded nodes (may be NULL). Returns 0, or -1 with diag
+ * set. Reads the tree only, once af_batch_prepare_tree() has run on it. */
+int af_render_to(enum af_out_format f, struct af_tree *t, uint32_t root,
+		 const uint8_t *excluded, const struct af_layout_opts *lo,
+		 const struct af_render_opts *ro, struct af_sink *out, struct af_diag *d);
+
+/* Everything that af_render_to() would otherwise compute lazily in the tree
+ * (name ranks, the "all" name), so that threads can then share it. */
+void af_batch_prepare_tree(struct af_tree *t);
+
+/* The default subtitle "file · clock · unit" of an input, or nothing when
+ * the profile has no clock. */
+void af_default_subtitle(struct af_buf *b, const char *input, const struct af_profile *p);
+
+struct af_batch_opts {
+	const char *prog;              /* program name for messages */
+	const char *dir;               /* --per-thread DIR */
+	enum af_out_format format;
+	unsigned jobs;                 /* worker threads, >= 1 */
+	char *const *threads;          /* -t specs; none: every thread */
+	size_t nthreads;
+	const char *title, *subtitle;  /* overrides of the defaults */
+	enum af_format input_format;
+	struct af_read_opts read;
+	struct af_layout_opts layout;
+	struct af_render_opts render;
+	bool progress;                 /* a progress line when stderr is a terminal */
+};
+
+/* Run a batch over inputs[0..ninputs). Prints warnings and errors to stderr.
+ * Returns 0 if every input was read and every file written, else 1. */
+int af_batch_run(const struct af_batch_opts *o, char *const *inputs, size_t ninputs);
+
+#endif

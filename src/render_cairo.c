@@ -1,0 +1,405 @@
+/* render_cairo.c: PNG, PDF and static SVG through one drawing function.
+ *
+ * draw() knows nothing of the surface: it paints the layout in CSS pixels,
+ * exactly where render_svg.c puts things (background gradient, title and
+ * subtitle bands, frames, labels), and the surface decides what a pixel is:
+ * `scale` device pixels for PNG, 0.75 pt for PDF (a browser printing at
+ * 96 dpi), one user unit for SVG. Labels go to the same frames as in the
+ * interactive SVG (wide enough for three average characters) but are fitted
+ * with the pinned font's real glyph widths and end in an ellipsis when cut;
+ * a label whose ellipsis alone does not fit is left out, so none spills.
+ *
+ * PNG and SVG are captured in memory and copied to the sink with the title
+ * added as metadata (cairo 1.16 writes neither a tEXt chunk nor <title>);
+ * PDF streams straight to the sink. */
+#include "render.h"
+#include "fonts.h"
+#include "util.h"
+
+#include <cairo.h>
+#include <cairo-pdf.h>
+#include <cairo-svg.h>
+#include <assert.h>
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <zlib.h>
+
+#define IMAGE_MAX 32767      /* pixman's limit for one side of an image */
+#define PT_PER_PX 0.75
+
+struct pic {
+	const struct af_layout *l;
+	const struct af_render_opts *o;
+	cairo_t *cr;
+	PangoLayout *pl;                /* reused for every piece of text */
+	PangoFontDescription *font, *title_font;
+	double char_px;                 /* the SVG's average advance, for its label rule */
+};
+
+/* ---- drawing ---- */
+
+static void set_rgb(cairo_t *cr, uint32_t rgb)
+{
+	cairo_set_source_rgb(cr, (rgb >> 16 & 255) / 255.0, (rgb >> 8 & 255) / 255.0,
+			     (rgb & 255) / 255.0);
+}
+
+/* render_svg.c's gradient: #eeeeee at 5% of the height to #eeeeb0 at 95% */
+static void background(struct pic *p)
+{
+	const struct af_layout *l = p->l;
+	cairo_pattern_t *g = cairo_pattern_create_linear(0, 0, 0, l->height);
+	cairo_pattern_add_color_stop_rgb(g, 0.05, 0xee / 255.0, 0xee / 255.0, 0xee / 255.0);
+	cairo_pattern_add_color_stop_rgb(g, 0.95, 0xee / 255.0, 0xee / 255.0, 0xb0 / 255.0);
+	cairo_rectangle(p->cr, 0, 0, l->width, l->height);
+	cairo_set_source(p->cr, g);
+	cairo_fill(p->cr);
+	cairo_pattern_destroy(g);
+}
+
+/* Put s in the layout, cut with an ellipsis to max_w px (no limit if <= 0).
+ * Returns the width it takes in px. */
+static double set_text(struct pic *p, const PangoFontDescription *font,
+		       const char *s, size_t len, double max_w)
+{
+	char *clean = af_utf8_clean(s, len);
+	double pango_w = max_w * PANGO_SCALE;
+	pango_layout_set_font_description(p->pl, font);
+	pango_layout_set_width(p->pl, max_w <= 0 ? -1 : pango_w > INT_MAX / 2 ? INT_MAX / 2
+			       : (int)pango_w);
+	pango_layout_set_text(p->pl, clean, -1);
+	free(clean);
+	PangoRectangle logical;
+	pango_layout_get_extents(p->pl, NULL, &logical);
+	return (logical.x + logical.width) / (double)PANGO_SCALE;
+}
+
+/* Draw the layout's text with its baseline at y, starting at x. */
+static void show_text(struct pic *p, double x, double baseline_y)
+{
+	double base = pango_layout_get_baseline(p->pl) / (double)PANGO_SCALE;
+	cairo_move_to(p->cr, x, baseline_y - base);
+	pango_cairo_show_layout(p->cr, p->pl);
+}
+
+/* Title (font size + 5, centred, baseline at 2 font sizes) and subtitle
+ * (#505050, baseline at 4 font sizes). The SVG's Search and Reset Zoom
+ * buttons are left out: nothing here can be clicked. */
+static void titles(struct pic *p)
+{
+	const struct af_layout *l = p->l;
+	double fs = l->font_size, room = l->width - 2 * l->xpad;
+	const char *title = p->o->title ? p->o->title : "Flame Graph";
+	double w = set_text(p, p->title_font, title, strlen(title), room);
+	cairo_set_source_rgb(p->cr, 0, 0, 0);
+	show_text(p, l->width / 2 - w / 2, fs * 2);
+	const char *sub = p->o->subtitle;
+	if (sub && *sub) {
+		w = set_text(p, p->font, sub, strlen(sub), room);
+		set_rgb(p->cr, 0x505050);
+		show_text(p, l->width / 2 - w / 2, fs * 4);
+	}
+}
+
+static void frames(struct pic *p)
+{
+	const struct af_layout *l = p->l;
+	double h = l->frame_height - 1;
+	for (size_t i = 0; i < l->nframes; i++) {
+		const struct af_frame *f = &l->frames[i];
+		set_rgb(p->cr, f->colour);
+		cairo_rectangle(p->cr, f->x, f->y, f->w, h);
+		cairo_fill(p->cr);
+	}
+}
+
+static void labels(struct pic *p)
+{
+	const struct af_layout *l = p->l;
+	double dy = (l->frame_height - 1) / 2 + l->font_size / 4;
+	cairo_set_source_rgb(p->cr, 0, 0, 0);
+	for (size_t i = 0; i < l->nframes; i++) {
+		const struct af_frame *f = &l->frames[i];
+		if (!(floor((f->w - 6) / p->char_px) >= 3)) {
+			i = f->end - 1;       /* descendants are no wider */
+			continue;
+		}
+		double room = f->w - 6;
+		double w = set_text(p, p->font, af_tree_name(l->tree, f->name),
+				    af_tree_name_len(l->tree, f->name), room);
+		if (w > room + 1e-6)
+			continue;             /* not even "x…" fits */
+		show_text(p, f->x + 3, f->y + dy);
+	}
+}
+
+static void draw(struct pic *p)
+{
+	background(p);
+	titles(p);
+	frames(p);
+	labels(p);
+}
+
+/* ---- surfaces ---- */
+
+static cairo_status_t to_sink(void *closure, const unsigned char *data, unsigned int len)
+{
+	af_sink_write(closure, data, len);
+	return CAIRO_STATUS_SUCCESS;
+}
+
+static cairo_status_t to_buf(void *closure, const unsigned char *data, unsigned int len)
+{
+	af_buf_add(closure, data, len);
+	return CAIRO_STATUS_SUCCESS;
+}
+
+static cairo_surface_t *make_surface(const struct pic *p, enum af_cairo_format fmt, double scale,
+				     struct af_sink *out, struct af_buf *captured, struct af_diag *d)
+{
+	const struct af_layout *l = p->l;
+	cairo_surface_t *s = NULL;
+	switch (fmt) {
+	case AF_CAIRO_PNG: {
+		double w = ceil(l->width * scale), h = ceil(l->height * scale);
+		if (!(w <= IMAGE_MAX && h <= IMAGE_MAX)) {
+			af_diag_error(d, "a PNG of %.0f x %.0f px is too large (at most %d px a side): "
+				      "use a smaller --scale or --width, a larger --minwidth, or PDF or SVG output",
+				      w, h, IMAGE_MAX);
+			return NULL;
+		}
+		s = cairo_image_surface_create(CAIRO_FORMAT_RGB24, (int)w, (int)h);
+		break;
+	}
+	case AF_CAIRO_PDF:
+		s = cairo_pdf_surface_create_for_stream(to_sink, out, l->width * PT_PER_PX,
+							l->height * PT_PER_PX);
+		break;
+	case AF_CAIRO_SVG:
+		s = cairo_svg_surface_create_for_stream(to_buf, captured, l->width, l->height);
+		cairo_svg_surface_set_document_unit(s, CAIRO_SVG_UNIT_PX);
+		break;
+	default:
+		assert(0);
+		return NULL;
+	}
+	if (cairo_surface_status(s) != CAIRO_STATUS_SUCCESS) {
+		af_diag_error(d, "cannot make a %.0f x %.0f image: %s", l->width, l->height,
+			      cairo_status_to_string(cairo_surface_status(s)));
+		cairo_surface_destroy(s);
+		return NULL;
+	}
+	return s;
+}
+
+static void set_pdf_metadata(cairo_surface_t *s, const struct af_render_opts *o)
+{
+	const char *title = o->title ? o->title : "Flame Graph";
+	char *t = af_utf8_clean(title, strlen(title));
+	cairo_pdf_surface_set_metadata(s, CAIRO_PDF_METADATA_TITLE, t);
+	free(t);
+	if (o->subtitle && *o->subtitle) {
+		t = af_utf8_clean(o->subtitle, strlen(o->subtitle));
+		cairo_pdf_surface_set_metadata(s, CAIRO_PDF_METADATA_SUBJECT, t);
+		free(t);
+	}
+	cairo_pdf_surface_set_metadata(s, CAIRO_PDF_METADATA_CREATOR, "aflame-render");
+	/* cairo stamps the current time; reproducible builds pin it */
+	const char *epoch = getenv("SOURCE_DATE_EPOCH");
+	char *end;
+	long long secs = epoch ? strtoll(epoch, &end, 10) : -1;
+	struct tm tm;
+	time_t tt = (time_t)secs;
+	if (epoch && *epoch && !*end && secs >= 0 && gmtime_r(&tt, &tm)) {
+		char date[32];
+		strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", &tm);
+		cairo_pdf_surface_set_metadata(s, CAIRO_PDF_METADATA_CREATE_DATE, date);
+	}
+}
+
+/* ---- metadata in the captured streams ---- */
+
+static void put_be32(unsigned char *b, uint32_t v)
+{
+	b[0] = (unsigned char)(v >> 24);
+	b[1] = (unsigned char)(v >> 16);
+	b[2] = (unsigned char)(v >> 8);
+	b[3] = (unsigned char)v;
+}
+
+static void png_chunk(struct af_sink *out, const char type[4], const char *data, size_t len)
+{
+	unsigned char head[8], crc[4];
+	put_be32(head, (uint32_t)len);
+	memcpy(head + 4, type, 4);
+	uLong c = crc32(0L, Z_NULL, 0);
+	c = crc32(c, head + 4, 4);
+	c = crc32(c, (const Bytef *)data, (uInt)len);
+	put_be32(crc, (uint32_t)c);
+	af_sink_write(out, head, 8);
+	af_sink_write(out, data, len);
+	af_sink_write(out, crc, 4);
+}
+
+/* A text chunk keyword=value: tEXt (Latin-1) when every character of value
+ * is in Latin-1, else iTXt (UTF-8). */
+static void png_text(struct af_sink *out, const char *key, const char *value)
+{
+	char *v = af_utf8_clean(value, strlen(value));
+	struct af_buf b, latin;
+	af_buf_init(&b);
+	af_buf_init(&latin);
+	bool is_latin1 = true;
+	for (const char *s = v; *s; s = g_utf8_next_char(s)) {
+		gunichar c = g_utf8_get_char(s);
+		if (c > 0xff) {
+			is_latin1 = false;
+			break;
+		}
+		af_buf_putc(&latin, (char)c);
+	}
+	af_buf_add(&b, key, strlen(key) + 1);
+	if (is_latin1) {
+		af_buf_add(&b, latin.data ? latin.data : "", latin.len);
+		png_chunk(out, "tEXt", b.data, b.len);
+	} else {
+		/* no compression, method 0, empty language tag and translated key */
+		af_buf_add(&b, "\0\0\0\0", 4);
+		af_buf_puts(&b, v);
+		png_chunk(out, "iTXt", b.data, b.len);
+	}
+	af_buf_release(&latin);
+	af_buf_release(&b);
+	free(v);
+}
+
+/* cairo's PNG with text chunks after IHDR (signature 8 + IHDR 25 bytes). */
+static int write_png(const struct af_buf *png, const struct af_render_opts *o,
+		     struct af_sink *out, struct af_diag *d)
+{
+	if (png->len < 33 || memcmp(png->data + 12, "IHDR", 4) != 0)
+		return af_diag_error(d, "cairo wrote an unexpected PNG stream");
+	af_sink_write(out, png->data, 33);
+	png_text(out, "Title", o->title ? o->title : "Flame Graph");
+	if (o->subtitle && *o->subtitle)
+		png_text(out, "Description", o->subtitle);
+	png_text(out, "Software", "aflame-render");
+	af_sink_write(out, png->data + 33, png->len - 33);
+	return 0;
+}
+
+static void xml_text(struct af_sink *out, const char *s)
+{
+	char *clean = af_utf8_clean(s, strlen(s));
+	for (const char *c = clean; *c; c++) {
+		switch (*c) {
+		case '&': af_sink_puts(out, "&amp;"); break;
+		case '<': af_sink_puts(out, "&lt;"); break;
+		case '>': af_sink_puts(out, "&gt;"); break;
+		default: af_sink_putc(out, *c);
+		}
+	}
+	free(clean);
+}
+
+/* cairo's SVG with a <title> as the root element's first child. */
+static int write_svg(const struct af_buf *svg, const struct af_render_opts *o,
+		     struct af_sink *out, struct af_diag *d)
+{
+	const char *root = svg->data ? strstr(svg->data, "<svg") : NULL;
+	const char *gt = root ? strchr(root, '>') : NULL;
+	if (!gt)
+		return af_diag_error(d, "cairo wrote an unexpected SVG stream");
+	size_t head = (size_t)(gt + 1 - svg->data);
+	af_sink_write(out, svg->data, head);
+	af_sink_puts(out, "\n<title>");
+	xml_text(out, o->title ? o->title : "Flame Graph");
+	af_sink_puts(out, "</title>");
+	af_sink_write(out, svg->data + head, svg->len - head);
+	return 0;
+}
+
+/* ---- the back end ---- */
+
+static void pic_init(struct pic *p, struct af_text *text)
+{
+	p->pl = pango_layout_new(text->context);
+	pango_layout_set_ellipsize(p->pl, PANGO_ELLIPSIZE_END);
+	pango_layout_set_single_paragraph_mode(p->pl, TRUE);
+	p->font = pango_font_description_new();
+	pango_font_description_set_family(p->font, AF_FONT_FAMILY);
+	pango_font_description_set_absolute_size(p->font, p->l->font_size * PANGO_SCALE);
+	p->title_font = pango_font_description_copy(p->font);
+	pango_font_description_set_absolute_size(p->title_font, (p->l->font_size + 5) * PANGO_SCALE);
+}
+
+static void pic_release(struct pic *p)
+{
+	g_object_unref(p->pl);
+	pango_font_description_free(p->font);
+	pango_font_description_free(p->title_font);
+}
+
+/* Paint on s and finish it; -1 with diag set on a cairo error. */
+static int paint(struct pic *p, cairo_surface_t *s, enum af_cairo_format fmt, double scale,
+		 struct af_text *text, struct af_diag *d)
+{
+	p->cr = cairo_create(s);
+	if (fmt == AF_CAIRO_PNG)
+		cairo_scale(p->cr, scale, scale);
+	else if (fmt == AF_CAIRO_PDF)
+		cairo_scale(p->cr, PT_PER_PX, PT_PER_PX);
+	pango_cairo_update_context(p->cr, text->context);
+	pic_init(p, text);
+	draw(p);
+	pic_release(p);
+	cairo_status_t st = cairo_status(p->cr);
+	cairo_destroy(p->cr);
+	p->cr = NULL;
+	if (st == CAIRO_STATUS_SUCCESS && fmt != AF_CAIRO_PNG) {
+		cairo_surface_finish(s);
+		st = cairo_surface_status(s);
+	}
+	if (st != CAIRO_STATUS_SUCCESS)
+		return af_diag_error(d, "cannot draw: %s", cairo_status_to_string(st));
+	return 0;
+}
+
+int af_render_cairo(const struct af_layout *l, const struct af_render_opts *o,
+		    enum af_cairo_format fmt, struct af_sink *out, struct af_diag *d)
+{
+	struct pic p = { .l = l, .o = o };
+	if (!l->nframes)
+		return af_diag_error(d, "nothing to draw");
+	p.char_px = l->font_size * (o->font_width > 0 ? o->font_width : 0.59);
+	if (!(p.char_px > 0))
+		return af_diag_error(d, "font size must be positive");
+	double scale = o->scale > 0 ? o->scale : 1;
+	struct af_text *own = NULL, *text = o->text;
+	if (!text && !(text = own = af_text_new(d)))
+		return -1;
+	struct af_buf captured;
+	af_buf_init(&captured);
+	int rc = -1;
+	cairo_surface_t *s = make_surface(&p, fmt, scale, out, &captured, d);
+	if (s) {
+		if (fmt == AF_CAIRO_PDF)
+			set_pdf_metadata(s, o);
+		rc = paint(&p, s, fmt, scale, text, d);
+		if (rc == 0 && fmt == AF_CAIRO_PNG) {
+			cairo_status_t st = cairo_surface_write_to_png_stream(s, to_buf, &captured);
+			rc = st == CAIRO_STATUS_SUCCESS ? write_png(&captured, o, out, d)
+				: af_diag_error(d, "cannot write PNG: %s", cairo_status_to_string(st));
+		} else if (rc == 0 && fmt == AF_CAIRO_SVG) {
+			rc = write_svg(&captured, o, out, d);
+		}
+		cairo_surface_destroy(s);
+	}
+	af_buf_release(&captured);
+	af_text_free(own);
+	return rc;
+}
