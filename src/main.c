@@ -1,5 +1,6 @@
 /* main.c: the command line. Options -> read -> select -> lay out -> render ->
  * commit the output file. Everything else lives in the pipeline modules. */
+#include "batch.h"
 #include "input.h"
 #include "layout.h"
 #include "output.h"
@@ -15,16 +16,19 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define PROG "aflame-render"
 #define VERSION "0.1.0"
 
-enum out_format { OUT_AUTO, OUT_SVG, OUT_FOLDED, OUT_TREE };
-
 struct options {
-	const char *input;
+	char **inputs;
+	size_t ninputs;
 	const char *output;
-	enum out_format format;
+	const char *per_thread;   /* --per-thread DIR */
+	unsigned jobs;
+	bool static_svg;
+	enum af_out_format format;
 	enum af_format input_format;
 	char **threads;
 	size_t nthreads;
@@ -39,6 +43,7 @@ struct options {
 
 static const char usage_text[] =
 	"usage: " PROG " [options] FILE\n"
+	"       " PROG " --per-thread DIR [options] FILE...\n"
 	"\n"
 	"Draw a flame graph of an Android method trace (.trace), an atrace or systrace\n"
 	"capture (ftrace text, atrace -z, systrace HTML) or folded stacks.\n"
@@ -48,8 +53,14 @@ static const char usage_text[] =
 	"  -p, --process NAME|PID  draw this process (repeatable; atrace captures)\n"
 	"      --async             atrace: draw async slices (S/F, G/H) per process\n"
 	"  -o, --output FILE       write here (default: standard output); the format\n"
-	"                          follows the extension: .svg, .folded or .txt\n"
-	"      --format FMT        svg, folded or tree (overrides the extension)\n"
+	"                          follows the extension: .svg, .png, .pdf, .folded, .txt\n"
+	"      --format FMT        svg, svg-static, png, pdf, folded or tree (overrides\n"
+	"                          the extension)\n"
+	"      --static            SVG without script, text as shapes (svg-static)\n"
+	"      --scale N           PNG pixels per image pixel, e.g. 2 for HiDPI (default: 1)\n"
+	"      --per-thread DIR    one file per thread in DIR, <tid>-<name>.<ext>, and\n"
+	"                          DIR/index.html; several FILEs go to DIR/<file name>/\n"
+	"  -j, --jobs N            render on N threads (with --per-thread; default: 1)\n"
 	"  -f, --input-format FMT  art, atrace or folded (default: detected from the\n"
 	"                          content)\n"
 	"      --clock CLOCK       wall or cpu (default: wall when the trace has it)\n"
@@ -102,32 +113,30 @@ static void parse_minwidth(struct options *o, const char *s)
 	}
 }
 
-static enum out_format format_named(const char *s)
+static enum af_out_format format_named(const char *s)
 {
-	if (strcmp(s, "svg") == 0)
-		return OUT_SVG;
-	if (strcmp(s, "folded") == 0)
-		return OUT_FOLDED;
-	if (strcmp(s, "tree") == 0)
-		return OUT_TREE;
-	usage_error("unknown output format '%s' (svg, folded or tree)", s);
+	enum af_out_format f = af_out_format_named(s);
+	if (f == AF_OUT_AUTO)
+		usage_error("unknown output format '%s' (svg, svg-static, png, pdf, folded or tree)", s);
+	return f;
 }
 
-static enum out_format format_from_path(const char *path)
+/* No extension: SVG, as before there were other formats. */
+static enum af_out_format format_from_path(const char *path)
 {
 	const char *dot = path ? strrchr(path, '.') : NULL;
 	if (!dot || strchr(dot, '/'))
-		return OUT_SVG;
-	if (strcmp(dot, ".folded") == 0 || strcmp(dot, ".txt") == 0)
-		return OUT_FOLDED;
-	if (strcmp(dot, ".svg") == 0)
-		return OUT_SVG;
-	usage_error("cannot tell the output format from '%s' (use --format)", path);
+		return AF_OUT_SVG;
+	enum af_out_format f = af_out_format_from_path(path);
+	if (f == AF_OUT_AUTO)
+		usage_error("cannot tell the output format from '%s' (use --format)", path);
+	return f;
 }
 
 enum {
 	OPT_ASYNC = 256, OPT_CLOCK, OPT_COLORS, OPT_FORMAT, OPT_INFO, OPT_MINWIDTH, OPT_NO_JS,
-	OPT_SIGNATURES, OPT_STRICT, OPT_SUBTITLE, OPT_TITLE, OPT_WIDTH,
+	OPT_PER_THREAD, OPT_SCALE, OPT_SIGNATURES, OPT_STATIC, OPT_STRICT, OPT_SUBTITLE,
+	OPT_TITLE, OPT_WIDTH,
 };
 
 static const struct option long_options[] = {
@@ -138,11 +147,15 @@ static const struct option long_options[] = {
 	{ "help", no_argument, NULL, 'h' },
 	{ "info", no_argument, NULL, OPT_INFO },
 	{ "input-format", required_argument, NULL, 'f' },
+	{ "jobs", required_argument, NULL, 'j' },
 	{ "minwidth", required_argument, NULL, OPT_MINWIDTH },
 	{ "no-js", no_argument, NULL, OPT_NO_JS },
 	{ "output", required_argument, NULL, 'o' },
+	{ "per-thread", required_argument, NULL, OPT_PER_THREAD },
 	{ "process", required_argument, NULL, 'p' },
+	{ "scale", required_argument, NULL, OPT_SCALE },
 	{ "signatures", no_argument, NULL, OPT_SIGNATURES },
+	{ "static", no_argument, NULL, OPT_STATIC },
 	{ "strict", no_argument, NULL, OPT_STRICT },
 	{ "subtitle", required_argument, NULL, OPT_SUBTITLE },
 	{ "thread", required_argument, NULL, 't' },
@@ -168,6 +181,13 @@ static void parse_option(struct options *o, int c, const char *arg)
 	case 'h':
 		fputs(usage_text, stdout);
 		exit(0);
+	case 'j': { /* at most 64 outputs open at once: see output.c */
+		double v = parse_number("--jobs", arg, 1, 64);
+		o->jobs = (unsigned)v;
+		if (o->jobs != v)
+			usage_error("invalid --jobs '%s' (expected a whole number from 1 to 64)", arg);
+		break;
+	}
 	case 'o':
 		o->output = arg;
 		break;
@@ -205,8 +225,17 @@ static void parse_option(struct options *o, int c, const char *arg)
 	case OPT_NO_JS:
 		o->render.no_js = true;
 		break;
+	case OPT_PER_THREAD:
+		o->per_thread = arg;
+		break;
+	case OPT_SCALE:
+		o->render.scale = parse_number("--scale", arg, 0.25, 16);
+		break;
 	case OPT_SIGNATURES:
 		o->read.signatures = true;
+		break;
+	case OPT_STATIC:
+		o->static_svg = true;
 		break;
 	case OPT_STRICT:
 		o->read.strict = true;
@@ -233,7 +262,7 @@ static void parse_args(struct options *o, int argc, char **argv)
 	af_render_opts_default(&o->render);
 	size_t cap_threads = 0, cap_processes = 0;
 	int c;
-	while ((c = getopt_long(argc, argv, "f:ho:p:t:V", long_options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "f:hj:o:p:t:V", long_options, NULL)) != -1) {
 		if (c == 't') {   /* -t needs the real capacity kept across calls */
 			af_grow(&o->threads, &cap_threads, o->nthreads + 1, sizeof *o->threads);
 			o->threads[o->nthreads++] = optarg;
@@ -246,11 +275,28 @@ static void parse_args(struct options *o, int argc, char **argv)
 		}
 		parse_option(o, c, optarg);
 	}
-	if (optind != argc - 1)
-		usage_error("%s", optind >= argc ? "no input file given" : "only one input file is accepted");
-	o->input = argv[optind];
-	if (o->format == OUT_AUTO)
+	if (optind >= argc)
+		usage_error("no input file given");
+	o->inputs = argv + optind;
+	o->ninputs = (size_t)(argc - optind);
+	if (o->per_thread) {
+		if (o->output)
+			usage_error("--per-thread writes into a directory: leave out -o");
+		if (o->info)
+			usage_error("--info and --per-thread cannot be combined");
+		if (o->nprocesses)
+			usage_error("-p and --per-thread cannot be combined (use -t)");
+		if (o->format == AF_OUT_AUTO)
+			o->format = AF_OUT_SVG;
+	} else if (o->ninputs > 1) {
+		usage_error("several input files need --per-thread DIR");
+	}
+	if (o->format == AF_OUT_AUTO)
 		o->format = format_from_path(o->output);
+	if (o->static_svg && o->format == AF_OUT_SVG)
+		o->format = AF_OUT_SVG_STATIC;
+	else if (o->static_svg && o->format != AF_OUT_SVG_STATIC)
+		usage_error("--static applies to SVG output only");
 	if (!o->output)
 		o->output = "-";
 }
@@ -296,12 +342,6 @@ static void write_info(const struct af_profile *p, const char *file, struct af_s
 
 /* ---- the pipeline ---- */
 
-static const char *base_name(const char *path)
-{
-	const char *s = strrchr(path, '/');
-	return s ? s + 1 : path;
-}
-
 static void set_titles(struct options *o, const struct af_profile *p, int nselected,
 		       size_t only, struct af_buf *subtitle)
 {
@@ -313,30 +353,10 @@ static void set_titles(struct options *o, const struct af_profile *p, int nselec
 	if (o->subtitle) {
 		o->render.subtitle = o->subtitle;
 	} else if (p->clock) {
-		af_buf_printf(subtitle, "%s \xc2\xb7 %s clock \xc2\xb7 %s", base_name(o->input), p->clock, p->unit);
+		af_default_subtitle(subtitle, o->inputs[0], p);
 		o->render.subtitle = subtitle->data;
 	}
 	o->layout.has_subtitle = o->render.subtitle != NULL;
-}
-
-static int render(struct options *o, struct af_profile *p, uint32_t root,
-		  const uint8_t *excluded, struct af_sink *out, struct af_diag *d)
-{
-	switch (o->format) {
-	case OUT_FOLDED:
-		return af_write_folded(&p->tree, root, excluded, p->decimals, out);
-	case OUT_TREE:
-		return af_write_tree(&p->tree, root, excluded, p->decimals, out);
-	case OUT_SVG:
-	default: {
-		struct af_layout l;
-		if (af_layout_build(&l, &p->tree, root, excluded, &o->layout, d) < 0)
-			return -1;
-		int rc = af_render_svg(&l, &o->render, out, d);
-		af_layout_release(&l);
-		return rc;
-	}
-	}
 }
 
 /* Select threads and render into the output file; -1 with diag set. */
@@ -377,9 +397,10 @@ static int produce(struct options *o, struct af_profile *p, struct af_diag *d)
 	int rc = af_output_open(&out, o->output, &od);
 	if (rc == 0) {
 		if (o->info)
-			write_info(p, o->input, &out.sink);
+			write_info(p, o->inputs[0], &out.sink);
 		else
-			rc = render(o, p, root, nsel || nproc ? excluded : NULL, &out.sink, d);
+			rc = af_render_to(o->format, &p->tree, root, nsel || nproc ? excluded : NULL,
+					  &o->layout, &o->render, &out.sink, d);
 		if (rc == 0)
 			rc = af_output_commit(&out, &od);
 		else
@@ -392,23 +413,40 @@ static int produce(struct options *o, struct af_profile *p, struct af_diag *d)
 	return rc;
 }
 
+static int per_thread(struct options *o)
+{
+	struct af_batch_opts b = {
+		.prog = PROG, .dir = o->per_thread, .format = o->format,
+		.jobs = o->jobs ? o->jobs : 1, .threads = o->threads, .nthreads = o->nthreads,
+		.title = o->title, .subtitle = o->subtitle, .input_format = o->input_format,
+		.read = o->read, .layout = o->layout, .render = o->render,
+		.progress = isatty(STDERR_FILENO),
+	};
+	int rc = af_batch_run(&b, o->inputs, o->ninputs);
+	free(o->threads);
+	free(o->processes);
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	setlocale(LC_ALL, "C");
 	struct options o;
 	parse_args(&o, argc, argv);
 	af_output_install_signals();
+	if (o.per_thread)
+		return per_thread(&o);
 
 	struct af_diag d;
-	af_diag_init(&d, o.input);
+	af_diag_init(&d, o.inputs[0]);
 	struct af_mapped in;
 	struct af_profile p;
 	af_profile_init(&p);
-	int rc = af_input_load(&in, o.input, &d);
+	int rc = af_input_load(&in, o.inputs[0], &d);
 	if (rc == 0) {
 		rc = af_read(&p, &in.in, o.input_format, &o.read, &d);
 		if (rc == 0 && !o.info)
-			print_warnings(&p, o.input);
+			print_warnings(&p, o.inputs[0]);
 		if (rc == 0)
 			rc = produce(&o, &p, &d);
 		af_input_release(&in);
