@@ -16,14 +16,19 @@ void af_name_append(struct af_buf *b, const char *s, size_t len)
 	b->data[b->len] = 0;
 }
 
+size_t af_name_cut(const char *s, size_t len)
+{
+	size_t cut = len < AF_NAME_MAX - 3 ? len : AF_NAME_MAX - 3;
+	while (cut > 0 && ((unsigned char)s[cut] & 0xc0) == 0x80)
+		cut--;   /* do not split a UTF-8 sequence */
+	return cut;
+}
+
 void af_name_finish(struct af_buf *b, size_t from)
 {
 	if (b->len - from <= AF_NAME_MAX)
 		return;
-	size_t cut = from + AF_NAME_MAX - 3;
-	while (cut > from && ((unsigned char)b->data[cut] & 0xc0) == 0x80)
-		cut--;   /* do not split a UTF-8 sequence */
-	b->len = cut;
+	b->len = from + af_name_cut(b->data + from, b->len - from);
 	af_buf_add(b, "...", 3);
 }
 
@@ -103,4 +108,17 @@ void af_name_append_params(struct af_buf *b, const char *sig, size_t len)
 raw:
 	b->len = from;
 	af_name_append(b, sig, len);
+}
+
+void af_name_append_return(struct af_buf *b, const char *sig, size_t len)
+{
+	const char *close = memchr(sig, ')', len);
+	if (!close || close + 1 >= sig + len)
+		return;
+	size_t from = b->len, i = (size_t)(close - sig) + 1;
+	af_buf_puts(b, ": ");
+	if (!one_type(b, sig, len, &i) || i != len) {
+		b->len = from;
+		b->data[from] = 0;
+	}
 }

@@ -10,6 +10,10 @@
 
 #define AF_NAME_MAX 4096
 
+/* How many bytes of a too-long name to keep before "...": at most
+ * AF_NAME_MAX - 3, never splitting a UTF-8 sequence. */
+size_t af_name_cut(const char *s, size_t len);
+
 /* Append s to b with ';' made ':' and control characters made '?'. */
 void af_name_append(struct af_buf *b, const char *s, size_t len);
 /* Cut b (holding a name from byte `from` on) to AF_NAME_MAX bytes. */
@@ -21,5 +25,9 @@ void af_name_append_class(struct af_buf *b, const char *s, size_t len);
  * only, simple class names, as Android Studio shows them. An unparsable
  * descriptor is appended as it is (sanitised). */
 void af_name_append_params(struct af_buf *b, const char *sig, size_t len);
+/* "(I)Ljava/lang/String;" as ": String", the return type after the
+ * parameters (method profiles tell bridge methods apart by it); nothing if
+ * the descriptor has no well-formed return type. */
+void af_name_append_return(struct af_buf *b, const char *sig, size_t len);
 
 #endif

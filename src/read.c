@@ -11,24 +11,23 @@ static bool starts(const struct af_input *in, const char *s)
 }
 
 /* Folded stacks: the first non-blank, non-comment line ends in a count. */
+/* Folded stacks: the first non-blank, non-comment line ends in a count.
+ * That line is found whole, however long (one stack can be megabytes). */
 static bool looks_folded(const struct af_input *in)
 {
-	size_t i = 0, n = in->len < 65536 ? in->len : 65536;
-	const uint8_t *p = in->data;
-	while (i < n) {
-		size_t e = i;
-		while (e < n && p[e] != '\n')
-			e++;
-		size_t end = e;
-		while (end > i && (p[end - 1] == '\r' || p[end - 1] == ' ' || p[end - 1] == '\t'))
-			end--;
-		if (end > i && p[i] != '#') {
-			size_t k = end;
-			while (k > i && ((p[k - 1] >= '0' && p[k - 1] <= '9') || p[k - 1] == '.'))
+	const uint8_t *p = in->data, *end = p + in->len;
+	while (p < end) {
+		const uint8_t *nl = memchr(p, '\n', (size_t)(end - p));
+		const uint8_t *e = nl ? nl : end;
+		while (e > p && (e[-1] == '\r' || e[-1] == ' ' || e[-1] == '\t'))
+			e--;
+		if (e > p && *p != '#') {
+			const uint8_t *k = e;
+			while (k > p && ((k[-1] >= '0' && k[-1] <= '9') || k[-1] == '.'))
 				k--;
-			return k < end && k > i && (p[k - 1] == ' ' || p[k - 1] == '\t');
+			return k < e && k > p && (k[-1] == ' ' || k[-1] == '\t') && !memchr(p, 0, (size_t)(e - p));
 		}
-		i = e + 1;
+		p = nl ? nl + 1 : end;
 	}
 	return false;
 }

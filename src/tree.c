@@ -1,5 +1,6 @@
 /* tree.c: call tree nodes, child lookup, name interning, totals. */
 #include "tree.h"
+#include "names.h"
 #include "palette.h"
 
 #include <stdlib.h>
@@ -93,8 +94,13 @@ static void rehash_names(struct af_tree *t)
 
 uint32_t af_tree_intern(struct af_tree *t, const char *s, size_t len)
 {
-	if (len > UINT32_MAX)
-		len = UINT32_MAX;  /* callers bound names long before this */
+	if (len > AF_NAME_MAX) {   /* one hostile name must not blow up every output */
+		char cut[AF_NAME_MAX];
+		size_t keep = af_name_cut(s, len);
+		memcpy(cut, s, keep);
+		memcpy(cut + keep, "...", 3);
+		return af_tree_intern(t, cut, keep + 3);
+	}
 	if ((t->nnames + 1) * 2 > t->nname_slots)
 		rehash_names(t);
 	uint32_t h = (uint32_t)af_hash_bytes(s, len);

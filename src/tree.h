@@ -57,7 +57,8 @@ void af_tree_init(struct af_tree *t);
 void af_tree_release(struct af_tree *t);   /* frees nodes, names, tables */
 
 /* Intern a name (any bytes, not NUL-terminated); returns its id. The stored
- * copy is NUL-terminated and valid until af_tree_release(). */
+ * copy is NUL-terminated and valid until af_tree_release(). A name longer
+ * than AF_NAME_MAX is cut there (at a UTF-8 boundary) and ends in "...". */
 uint32_t af_tree_intern(struct af_tree *t, const char *s, size_t len);
 uint32_t af_tree_intern_str(struct af_tree *t, const char *s);
 static inline const char *af_tree_name(const struct af_tree *t, uint32_t id)

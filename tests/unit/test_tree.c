@@ -103,3 +103,19 @@ void test_tree_name_ranks(void)
 	OK(r[a2] < r[b]);
 	af_tree_release(&t);
 }
+
+void test_tree_long_names_cut(void)
+{
+	struct af_tree t;
+	af_tree_init(&t);
+	static char big[100000];
+	memset(big, 'x', sizeof big);
+	big[4092] = '\xc3';   /* a two-byte sequence straddling the cut at 4093 */
+	big[4093] = '\xa9';
+	uint32_t id = af_tree_intern(&t, big, sizeof big);
+	INT_EQ(af_tree_name_len(&t, id), 4092 + 3);
+	OK(memcmp(af_tree_name(&t, id) + 4092, "...", 3) == 0);
+	/* the same long name interns to the same id */
+	INT_EQ(af_tree_intern(&t, big, sizeof big), id);
+	af_tree_release(&t);
+}
