@@ -28,25 +28,25 @@ uint64_t af_inflate_limit(size_t len)
 	return lim < AF_INFLATE_MAX ? lim : AF_INFLATE_MAX;
 }
 
+/* Offsets are within the compressed layer, which may itself be decoded. */
 static int zerror(struct af_diag *d, uint64_t offset, int rc, const z_stream *z)
 {
 	if (rc == Z_BUF_ERROR || rc == Z_OK)
-		return af_diag_offset(d, offset, "compressed data is truncated");
-	return af_diag_offset(d, offset, "corrupt compressed data (%s)",
-			      z->msg ? z->msg : rc == Z_MEM_ERROR ? "out of memory" : "zlib error");
+		return af_diag_error(d, "compressed data is truncated (after %" PRIu64 " compressed bytes)", offset);
+	return af_diag_error(d, "corrupt compressed data at compressed byte %" PRIu64 " (%s)", offset,
+			     z->msg ? z->msg : rc == Z_MEM_ERROR ? "out of memory" : "zlib error");
 }
 
 /* One stream starting at data[*pos]; appends to out, advances *pos. */
 static int one_stream(z_stream *z, const uint8_t *data, size_t len, size_t *pos,
 		      uint64_t limit, struct af_buf *out, struct af_diag *d)
 {
-	size_t start = *pos;
 	if (inflateReset2(z, 15 + 32) != Z_OK)   /* +32: zlib or gzip header */
-		return af_diag_offset(d, start, "cannot start the inflater");
+		return af_diag_error(d, "cannot start the inflater");
 	int rc = Z_OK;
 	while (rc != Z_STREAM_END) {
 		if (out->len >= limit)
-			return af_diag_offset(d, start, "decompressed data exceeds %" PRIu64 " bytes (zlib bomb?)", limit);
+			return af_diag_error(d, "decompressed data exceeds %" PRIu64 " bytes (zlib bomb?)", limit);
 		size_t room = (size_t)(limit - out->len) < ((size_t)1 << 20) ? (size_t)(limit - out->len) : (size_t)1 << 20;
 		af_buf_reserve(out, room);
 		size_t in_left = len - *pos;

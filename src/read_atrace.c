@@ -440,9 +440,11 @@ static void end_slice(struct rd *r, struct athread *th, const char *name, size_t
 		r->st.unmatched_ends++;
 		return;
 	}
-	if (n) {
-		struct af_tree *t = r->fold.tree;
-		uint32_t id = t->nodes[th->fold.stack[th->fold.depth - 1].node].name;
+	uint32_t top = th->fold.stack[th->fold.depth - 1].node;
+	if (n && top != AF_NONE) {
+		/* names are interned in the profile's tree even in --async */
+		const struct af_tree *t = &r->p->tree;
+		uint32_t id = r->fold.tree->nodes[top].name;
 		if (!same_name(r, af_tree_name(t, id), af_tree_name_len(t, id), name, n))
 			r->st.name_mismatches++;
 	}

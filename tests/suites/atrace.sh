@@ -1,0 +1,117 @@
+# atrace.sh: the atrace/systrace front end on real captures and on every
+# container: the counts issue #7 promises, identical stacks whatever the
+# envelope, a clear refusal for what holds no slices, valid and
+# deterministic SVG, and one golden flame graph.
+. tests/lib.sh
+A=$DATA/atrace
+
+# folded NAME FILE [ARGS...]: folded stacks of FILE into $TMP/NAME.folded
+folded() {
+	local name=$1 file=$2
+	shift 2
+	"$AFLAME" --format folded "$@" "$file" >"$TMP/$name.folded" 2>"$TMP/$name.err"
+}
+
+# info_has NAME FILE TEXT: --info of FILE has a line TEXT
+info_has() {
+	local name=$1 file=$2 text=$3
+	"$AFLAME" --info "$file" >"$TMP/info" 2>&1
+	if grep -qxF -- "$text" "$TMP/info"; then
+		pass "atrace/$name"
+	else
+		fail "atrace/$name" "no line '$text' in --info: $(grep -E 'slices|warning' "$TMP/info" | head -3 | tr '\n' ' ')"
+	fi
+}
+
+# ---- the figures of issue #7 ----
+info_has "decompressed: 463 B, 463 E" "$A/decompressed_atrace_data.txt" "slices: 463 B, 463 E"
+"$AFLAME" --info "$A/decompressed_atrace_data.txt" >"$TMP/info" 2>&1
+if grep -q "no open slice" "$TMP/info"; then
+	fail "atrace/decompressed: no unmatched end" "$(grep 'no open slice' "$TMP/info")"
+else
+	pass "atrace/decompressed: no unmatched end"
+fi
+info_has "android_systrace.html: 5984 B, 5982 E" "$A/android_systrace.html.gz" "slices: 5984 B, 5982 E"
+info_has "android_systrace.html: 2 open at the end" "$A/android_systrace.html.gz" \
+	"  2 slices still open at the end (closed at their thread's last event)"
+
+folded decompressed "$A/decompressed_atrace_data.txt"
+folded compressed "$A/compressed_atrace_data.txt"
+if [ -s "$TMP/decompressed.folded" ] && cmp -s "$TMP/decompressed.folded" "$TMP/compressed.folded"; then
+	pass "atrace/atrace -z output folds like its text"
+else
+	fail "atrace/atrace -z output folds like its text" "$(diff "$TMP/decompressed.folded" "$TMP/compressed.folded" | head -3 | tr '\n' ' ')"
+fi
+
+# ---- every container of variants.txt gives the same stacks ----
+folded variants "$A/variants.txt"
+for f in variants.ctrace variants-crlf.ctrace variants.txt.gz variants.json variants-trace2html.html; do
+	folded "$f" "$A/$f"
+	if [ -s "$TMP/variants.folded" ] && cmp -s "$TMP/variants.folded" "$TMP/$f.folded"; then
+		pass "atrace/container $f"
+	else
+		fail "atrace/container $f" "$(head -1 "$TMP/$f.err") $(diff "$TMP/variants.folded" "$TMP/$f.folded" | head -3 | tr '\n' ' ')"
+	fi
+done
+folded systrace "$A/variants-systrace.html"
+# the PROCESS DUMP names what the text leaves unnamed; the stacks stay the same
+sed -e 's/^com\.example\.app (1000)/example.app (1000)/' -e 's/Dump Thread (1006)/thread-1006 (1006)/' \
+	"$TMP/systrace.folded" | sort >"$TMP/systrace.renamed"
+if grep -q '^com.example.app (1000);Dump Thread (1006);dump named 500$' "$TMP/systrace.folded" &&
+   sort "$TMP/variants.folded" | cmp -s - "$TMP/systrace.renamed"; then
+	pass "atrace/container variants-systrace.html (names from PROCESS DUMP)"
+else
+	fail "atrace/container variants-systrace.html (names from PROCESS DUMP)" "$(head -3 "$TMP/systrace.folded" | tr '\n' ' ')"
+fi
+
+# ---- every capture is read, or refused with a clear message ----
+# expect FILE EXIT TEXT: exit status and a line of stdout/stderr containing TEXT
+expect() {
+	local file=$1 want=$2 text=$3
+	"$AFLAME" --format folded "$A/$file" >"$TMP/out" 2>&1
+	local rc=$?
+	if [ "$rc" = "$want" ] && grep -qF -- "$text" "$TMP/out"; then
+		pass "atrace/corpus $file"
+	else
+		fail "atrace/corpus $file" "exit $rc (want $want), output: $(head -2 "$TMP/out" | tr '\n' ' ')"
+	fi
+}
+expect decompressed_atrace_data.txt 0 "Choreographer#doFrame"
+expect compressed_atrace_data.txt 0 "Choreographer#doFrame"
+expect android_systrace.html.gz 0 "SurfaceFlinger (236);"
+expect bad_print.systrace 0 "2 lines that are not ftrace events skipped (first: line 2)"
+expect atrace_data 1 "no slices to draw: 116 ftrace events"
+expect atrace_data_raw 1 "no slices to draw: 116 ftrace events"
+expect atrace_missing_tgids 1 "no slices to draw: 116 ftrace events"
+expect android_systrace.txt 1 "no slices to draw: 91 ftrace events"
+expect trivial_systrace.html 1 "no slices to draw: 4 ftrace events"
+expect counter_tracks.html.gz 1 "no slices to draw: 1611 ftrace events"
+expect sched_blocked_systrace.systrace 1 "no slices to draw"
+expect unknown_thread_name.systrace 1 "no slices to draw"
+expect cpu_frequency_limits.systrace 1 "no slices to draw"
+expect profile-chrome_systrace_perf_chrome_data 1 "a Chrome JSON trace has no ftrace text"
+expect zlib-bomb.ctrace 1 "(zlib bomb?)"
+
+# ---- SVG: valid XML, byte-identical twice ----
+for f in decompressed_atrace_data.txt compressed_atrace_data.txt android_systrace.html.gz variants.txt variants-systrace.html; do
+	"$AFLAME" "$A/$f" -o "$TMP/$f.svg" 2>/dev/null
+	rc=$?
+	if [ "$rc" -ne 0 ]; then
+		fail "atrace/svg $f renders" "exit status $rc"
+		continue
+	fi
+	pass "atrace/svg $f renders"
+	if command -v xmllint >/dev/null; then
+		check "atrace/svg $f is valid XML" xmllint --noout "$TMP/$f.svg"
+	else
+		skip "atrace/svg $f is valid XML" "xmllint not installed"
+	fi
+	"$AFLAME" "$A/$f" -o "$TMP/$f.again.svg" 2>/dev/null
+	check "atrace/svg $f is deterministic" cmp "$TMP/$f.svg" "$TMP/$f.again.svg"
+done
+
+# ---- golden flame graph of a real atrace capture ----
+(cd "$DATA" && "$AFLAME" --no-js atrace/decompressed_atrace_data.txt -o "$TMP/golden.svg" 2>/dev/null)
+same_file "golden/atrace-decompressed" "$TMP/golden.svg" "golden/svg/atrace-decompressed.svg"
+(cd "$DATA" && "$AFLAME" --no-js -p surfaceflinger atrace/android_systrace.html.gz -o "$TMP/golden2.svg" 2>/dev/null)
+same_file "golden/atrace-android-systrace-surfaceflinger" "$TMP/golden2.svg" "golden/svg/atrace-android-systrace-surfaceflinger.svg"
