@@ -61,39 +61,87 @@ static uint64_t observe(struct af_fold *f, struct af_fold_thread *th, uint64_t t
 	return t;
 }
 
+/* Where time t lies in window coordinates. */
+static uint64_t wpos(const struct af_fold *f, const struct af_fold_thread *th, uint64_t t)
+{
+	return f->window_per_thread ? t - th->first : t;
+}
+
+/* The length of [a, b] inside the window (all of it without a window). */
+static uint64_t clipped(const struct af_fold *f, const struct af_fold_thread *th,
+			uint64_t a, uint64_t b)
+{
+	if (!f->window)
+		return b - a;
+	uint64_t lo = wpos(f, th, a), hi = wpos(f, th, b);
+	if (lo < f->from)
+		lo = f->from;
+	if (hi > f->to)
+		hi = f->to;
+	return hi > lo ? hi - lo : 0;
+}
+
+/* Flame-chart position of a frame entered at t. */
+static uint64_t chart_start(const struct af_fold *f, const struct af_fold_thread *th, uint64_t t)
+{
+	if (!f->window)
+		return t - th->first;
+	uint64_t p = wpos(f, th, t);
+	return p > f->from ? p - f->from : 0;
+}
+
+/* Give stack[nmat..upto] their nodes, outermost first, and count their calls. */
+static void materialize(struct af_fold *f, struct af_fold_thread *th, size_t upto)
+{
+	for (size_t k = th->nmat; k <= upto; k++) {
+		struct af_open_frame *fr = &th->stack[k];
+		struct af_open_frame *up = k ? &th->stack[k - 1] : NULL;
+		uint32_t parent = up ? up->node : th->root;
+		if (f->timeline) {
+			fr->node = af_tree_add_child(f->tree, parent, fr->name);
+			af_tree_set_start(f->tree, fr->node, chart_start(f, th, fr->enter));
+		} else {
+			if (parent >= f->cap_hints)
+				grow_hints(f, f->tree->nnodes);
+			fr->node = callee(f, parent, up ? up->last_call : th->last_call, fr->name);
+		}
+		af_tree_add_call(f->tree, fr->node);
+	}
+	th->nmat = upto + 1;
+}
+
 void af_fold_enter(struct af_fold *f, struct af_fold_thread *th,
 		   uint32_t method, uint32_t name, uint64_t t)
 {
 	t = observe(f, th, t);
-	struct af_open_frame *top = th->depth ? &th->stack[th->depth - 1] : NULL;
-	uint32_t parent = top ? top->node : th->root;
-	uint32_t node;
-	if (f->timeline) {
-		node = af_tree_add_child(f->tree, parent, name);
-		af_tree_set_start(f->tree, node, t - th->first);
-	} else {
-		if (parent >= f->cap_hints)
-			grow_hints(f, f->tree->nnodes);
-		node = callee(f, parent, top ? top->last_call : th->last_call, name);
-	}
 	af_grow(&th->stack, &th->cap, th->depth + 1, sizeof *th->stack);
-	th->stack[th->depth++] = (struct af_open_frame){ node, method, AF_NONE, t, 0 };
+	th->stack[th->depth++] = (struct af_open_frame){ AF_NONE, name, method, AF_NONE, t, 0 };
+	uint64_t p = f->window ? wpos(f, th, t) : 0;
+	if (!f->window || (p >= f->from && p < f->to))
+		materialize(f, th, th->depth - 1);
 }
 
-/* Close the top frame at time t and credit its self time. */
+/* Close the top frame at time t and credit its self time (the part inside
+ * the window); a frame that overlaps the window gets its node now if it has
+ * none yet. */
 static void pop(struct af_fold *f, struct af_fold_thread *th, uint64_t t)
 {
 	struct af_open_frame *fr = &th->stack[--th->depth];
-	uint64_t inclusive = t - fr->enter;
-	uint64_t self = inclusive >= fr->callees ? inclusive - fr->callees : 0;
-	f->tree->nodes[fr->node].self += self;
-	if (th->depth) {
-		th->stack[th->depth - 1].callees += inclusive;
-		th->stack[th->depth - 1].last_call = fr->node;
-	} else {
-		th->top_closed += inclusive;
-		th->last_call = fr->node;
+	uint64_t inclusive = clipped(f, th, fr->enter, t);
+	if (fr->node == AF_NONE && inclusive > 0)
+		materialize(f, th, th->depth);
+	if (th->nmat > th->depth)
+		th->nmat = th->depth;
+	uint32_t *last = th->depth ? &th->stack[th->depth - 1].last_call : &th->last_call;
+	if (fr->node != AF_NONE) {
+		uint64_t self = inclusive >= fr->callees ? inclusive - fr->callees : 0;
+		f->tree->nodes[fr->node].self += self;
+		*last = fr->node;
 	}
+	if (th->depth)
+		th->stack[th->depth - 1].callees += inclusive;
+	else
+		th->top_closed += inclusive;
 }
 
 /* The method was running before the thread's first event: it is the caller
@@ -103,10 +151,13 @@ static void orphan_exit(struct af_fold *f, struct af_fold_thread *th, uint32_t n
 	f->stats.orphan_exits++;
 	while (th->depth)
 		pop(f, th, t);
+	uint64_t inclusive = clipped(f, th, th->first, t);
+	if (f->window && inclusive == 0)
+		return;   /* wholly outside the window, like all it would adopt */
 	uint32_t node = af_tree_adopt(f->tree, th->root, name);
+	af_tree_add_call(f->tree, node);
 	if (f->timeline)
-		af_tree_set_start(f->tree, node, 0);
-	uint64_t inclusive = t - th->first;
+		af_tree_set_start(f->tree, node, chart_start(f, th, th->first));
 	uint64_t self = inclusive >= th->top_closed ? inclusive - th->top_closed : 0;
 	f->tree->nodes[node].self += self;
 	th->top_closed = inclusive;
@@ -141,4 +192,5 @@ void af_fold_finish(struct af_fold *f, struct af_fold_thread *th)
 	free(th->stack);
 	th->stack = NULL;
 	th->cap = 0;
+	th->nmat = 0;
 }

@@ -6,6 +6,11 @@
  *     event (open frames are closed first)
  *   - af_fold_finish closes frames still open at the thread's last event.
  * Weights are self times: a frame's duration minus its callees' durations.
+ * Each call entered counts one call on its node (af_tree_calls); an orphan
+ * exit counts one call of the method it makes the caller.
+ * A time window (--from/--to) keeps only the time inside it: frames are
+ * clipped to it, frames wholly outside it get no node (a frame becomes a
+ * node only once it is known to overlap the window, with its callers).
  * Nothing is allocated per event once the stack has grown to its depth. */
 #ifndef AF_FOLD_H
 #define AF_FOLD_H
@@ -15,7 +20,9 @@
 #include "tree.h"
 
 struct af_open_frame {
-	uint32_t node;     /* tree node of this call */
+	uint32_t node;     /* tree node of this call; AF_NONE while it is not
+			      known to overlap the time window */
+	uint32_t name;     /* frame name, to make the node late */
 	uint32_t method;   /* reader's method key, to match exits */
 	uint32_t last_call; /* node of the callee that returned last, or AF_NONE */
 	uint64_t enter;    /* entry time */
@@ -27,6 +34,7 @@ struct af_fold_thread {
 	uint32_t last_call;            /* like af_open_frame.last_call, at top level */
 	struct af_open_frame *stack;
 	size_t depth, cap;
+	size_t nmat;                   /* stack[0..nmat) have nodes */
 	bool started;
 	uint64_t first, last;          /* first and latest event time */
 	uint64_t top_closed;           /* time covered by closed top-level calls */
@@ -49,7 +57,13 @@ struct af_fold {
 	uint32_t *after, *first;
 	size_t cap_hints;
 	bool timeline;   /* every call its own node, placed at its entry time
-			    (relative to the thread's first event): a flame chart */
+			    (relative to the thread's first event, or to `from`
+			    with a window): a flame chart */
+	/* Time window [from, to): only time inside it counts. Positions are
+	 * the thread's times (wall: since the trace start), or with
+	 * window_per_thread times since the thread's first event (cpu). */
+	bool window, window_per_thread;
+	uint64_t from, to;
 };
 
 void af_fold_thread_init(struct af_fold_thread *th, uint32_t root);

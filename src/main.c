@@ -7,6 +7,7 @@
 #include "profile.h"
 #include "read.h"
 #include "render.h"
+#include "report.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -35,6 +36,10 @@ struct options {
 	char **processes;         /* -p: atrace processes to draw */
 	size_t nprocesses;
 	bool info;
+	bool report;              /* --report, or -o .csv/.json/.html */
+	enum af_report_format report_format;
+	size_t top;               /* --top N */
+	bool from_set, to_set;
 	const char *title, *subtitle;
 	struct af_read_opts read;
 	struct af_layout_opts layout;
@@ -56,6 +61,16 @@ static const char usage_text[] =
 	"                          follows the extension: .svg, .png, .pdf, .folded, .txt\n"
 	"      --format FMT        svg, svg-static, png, pdf, folded or tree (overrides\n"
 	"                          the extension)\n"
+	"      --report            the method profile instead of a graph: exclusive and\n"
+	"                          inclusive time, calls, callers and callees per method;\n"
+	"                          -o .txt (default), .csv, .json or .html (these three\n"
+	"                          imply --report)\n"
+	"      --top N             the report's N methods with the most exclusive time\n"
+	"      --flamechart        calls in time order on a time axis (method traces), or\n"
+	"                          folded stacks in input order (flamegraph.pl --flamechart)\n"
+	"      --from T, --to T    only the time from T to T (method traces): µs, or with\n"
+	"                          a unit: 20us, 500ms, 1.2s; wall: since the trace start,\n"
+	"                          cpu: since each thread's first event\n"
 	"      --static            SVG without script, text as shapes (svg-static)\n"
 	"      --scale N           PNG pixels per image pixel, e.g. 2 for HiDPI (default: 1)\n"
 	"      --per-thread DIR    one file per thread in DIR, <tid>-<name>.<ext>, and\n"
@@ -101,6 +116,78 @@ static double parse_number(const char *opt, const char *s, double min, double ma
 	return v;
 }
 
+static double parse_whole(const char *opt, const char *s, double min, double max)
+{
+	double v = parse_number(opt, s, min, max);
+	if (v != (double)(uint64_t)v)
+		usage_error("invalid %s '%s' (expected a whole number from %g to %g)", opt, s, min, max);
+	return v;
+}
+
+/* A time in µs: a number, or a number with the unit us, µs, ms or s. */
+static uint64_t parse_time(const char *opt, const char *s)
+{
+	static const struct { const char *unit; double us; } units[] = {
+		{ "", 1 }, { "us", 1 }, { "\xc2\xb5s", 1 }, { "ms", 1e3 }, { "s", 1e6 },
+	};
+	char *end;
+	errno = 0;
+	double v = strtod(s, &end);
+	if (!errno && end != s && v >= 0) {
+		for (size_t i = 0; i < sizeof units / sizeof *units; i++) {
+			double us = v * units[i].us;
+			if (strcmp(end, units[i].unit) == 0 && us < 1.8e19)
+				return (uint64_t)(us + 0.5);
+		}
+	}
+	usage_error("invalid %s '%s' (expected a time: 1500, 20us, 500ms, 1.2s)", opt, s);
+}
+
+/* The report's format from the output's extension: .csv, .json, .html; with
+ * --report also .txt or none (text). -1: not a report. */
+static int report_format(const char *path, bool asked)
+{
+	const char *dot = path ? strrchr(path, '.') : NULL;
+	if (!dot || strchr(dot, '/'))
+		return asked ? AF_REPORT_TEXT : -1;
+	if (strcmp(dot, ".csv") == 0)
+		return AF_REPORT_CSV;
+	if (strcmp(dot, ".json") == 0)
+		return AF_REPORT_JSON;
+	if (strcmp(dot, ".html") == 0 || strcmp(dot, ".htm") == 0)
+		return AF_REPORT_HTML;
+	if (asked && strcmp(dot, ".txt") != 0)
+		usage_error("--report writes .txt, .csv, .json or .html, not '%s'", path);
+	return asked ? AF_REPORT_TEXT : -1;
+}
+
+/* --report, --top, --from and --to: check them against the rest. */
+static void check_report_and_window(struct options *o)
+{
+	if (o->format == AF_OUT_AUTO) {
+		int rf = report_format(o->output, o->report);
+		if (rf >= 0) {
+			o->report = true;
+			o->report_format = (enum af_report_format)rf;
+		}
+	} else if (o->report) {
+		usage_error("--report and --format cannot be combined");
+	}
+	if (o->report && o->per_thread)
+		usage_error("--report and --per-thread cannot be combined");
+	if (o->report)   /* a method is identified by its whole signature */
+		o->read.signatures = o->read.returns = true;
+	if (o->top && !o->report)
+		usage_error("--top applies to the report (--report)");
+	if (o->from_set || o->to_set) {
+		o->read.window = true;
+		if (!o->to_set)
+			o->read.to = UINT64_MAX;
+		if (o->read.from >= o->read.to)
+			usage_error("--from must be earlier than --to");
+	}
+}
+
 static void parse_minwidth(struct options *o, const char *s)
 {
 	size_t n = strlen(s);
@@ -134,16 +221,18 @@ static enum af_out_format format_from_path(const char *path)
 }
 
 enum {
-	OPT_ASYNC = 256, OPT_CLOCK, OPT_COLORS, OPT_FORMAT, OPT_INFO, OPT_MINWIDTH, OPT_NO_JS,
-	OPT_PER_THREAD, OPT_SCALE, OPT_SIGNATURES, OPT_STATIC, OPT_STRICT, OPT_SUBTITLE,
-	OPT_TITLE, OPT_WIDTH,
+	OPT_ASYNC = 256, OPT_CLOCK, OPT_COLORS, OPT_FLAMECHART, OPT_FORMAT, OPT_FROM, OPT_INFO,
+	OPT_MINWIDTH, OPT_NO_JS, OPT_PER_THREAD, OPT_REPORT, OPT_SCALE, OPT_SIGNATURES,
+	OPT_STATIC, OPT_STRICT, OPT_SUBTITLE, OPT_TITLE, OPT_TO, OPT_TOP, OPT_WIDTH,
 };
 
 static const struct option long_options[] = {
 	{ "async", no_argument, NULL, OPT_ASYNC },
 	{ "clock", required_argument, NULL, OPT_CLOCK },
 	{ "colors", required_argument, NULL, OPT_COLORS },
+	{ "flamechart", no_argument, NULL, OPT_FLAMECHART },
 	{ "format", required_argument, NULL, OPT_FORMAT },
+	{ "from", required_argument, NULL, OPT_FROM },
 	{ "help", no_argument, NULL, 'h' },
 	{ "info", no_argument, NULL, OPT_INFO },
 	{ "input-format", required_argument, NULL, 'f' },
@@ -153,6 +242,7 @@ static const struct option long_options[] = {
 	{ "output", required_argument, NULL, 'o' },
 	{ "per-thread", required_argument, NULL, OPT_PER_THREAD },
 	{ "process", required_argument, NULL, 'p' },
+	{ "report", no_argument, NULL, OPT_REPORT },
 	{ "scale", required_argument, NULL, OPT_SCALE },
 	{ "signatures", no_argument, NULL, OPT_SIGNATURES },
 	{ "static", no_argument, NULL, OPT_STATIC },
@@ -160,6 +250,8 @@ static const struct option long_options[] = {
 	{ "subtitle", required_argument, NULL, OPT_SUBTITLE },
 	{ "thread", required_argument, NULL, 't' },
 	{ "title", required_argument, NULL, OPT_TITLE },
+	{ "to", required_argument, NULL, OPT_TO },
+	{ "top", required_argument, NULL, OPT_TOP },
 	{ "version", no_argument, NULL, 'V' },
 	{ "width", required_argument, NULL, OPT_WIDTH },
 	{ NULL, 0, NULL, 0 },
@@ -212,8 +304,16 @@ static void parse_option(struct options *o, int c, const char *arg)
 		o->layout.palette.palette = (enum af_palette)pal;
 		break;
 	}
+	case OPT_FLAMECHART:
+		o->read.timeline = true;
+		o->layout.chart = true;
+		break;
 	case OPT_FORMAT:
 		o->format = format_named(arg);
+		break;
+	case OPT_FROM:
+		o->read.from = parse_time("--from", arg);
+		o->from_set = true;
 		break;
 	case OPT_INFO:
 		o->info = true;
@@ -227,6 +327,9 @@ static void parse_option(struct options *o, int c, const char *arg)
 		break;
 	case OPT_PER_THREAD:
 		o->per_thread = arg;
+		break;
+	case OPT_REPORT:
+		o->report = true;
 		break;
 	case OPT_SCALE:
 		o->render.scale = parse_number("--scale", arg, 0.25, 16);
@@ -245,6 +348,13 @@ static void parse_option(struct options *o, int c, const char *arg)
 		break;
 	case OPT_TITLE:
 		o->title = arg;
+		break;
+	case OPT_TO:
+		o->read.to = parse_time("--to", arg);
+		o->to_set = true;
+		break;
+	case OPT_TOP:
+		o->top = (size_t)parse_whole("--top", arg, 1, 1e9);
 		break;
 	case OPT_WIDTH:
 		o->layout.width = parse_number("--width", arg, 100, 1e6);
@@ -286,12 +396,15 @@ static void parse_args(struct options *o, int argc, char **argv)
 			usage_error("--info and --per-thread cannot be combined");
 		if (o->nprocesses)
 			usage_error("-p and --per-thread cannot be combined (use -t)");
+		if (o->nprocesses)
+			usage_error("-p and --per-thread cannot be combined (use -t)");
 		if (o->format == AF_OUT_AUTO)
 			o->format = AF_OUT_SVG;
 	} else if (o->ninputs > 1) {
 		usage_error("several input files need --per-thread DIR");
 	}
-	if (o->format == AF_OUT_AUTO)
+	check_report_and_window(o);
+	if (o->format == AF_OUT_AUTO && !o->report)
 		o->format = format_from_path(o->output);
 	if (o->static_svg && o->format == AF_OUT_SVG)
 		o->format = AF_OUT_SVG_STATIC;
@@ -359,6 +472,20 @@ static void set_titles(struct options *o, const struct af_profile *p, int nselec
 	o->layout.has_subtitle = o->render.subtitle != NULL;
 }
 
+static int write_report(const struct options *o, const struct af_profile *p, uint32_t root,
+			const uint8_t *excluded, struct af_sink *out)
+{
+	struct af_report r;
+	af_report_build(&r, p, root, excluded);
+	struct af_report_opts ro = {
+		.title = o->render.title, .source = o->inputs[0], .clock = p->clock,
+		.unit = p->unit, .decimals = p->decimals, .top = o->top,
+	};
+	int rc = af_render_report(&r, o->report_format, &ro, out);
+	af_report_release(&r);
+	return rc;
+}
+
 /* Select threads and render into the output file; -1 with diag set. */
 static int produce(struct options *o, struct af_profile *p, struct af_diag *d)
 {
@@ -398,6 +525,8 @@ static int produce(struct options *o, struct af_profile *p, struct af_diag *d)
 	if (rc == 0) {
 		if (o->info)
 			write_info(p, o->inputs[0], &out.sink);
+		else if (o->report)
+			rc = write_report(o, p, root, nsel || nproc ? excluded : NULL, &out.sink);
 		else
 			rc = af_render_to(o->format, &p->tree, root, nsel || nproc ? excluded : NULL,
 					  &o->layout, &o->render, &out.sink, d);

@@ -16,6 +16,7 @@ enum af_clock { AF_CLOCK_DEFAULT, AF_CLOCK_WALL, AF_CLOCK_CPU };
 struct af_read_opts {
 	enum af_clock clock;   /* ART: which time to weigh frames by */
 	bool signatures;       /* ART: append parameter types to frame names */
+	bool returns;          /* ART: and the return type, ": int" (reports) */
 	bool strict;           /* folded: a malformed line is an error */
 	bool timeline;         /* flame chart: ART every call its own node at its
 				  entry time; folded: input order, consecutive

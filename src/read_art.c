@@ -29,6 +29,10 @@ void art_init(struct art *a, struct af_profile *p, const struct af_input *in,
 	a->o = o;
 	a->d = d;
 	a->fold.tree = &p->tree;
+	a->fold.timeline = o->timeline;
+	a->fold.window = o->window;
+	a->fold.from = o->from;
+	a->fold.to = o->to;
 	a->by_record_id = af_xcalloc(1u << 16, sizeof *a->by_record_id);
 	a->mcache = af_xmalloc(METHOD_CACHE * sizeof *a->mcache);
 	for (size_t i = 0; i < METHOD_CACHE; i++)
@@ -148,6 +152,8 @@ uint32_t art_method_frame(struct art *a, uint32_t i)
 		}
 		if (a->o->signatures && m->sig_len)
 			af_name_append_params(b, m->sig, m->sig_len);
+		if (a->o->returns && m->sig_len)
+			af_name_append_return(b, m->sig, m->sig_len);
 		af_name_finish(b, 0);
 	}
 	m->frame = af_tree_intern(&a->p->tree, b->data, b->len);
@@ -240,6 +246,7 @@ int art_choose_clock(struct art *a, bool has_wall, bool has_cpu, const char *fil
 	if (want == AF_CLOCK_CPU && !has_cpu)
 		return af_diag_error(a->d, "no thread-cpu times: the file's clock is %s", file_clock);
 	a->use_wall = want == AF_CLOCK_WALL || (want == AF_CLOCK_DEFAULT && has_wall);
+	a->fold.window_per_thread = !a->use_wall;   /* cpu times start per thread */
 	a->p->clock = a->use_wall ? "wall" : "thread-cpu";
 	return 0;
 }

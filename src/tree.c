@@ -52,6 +52,7 @@ void af_tree_release(struct af_tree *t)
 	free(t->name_slots);
 	free(t->rank);
 	free(t->starts);
+	free(t->calls);
 	memset(t, 0, sizeof *t);
 }
 
@@ -232,6 +233,13 @@ void af_tree_set_start(struct af_tree *t, uint32_t node, uint64_t start)
 			t->starts[i] = AF_NO_START;
 	}
 	t->starts[node] = start;
+}
+
+void af_tree_grow_calls(struct af_tree *t, uint32_t node)
+{
+	size_t old = t->cap_calls;
+	af_grow(&t->calls, &t->cap_calls, (size_t)node + 1, sizeof *t->calls);
+	memset(t->calls + old, 0, (t->cap_calls - old) * sizeof *t->calls);
 }
 
 void af_tree_rename(struct af_tree *t, uint32_t node, uint32_t name)

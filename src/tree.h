@@ -47,6 +47,10 @@ struct af_tree {
 	 * NULL until af_tree_set_start() is first called */
 	uint64_t *starts;
 	size_t cap_starts;
+	/* method traces: node -> calls that entered it (af_tree_add_call);
+	 * NULL until first used, so input without calls (folded) has none */
+	uint64_t *calls;
+	size_t cap_calls;
 };
 
 #define AF_NO_START UINT64_MAX
@@ -93,6 +97,19 @@ void af_tree_set_start(struct af_tree *t, uint32_t node, uint64_t start);
 static inline uint64_t af_tree_start(const struct af_tree *t, uint32_t node)
 {
 	return t->starts && node < t->cap_starts ? t->starts[node] : AF_NO_START;
+}
+
+/* Call counts: one more call entered node / how many did (0 if none). */
+void af_tree_grow_calls(struct af_tree *t, uint32_t node);
+static inline void af_tree_add_call(struct af_tree *t, uint32_t node)
+{
+	if (node >= t->cap_calls)
+		af_tree_grow_calls(t, node);
+	t->calls[node]++;
+}
+static inline uint64_t af_tree_calls(const struct af_tree *t, uint32_t node)
+{
+	return t->calls && node < t->cap_calls ? t->calls[node] : 0;
 }
 
 /* Rename a node made by af_tree_add_child(). */

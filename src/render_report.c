@@ -1,0 +1,448 @@
+/* render_report.c: the method profile as text, CSV, JSON or HTML.
+ * Every writer shows the same numbers in the same order (report.h); weights
+ * are fixed point (folded input may have decimals), percentages are of the
+ * report's total with two decimals. */
+#include "report.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+/* ---- numbers ---- */
+
+/* v with `decimals` implied decimal digits, trailing zeros trimmed. */
+static void weight_str(char *s, size_t size, uint64_t v, unsigned decimals)
+{
+	uint64_t unit = 1;
+	for (unsigned i = 0; i < decimals; i++)
+		unit *= 10;
+	uint64_t frac = v % unit;
+	if (!frac) {
+		snprintf(s, size, "%" PRIu64, v / unit);
+		return;
+	}
+	int n = snprintf(s, size, "%" PRIu64 ".%0*" PRIu64, v / unit, (int)decimals, frac);
+	while (n > 0 && s[n - 1] == '0')
+		s[--n] = 0;
+}
+
+/* part / whole in percent, two decimals, rounded from the integers. */
+static void pct_str(char *s, size_t size, uint64_t part, uint64_t whole)
+{
+	if (!whole) {
+		snprintf(s, size, "0.00");
+		return;
+	}
+	double h = (double)part * 10000.0 / (double)whole + 0.5;
+	uint64_t v = (uint64_t)h;
+	snprintf(s, size, "%" PRIu64 ".%02" PRIu64, v / 100, v % 100);
+}
+
+static size_t shown(const struct af_report *r, const struct af_report_opts *o)
+{
+	return o->top && o->top < r->nmethods ? o->top : r->nmethods;
+}
+
+static const char *other_name(const struct af_report *r, uint32_t m)
+{
+	return m == AF_NONE ? AF_REPORT_TOPLEVEL : af_tree_name(r->tree, r->methods[m].name);
+}
+
+/* All calls of the method an edge's calls are a part of. */
+static uint64_t all_calls(const struct af_report_method *m)
+{
+	return m->calls + m->recursive_calls;
+}
+
+/* ---- text ---- */
+
+struct widths { int excl, incl, calls; };
+
+static void measure(const struct af_report *r, const struct af_report_opts *o, struct widths *w)
+{
+	char s[64];
+	*w = (struct widths){ 9, 9, 9 };
+	for (size_t i = 0; i < shown(r, o); i++) {
+		const struct af_report_method *m = &r->methods[i];
+		int n;
+		weight_str(s, sizeof s, m->exclusive, o->decimals);
+		if ((n = (int)strlen(s)) > w->excl)
+			w->excl = n;
+		weight_str(s, sizeof s, m->inclusive, o->decimals);
+		if ((n = (int)strlen(s)) > w->incl)
+			w->incl = n;
+		n = snprintf(s, sizeof s, "%" PRIu64 "+%" PRIu64, m->calls, m->recursive_calls);
+		if (n > w->calls)
+			w->calls = n;
+	}
+}
+
+static void text_table(const struct af_report *r, const struct af_report_opts *o,
+		       const struct widths *w, struct af_sink *out)
+{
+	char e[64], ep[32], in[64], ip[32];
+	af_sink_printf(out, "%*s %7s  %*s %7s  %*s  Method\n", w->excl, "Exclusive", "%",
+		       w->incl, "Inclusive", "%", w->calls, r->has_calls ? "Calls+Rec" : "");
+	for (size_t i = 0; i < shown(r, o); i++) {
+		const struct af_report_method *m = &r->methods[i];
+		weight_str(e, sizeof e, m->exclusive, o->decimals);
+		pct_str(ep, sizeof ep, m->exclusive, r->total);
+		weight_str(in, sizeof in, m->inclusive, o->decimals);
+		pct_str(ip, sizeof ip, m->inclusive, r->total);
+		af_sink_printf(out, "%*s %6s%%  %*s %6s%%  ", w->excl, e, ep, w->incl, in, ip);
+		if (r->has_calls) {
+			char c[48];
+			snprintf(c, sizeof c, "%" PRIu64 "+%" PRIu64, m->calls, m->recursive_calls);
+			af_sink_printf(out, "%*s", w->calls, c);
+		} else {
+			af_sink_printf(out, "%*s", w->calls, "");
+		}
+		af_sink_printf(out, "  [%zu] %s\n", i + 1, af_tree_name(r->tree, m->name));
+	}
+}
+
+static void text_edges(const struct af_report *r, const struct af_report_opts *o,
+		       const char *role, const struct af_report_edge *e, size_t n,
+		       const struct af_report_method *self, struct af_sink *out)
+{
+	for (size_t i = 0; i < n; i++) {
+		char nm[64], t[64];
+		const struct af_report_method *callee = role[5] == 'r' ? self : &r->methods[e[i].method];
+		if (r->has_calls)
+			snprintf(nm, sizeof nm, "%" PRIu64 "/%" PRIu64, e[i].calls, all_calls(callee));
+		else
+			nm[0] = 0;
+		weight_str(t, sizeof t, e[i].time, o->decimals);
+		af_sink_printf(out, "    %-6s%s %13s %12s  ", role, e[i].recursive ? "*" : " ", nm, t);
+		if (e[i].method == AF_NONE)
+			af_sink_printf(out, "%s\n", AF_REPORT_TOPLEVEL);
+		else
+			af_sink_printf(out, "[%" PRIu32 "] %s\n", e[i].method + 1, other_name(r, e[i].method));
+	}
+}
+
+static void write_text(const struct af_report *r, const struct af_report_opts *o, struct af_sink *out)
+{
+	char total[64];
+	weight_str(total, sizeof total, r->total, o->decimals);
+	af_sink_printf(out, "Method profile: %s\n", o->title ? o->title : "all");
+	if (o->source)
+		af_sink_printf(out, "File: %s\n", o->source);
+	if (o->clock)
+		af_sink_printf(out, "Clock: %s (%s)\n", o->clock, o->unit);
+	af_sink_printf(out, "Total: %s %s in %zu methods", total, o->unit, r->nmethods);
+	if (shown(r, o) < r->nmethods)
+		af_sink_printf(out, " (top %zu shown)", shown(r, o));
+	af_sink_puts(out, "\n\n");
+	struct widths w;
+	measure(r, o, &w);
+	text_table(r, o, &w, out);
+	af_sink_printf(out, "\nCallers and callees of each method: calls along the edge / all calls of\n"
+		       "the callee, inclusive %s along the edge; * marks recursive calls.\n", o->unit);
+	for (size_t i = 0; i < shown(r, o); i++) {
+		const struct af_report_method *m = &r->methods[i];
+		char e[64], in[64];
+		weight_str(e, sizeof e, m->exclusive, o->decimals);
+		weight_str(in, sizeof in, m->inclusive, o->decimals);
+		af_sink_printf(out, "\n[%zu] %s\n    exclusive %s, inclusive %s", i + 1,
+			       af_tree_name(r->tree, m->name), e, in);
+		if (r->has_calls)
+			af_sink_printf(out, ", calls %" PRIu64 "+%" PRIu64, m->calls, m->recursive_calls);
+		af_sink_putc(out, '\n');
+		text_edges(r, o, "caller", m->parents, m->nparents, m, out);
+		text_edges(r, o, "callee", m->children, m->nchildren, m, out);
+	}
+}
+
+/* ---- CSV (RFC 4180) ---- */
+
+static void csv_field(struct af_sink *out, const char *s)
+{
+	if (!strpbrk(s, ",\"\r\n")) {
+		af_sink_puts(out, s);
+		return;
+	}
+	af_sink_putc(out, '"');
+	for (; *s; s++) {
+		if (*s == '"')
+			af_sink_putc(out, '"');
+		af_sink_putc(out, *s);
+	}
+	af_sink_putc(out, '"');
+}
+
+static void csv_edges(const struct af_report *r, const struct af_report_opts *o, size_t rank,
+		      const char *relation, const struct af_report_edge *e, size_t n,
+		      const struct af_report_method *self, struct af_sink *out)
+{
+	for (size_t i = 0; i < n; i++) {
+		char t[64];
+		const struct af_report_method *callee = relation[0] == 'p' ? self : &r->methods[e[i].method];
+		af_sink_printf(out, "%zu,", rank);
+		csv_field(out, af_tree_name(r->tree, self->name));
+		af_sink_printf(out, ",%s,", relation);
+		csv_field(out, other_name(r, e[i].method));
+		weight_str(t, sizeof t, e[i].time, o->decimals);
+		af_sink_puts(out, ",,,,,");
+		if (r->has_calls)
+			af_sink_printf(out, "%" PRIu64 ",%" PRIu64 ",%" PRIu64,
+				       e[i].recursive ? 0 : e[i].calls, e[i].recursive ? e[i].calls : 0,
+				       all_calls(callee));
+		else
+			af_sink_puts(out, ",,");
+		af_sink_printf(out, ",%s\n", t);
+	}
+}
+
+static void write_csv(const struct af_report *r, const struct af_report_opts *o, struct af_sink *out)
+{
+	const char *u = strcmp(o->unit, "µs") == 0 ? "us" : o->unit;
+	af_sink_printf(out, "rank,method,relation,relative,exclusive_%s,exclusive_pct,inclusive_%s,"
+		       "inclusive_pct,calls,recursive_calls,of_calls,edge_%s\n", u, u, u);
+	for (size_t i = 0; i < shown(r, o); i++) {
+		const struct af_report_method *m = &r->methods[i];
+		char e[64], ep[32], in[64], ip[32];
+		weight_str(e, sizeof e, m->exclusive, o->decimals);
+		pct_str(ep, sizeof ep, m->exclusive, r->total);
+		weight_str(in, sizeof in, m->inclusive, o->decimals);
+		pct_str(ip, sizeof ip, m->inclusive, r->total);
+		af_sink_printf(out, "%zu,", i + 1);
+		csv_field(out, af_tree_name(r->tree, m->name));
+		af_sink_printf(out, ",method,,%s,%s,%s,%s,", e, ep, in, ip);
+		if (r->has_calls)
+			af_sink_printf(out, "%" PRIu64 ",%" PRIu64 ",,\n", m->calls, m->recursive_calls);
+		else
+			af_sink_puts(out, ",,,\n");
+	}
+	for (size_t i = 0; i < shown(r, o); i++) {
+		const struct af_report_method *m = &r->methods[i];
+		csv_edges(r, o, i + 1, "parent", m->parents, m->nparents, m, out);
+		csv_edges(r, o, i + 1, "child", m->children, m->nchildren, m, out);
+	}
+}
+
+/* ---- JSON ---- */
+
+static void json_string(struct af_sink *out, const char *s)
+{
+	af_sink_putc(out, '"');
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			af_sink_printf(out, "\\%c", *p);
+		else if (*p < 0x20)
+			af_sink_printf(out, "\\u%04x", *p);
+		else
+			af_sink_putc(out, (char)*p);
+	}
+	af_sink_putc(out, '"');
+}
+
+static void json_edges(const struct af_report *r, const struct af_report_opts *o, const char *key,
+		       const struct af_report_edge *e, size_t n, const struct af_report_method *self,
+		       struct af_sink *out)
+{
+	af_sink_printf(out, ",\"%s\":[", key);
+	for (size_t i = 0; i < n; i++) {
+		char t[64];
+		const struct af_report_method *callee = key[0] == 'p' ? self : &r->methods[e[i].method];
+		weight_str(t, sizeof t, e[i].time, o->decimals);
+		af_sink_puts(out, i ? ",\n    {" : "\n    {");
+		if (e[i].method == AF_NONE)
+			af_sink_puts(out, "\"rank\":null");
+		else
+			af_sink_printf(out, "\"rank\":%" PRIu32, e[i].method + 1);
+		af_sink_puts(out, ",\"method\":");
+		json_string(out, other_name(r, e[i].method));
+		if (r->has_calls)
+			af_sink_printf(out, ",\"calls\":%" PRIu64 ",\"of_calls\":%" PRIu64,
+				       e[i].calls, all_calls(callee));
+		af_sink_printf(out, ",\"time\":%s,\"recursive\":%s}", t, e[i].recursive ? "true" : "false");
+	}
+	af_sink_putc(out, ']');
+}
+
+static void write_json(const struct af_report *r, const struct af_report_opts *o, struct af_sink *out)
+{
+	char total[64];
+	weight_str(total, sizeof total, r->total, o->decimals);
+	af_sink_puts(out, "{\"title\":");
+	json_string(out, o->title ? o->title : "all");
+	af_sink_puts(out, ",\"file\":");
+	if (o->source)
+		json_string(out, o->source);
+	else
+		af_sink_puts(out, "null");
+	af_sink_puts(out, ",\"clock\":");
+	if (o->clock)
+		json_string(out, o->clock);
+	else
+		af_sink_puts(out, "null");
+	af_sink_puts(out, ",\"unit\":");
+	json_string(out, o->unit);
+	af_sink_printf(out, ",\"total\":%s,\"method_count\":%zu,\"methods\":[", total, r->nmethods);
+	for (size_t i = 0; i < shown(r, o); i++) {
+		const struct af_report_method *m = &r->methods[i];
+		char e[64], ep[32], in[64], ip[32];
+		weight_str(e, sizeof e, m->exclusive, o->decimals);
+		pct_str(ep, sizeof ep, m->exclusive, r->total);
+		weight_str(in, sizeof in, m->inclusive, o->decimals);
+		pct_str(ip, sizeof ip, m->inclusive, r->total);
+		af_sink_printf(out, "%s\n  {\"rank\":%zu,\"method\":", i ? "," : "", i + 1);
+		json_string(out, af_tree_name(r->tree, m->name));
+		af_sink_printf(out, ",\"exclusive\":%s,\"exclusive_pct\":%s,\"inclusive\":%s,"
+			       "\"inclusive_pct\":%s", e, ep, in, ip);
+		if (r->has_calls)
+			af_sink_printf(out, ",\"calls\":%" PRIu64 ",\"recursive_calls\":%" PRIu64,
+				       m->calls, m->recursive_calls);
+		json_edges(r, o, "parents", m->parents, m->nparents, m, out);
+		json_edges(r, o, "children", m->children, m->nchildren, m, out);
+		af_sink_putc(out, '}');
+	}
+	af_sink_puts(out, "\n]}\n");
+}
+
+/* ---- HTML ---- */
+
+static void html_text(struct af_sink *out, const char *s)
+{
+	for (; *s; s++) {
+		switch (*s) {
+		case '&': af_sink_puts(out, "&amp;"); break;
+		case '<': af_sink_puts(out, "&lt;"); break;
+		case '>': af_sink_puts(out, "&gt;"); break;
+		case '"': af_sink_puts(out, "&quot;"); break;
+		case '\'': af_sink_puts(out, "&#39;"); break;
+		default: af_sink_putc(out, *s);
+		}
+	}
+}
+
+static const char html_head[] =
+	"<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+	"<style>\n"
+	"body{font:13px/1.4 Verdana,\"DejaVu Sans\",sans-serif;margin:1em}\n"
+	"table{border-collapse:collapse}\n"
+	"th,td{padding:2px 8px;text-align:right;vertical-align:top}\n"
+	"th{background:#ddd;cursor:pointer;user-select:none;position:sticky;top:0}\n"
+	"th.s::after{content:\" \\25BC\"}th.s.up::after{content:\" \\25B2\"}\n"
+	"td.m,th.m{text-align:left}\n"
+	"tbody tr:nth-child(even){background:#f4f4f4}\n"
+	"td.m ul{margin:2px 0 4px 1em;padding:0;list-style:none;font-size:12px}\n"
+	"td.m summary{cursor:pointer}\n"
+	".r{color:#a05000}\n"
+	"</style>\n";
+
+/* Click a column header to sort by it; again to reverse. Cells carry their
+ * sort value in data-v. */
+static const char html_script[] =
+	"<script>\n(function(){\n"
+	"var t=document.getElementById(\"profile\"),b=t.tBodies[0],hs=t.tHead.rows[0].cells,cur=-1,up=false;\n"
+	"function key(r,c){var d=r.cells[c];var v=d.getAttribute(\"data-v\");"
+	"return v===null?d.textContent:+v;}\n"
+	"function sort(c){up=c===cur?!up:c===hs.length-1;cur=c;\n"
+	"var rows=Array.prototype.slice.call(b.rows);\n"
+	"rows.sort(function(x,y){var a=key(x,c),z=key(y,c),s=a<z?-1:a>z?1:0;return up?s:-s;});\n"
+	"rows.forEach(function(r){b.appendChild(r);});\n"
+	"for(var i=0;i<hs.length;i++){hs[i].classList.toggle(\"s\",i===c);hs[i].classList.toggle(\"up\",i===c&&up);}}\n"
+	"for(var i=0;i<hs.length;i++)hs[i].addEventListener(\"click\",sort.bind(null,i));\n"
+	"})();\n</script>\n";
+
+static void html_edges(const struct af_report *r, const struct af_report_opts *o, const char *role,
+		       const struct af_report_edge *e, size_t n, const struct af_report_method *self,
+		       struct af_sink *out)
+{
+	for (size_t i = 0; i < n; i++) {
+		char t[64];
+		const struct af_report_method *callee = role[5] == 'r' ? self : &r->methods[e[i].method];
+		weight_str(t, sizeof t, e[i].time, o->decimals);
+		af_sink_printf(out, "<li%s>%s ", e[i].recursive ? " class=\"r\"" : "", role);
+		if (r->has_calls)
+			af_sink_printf(out, "%" PRIu64 "/%" PRIu64 " ", e[i].calls, all_calls(callee));
+		af_sink_printf(out, "%s %s ", t, o->unit);
+		if (e[i].method != AF_NONE)
+			af_sink_printf(out, "<a href=\"#m%" PRIu32 "\">[%" PRIu32 "]</a> ",
+				       e[i].method + 1, e[i].method + 1);
+		html_text(out, other_name(r, e[i].method));
+		af_sink_puts(out, e[i].recursive ? " (recursive)</li>\n" : "</li>\n");
+	}
+}
+
+static void html_row(const struct af_report *r, const struct af_report_opts *o, size_t i,
+		     struct af_sink *out)
+{
+	const struct af_report_method *m = &r->methods[i];
+	char e[64], ep[32], in[64], ip[32];
+	weight_str(e, sizeof e, m->exclusive, o->decimals);
+	pct_str(ep, sizeof ep, m->exclusive, r->total);
+	weight_str(in, sizeof in, m->inclusive, o->decimals);
+	pct_str(ip, sizeof ip, m->inclusive, r->total);
+	af_sink_printf(out, "<tr id=\"m%zu\"><td>%zu</td><td data-v=\"%s\">%s</td><td data-v=\"%s\">%s%%</td>"
+		       "<td data-v=\"%s\">%s</td><td data-v=\"%s\">%s%%</td>",
+		       i + 1, i + 1, e, e, ep, ep, in, in, ip, ip);
+	if (r->has_calls)
+		af_sink_printf(out, "<td data-v=\"%" PRIu64 "\">%" PRIu64 "+%" PRIu64 "</td>",
+			       m->calls + m->recursive_calls, m->calls, m->recursive_calls);
+	af_sink_puts(out, "<td class=\"m\"><details><summary>");
+	html_text(out, af_tree_name(r->tree, m->name));
+	af_sink_puts(out, "</summary><ul>\n");
+	html_edges(r, o, "caller", m->parents, m->nparents, m, out);
+	html_edges(r, o, "callee", m->children, m->nchildren, m, out);
+	af_sink_puts(out, "</ul></details></td></tr>\n");
+}
+
+static void write_html(const struct af_report *r, const struct af_report_opts *o, struct af_sink *out)
+{
+	char total[64];
+	const char *title = o->title ? o->title : "all";
+	weight_str(total, sizeof total, r->total, o->decimals);
+	af_sink_puts(out, html_head);
+	af_sink_puts(out, "<title>Method profile: ");
+	html_text(out, title);
+	af_sink_puts(out, "</title>\n</head>\n<body>\n<h1>Method profile: ");
+	html_text(out, title);
+	af_sink_puts(out, "</h1>\n<p>");
+	if (o->source) {
+		html_text(out, o->source);
+		af_sink_puts(out, " &middot; ");
+	}
+	if (o->clock) {
+		html_text(out, o->clock);
+		af_sink_puts(out, " clock &middot; ");
+	}
+	af_sink_printf(out, "total %s ", total);
+	html_text(out, o->unit);
+	af_sink_printf(out, " in %zu methods", r->nmethods);
+	if (shown(r, o) < r->nmethods)
+		af_sink_printf(out, " (top %zu shown)", shown(r, o));
+	af_sink_puts(out, ". Click a column to sort, a method for its callers and callees.</p>\n"
+		     "<table id=\"profile\">\n<thead><tr><th>#</th><th>Exclusive</th><th>%</th>"
+		     "<th>Inclusive</th><th>%</th>");
+	if (r->has_calls)
+		af_sink_puts(out, "<th>Calls+Rec</th>");
+	af_sink_puts(out, "<th class=\"m\">Method</th></tr></thead>\n<tbody>\n");
+	for (size_t i = 0; i < shown(r, o); i++)
+		html_row(r, o, i, out);
+	af_sink_puts(out, "</tbody>\n</table>\n");
+	af_sink_puts(out, html_script);
+	af_sink_puts(out, "</body>\n</html>\n");
+}
+
+int af_render_report(const struct af_report *r, enum af_report_format fmt,
+		     const struct af_report_opts *o, struct af_sink *out)
+{
+	switch (fmt) {
+	case AF_REPORT_TEXT:
+		write_text(r, o, out);
+		break;
+	case AF_REPORT_CSV:
+		write_csv(r, o, out);
+		break;
+	case AF_REPORT_JSON:
+		write_json(r, o, out);
+		break;
+	case AF_REPORT_HTML:
+		write_html(r, o, out);
+		break;
+	}
+	return out->error ? -1 : 0;
+}
