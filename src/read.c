@@ -56,20 +56,35 @@ enum af_format af_detect_format(const struct af_input *in, struct af_diag *d)
 	return AF_FORMAT_AUTO;
 }
 
+static af_reader_fn *reader_for(enum af_format fmt, const char **what)
+{
+	switch (fmt) {
+	case AF_FORMAT_ART:
+		*what = "no method records";
+		return af_read_art;
+	case AF_FORMAT_FOLDED:
+		*what = "no stacks";
+		return af_read_folded;
+	case AF_FORMAT_ATRACE:
+		*what = "no slices (Trace.beginSection/endSection marks)";
+		return af_read_atrace;
+	case AF_FORMAT_AUTO:
+	default:
+		return NULL;
+	}
+}
+
 int af_read(struct af_profile *p, const struct af_input *in, enum af_format fmt,
 	    const struct af_read_opts *o, struct af_diag *d)
 {
 	if (fmt == AF_FORMAT_AUTO)
 		fmt = af_detect_format(in, d);
-	switch (fmt) {
-	case AF_FORMAT_ART:
-		return af_read_art(p, in, o, d);
-	case AF_FORMAT_FOLDED:
-		return af_read_folded(p, in, o, d);
-	case AF_FORMAT_ATRACE:
-		return af_read_atrace(p, in, o, d);
-	case AF_FORMAT_AUTO:
-	default:
+	const char *nothing;
+	af_reader_fn *read = reader_for(fmt, &nothing);
+	if (!read || read(p, in, o, d) < 0)
 		return -1;
-	}
+	/* an empty picture is never what the user wanted: say why */
+	if (p->tree.nnodes == 1 && !o->info_only)
+		return af_diag_error(d, "nothing to draw: the file has %s", nothing);
+	return 0;
 }

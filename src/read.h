@@ -18,6 +18,7 @@ struct af_read_opts {
 	bool signatures;       /* ART: append parameter types to frame names */
 	bool returns;          /* ART: and the return type, ": int" (reports) */
 	bool strict;           /* folded: a malformed line is an error */
+	bool info_only;        /* --info: a file with nothing to draw is not an error */
 	bool timeline;         /* flame chart: ART every call its own node at its
 				  entry time; folded: input order, consecutive
 				  identical stacks merged (flamegraph.pl --flamechart) */
@@ -53,7 +54,8 @@ int af_atrace_sniff(const struct af_input *in);
  * input is not something we read, with diag set to say what it is. */
 enum af_format af_detect_format(const struct af_input *in, struct af_diag *d);
 
-/* Read `in` with the reader for `fmt` (detected when AF_FORMAT_AUTO). */
+/* Read `in` with the reader for `fmt` (detected when AF_FORMAT_AUTO). A
+ * file with nothing to draw is an error that says so (unless info_only). */
 int af_read(struct af_profile *p, const struct af_input *in, enum af_format fmt,
 	    const struct af_read_opts *o, struct af_diag *d);
 
