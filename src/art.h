@@ -89,7 +89,7 @@ uint32_t art_method_frame(struct art *a, uint32_t i);
  * point into s. */
 bool art_method_fields(const char *s, size_t n, struct art_method *m);
 /* A whole method line "id\tclass\tname\tsignature..." (id in hex, "0x"
- * optional, at most 32 bits); false if malformed. */
+ * optional; V1 callers check that it fits in 32 bits); false if malformed. */
 bool art_method_line(const char *s, size_t n, struct art_method *m);
 
 /* List a thread id with its name (which must outlive the reader). A name
@@ -113,6 +113,10 @@ void art_event(struct art *a, struct art_thread *th, uint64_t word, uint64_t tim
  * files and for streaming summaries (which may list threads and methods). */
 int art_parse_text(struct art *a, const uint8_t *data, size_t len, size_t base,
 		   size_t *end_pos, int *version);
+
+/* Quote at most 60 bytes of s for a message: control and non-ASCII bytes
+ * become '?', so a message stays one printable line. Returns out. */
+const char *art_quote(char *out, size_t size, const char *s, size_t n);
 
 /* After art_parse_text failed on a text embedded in a binary item (a
  * streaming summary, a V2 summary packet): report the item's byte offset,

@@ -460,7 +460,7 @@ bool art_method_line(const char *s, size_t n, struct art_method *m)
 {
 	const char *tab = memchr(s, '\t', n);
 	uint64_t id;
-	if (!tab || !parse_u64(s, (size_t)(tab - s), 16, &id) || id > UINT32_MAX)
+	if (!tab || !parse_u64(s, (size_t)(tab - s), 16, &id))
 		return false;
 	memset(m, 0, sizeof *m);
 	m->id = id & ~(uint64_t)3;
@@ -473,6 +473,8 @@ static int parse_method_line(struct art *a, const struct line_reader *r, const c
 	struct art_method m;
 	if (!art_method_line(s, n, &m))
 		return af_diag_line(a->d, r->line, 0, "method line is not 'id<TAB>class<TAB>name<TAB>signature...'");
+	if (m.id > UINT32_MAX)
+		return af_diag_line(a->d, r->line, 0, "method id 0x%" PRIx64 " does not fit in 32 bits", m.id);
 	if (!art_add_method(a, &m) && !a->relist_ok)
 		af_profile_warn(a->p, 1, "method id 0x%" PRIx64 " listed twice (line %" PRIu64 "; first kept)", m.id, r->line);
 	return 0;
@@ -482,7 +484,8 @@ static void add_key(struct art *a, const char *s, size_t n)
 {
 	const char *eq = memchr(s, '=', n);
 	if (!eq) {
-		af_profile_warn(a->p, 1, "key line without '=' ignored: '%.*s'", (int)(n > 60 ? 60 : n), s);
+		char q[64];
+		af_profile_warn(a->p, 1, "key line without '=' ignored: '%s'", art_quote(q, sizeof q, s, n));
 		return;
 	}
 	char key[64];
@@ -506,7 +509,8 @@ static int section_marker(struct art *a, const struct line_reader *r, const char
 			return 0;
 		}
 	}
-	return af_diag_line(a->d, r->line, 0, "unknown section '%.*s'", (int)(n > 40 ? 40 : n), s);
+	char q[64];
+	return af_diag_line(a->d, r->line, 0, "unknown section '%s'", art_quote(q, 41, s, n));
 }
 
 int art_parse_text(struct art *a, const uint8_t *data, size_t len, size_t base,
@@ -519,6 +523,7 @@ int art_parse_text(struct art *a, const uint8_t *data, size_t len, size_t base,
 	if (!next_line(&r, &s, &n, &nl) || n != 8 || memcmp(s, "*version", 8) != 0)
 		return af_diag_line(a->d, 1, 0, "missing '*version' line");
 	enum section sec = SEC_VERSION;
+	char q[64];
 	while (next_line(&r, &s, &n, &nl)) {
 		if (!nl)
 			return af_diag_line(a->d, r.line, 0, "text section ends without '*end'");
@@ -529,7 +534,7 @@ int art_parse_text(struct art *a, const uint8_t *data, size_t len, size_t base,
 		if (sec == SEC_VERSION) {
 			uint64_t v;
 			if (!parse_u64(s, n, 10, &v) || v > 0xffff)
-				return af_diag_line(a->d, r.line, 0, "version '%.*s' is not a number", (int)(n > 20 ? 20 : n), s);
+				return af_diag_line(a->d, r.line, 0, "version '%s' is not a number", art_quote(q, 21, s, n));
 			*version = (int)v;
 			af_profile_info(a->p, "version", "%d", *version);
 			sec = SEC_KEYS;
@@ -548,6 +553,15 @@ int art_parse_text(struct art *a, const uint8_t *data, size_t len, size_t base,
 		}
 	}
 	return af_diag_line(a->d, r.line + 1, 0, "text section ends without '*end'");
+}
+
+const char *art_quote(char *out, size_t size, const char *s, size_t n)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < n && i < 60 && k + 1 < size; i++)
+		out[k++] = s[i] >= 0x20 && s[i] < 0x7f ? s[i] : '?';
+	out[k] = 0;
+	return out;
 }
 
 int art_text_error_at(struct art *a, size_t offset, const char *what)

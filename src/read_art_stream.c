@@ -231,9 +231,12 @@ static int op_method(struct art *a, size_t p, size_t n)
 {
 	struct art_method m;
 	const char *line = (const char *)a->in->data + p + 5;
+	char q[64];
 	if (!art_method_line(line, n, &m))
-		return af_diag_offset(a->d, p, "method item is not 'id<TAB>class<TAB>name<TAB>signature...': '%.*s'",
-				      (int)(n > 60 ? 60 : n), line);
+		return af_diag_offset(a->d, p, "method item is not 'id<TAB>class<TAB>name<TAB>signature...': '%s'",
+				      art_quote(q, sizeof q, line, n));
+	if (m.id > UINT32_MAX)
+		return af_diag_offset(a->d, p, "method id 0x%" PRIx64 " does not fit in 32 bits", m.id);
 	art_add_method(a, &m);   /* the summary may have listed it already */
 	return 0;
 }

@@ -56,9 +56,10 @@ static int method_packet(struct art *a, size_t at, uint64_t id, size_t text, siz
 {
 	struct art_method m = { .id = id & ~(uint64_t)3 };
 	const char *s = (const char *)a->in->data + text;
+	char q[64];
 	if (!art_method_fields(s, n, &m))
-		return af_diag_offset(a->d, at, "method info is not 'class<TAB>name<TAB>signature<TAB>source': '%.*s'",
-				      (int)(n > 60 ? 60 : n), s);
+		return af_diag_offset(a->d, at, "method info is not 'class<TAB>name<TAB>signature<TAB>source': '%s'",
+				      art_quote(q, sizeof q, s, n));
 	if (!art_add_method(a, &m))
 		af_profile_warn(a->p, 1, "method id 0x%" PRIx64 " described twice (first kept)", m.id);
 	return 0;
