@@ -318,7 +318,6 @@ static void parse_option(struct options *o, int c, const char *arg)
 	case OPT_INFO:
 		o->info = true;
 		o->read.info_only = true;
-		o->read.keep_empty = true;
 		break;
 	case OPT_MINWIDTH:
 		parse_minwidth(o, arg);

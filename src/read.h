@@ -27,7 +27,6 @@ struct af_read_opts {
 				  first event), clipping frames to it */
 	uint64_t from, to;
 	bool async;            /* atrace: draw async slices (S/F, G/H), not threads */
-	bool keep_empty;       /* atrace: nothing to draw is not an error (--info) */
 };
 
 struct af_input {

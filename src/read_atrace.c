@@ -983,7 +983,7 @@ static int read_text(struct rd *r, const struct atrace_text *t)
 	r->st.async_unfinished = r->by_async.n;
 	finish_threads(r);
 	report(r, t);
-	if (r->o->keep_empty)
+	if (r->o->info_only)
 		return 0;
 	if (r->st.events == 0)
 		return af_diag_error(r->d, "no ftrace events in %" PRIu64 " lines (%s): not an atrace capture", r->st.lines, t->container);
