@@ -101,9 +101,12 @@ static void materialize(struct af_fold *f, struct af_fold_thread *th, size_t upt
 			fr->node = af_tree_add_child(f->tree, parent, fr->name);
 			af_tree_set_start(f->tree, fr->node, chart_start(f, th, fr->enter));
 		} else {
-			if (parent >= f->cap_hints)
+			uint32_t prev = up ? up->last_call : th->last_call;
+			/* nodes made elsewhere (an orphan exit's caller) may lie
+			 * beyond the hints */
+			if (parent >= f->cap_hints || (prev != AF_NONE && prev >= f->cap_hints))
 				grow_hints(f, f->tree->nnodes);
-			fr->node = callee(f, parent, up ? up->last_call : th->last_call, fr->name);
+			fr->node = callee(f, parent, prev, fr->name);
 		}
 		af_tree_add_call(f->tree, fr->node);
 	}

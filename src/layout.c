@@ -6,7 +6,9 @@
  * left out with everything above them; 1 px gap between levels. */
 #include "layout.h"
 
+#include <inttypes.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -173,6 +175,107 @@ static uint64_t chart_span(const struct af_tree *t, uint32_t root, const uint8_t
 	return span;
 }
 
+/* ---- flame charts: bands and the time axis ---- */
+
+/* Rows for frames: "all" at row 0, then each band (a child of the root with
+ * its subtree) on its own rows, the first band farthest from "all"'s side
+ * when not inverted (on top, like Traceview's thread list). */
+static void make_bands(struct af_layout *l, const struct af_layout_opts *o)
+{
+	size_t n = 0;
+	for (size_t i = 1; i < l->nframes; i = l->frames[i].end)
+		n++;
+	if (n < 2)
+		return;
+	l->band_start = af_xmalloc(n * sizeof *l->band_start);
+	l->band_row = af_xmalloc(n * sizeof *l->band_row);
+	l->band_rows = af_xmalloc(n * sizeof *l->band_rows);
+	uint32_t total = 1;
+	for (size_t i = 1, k = 0; i < l->nframes; i = l->frames[i].end, k++) {
+		uint32_t deepest = 1;
+		for (size_t j = i; j < l->frames[i].end; j++)
+			if (l->frames[j].depth > deepest)
+				deepest = l->frames[j].depth;
+		l->band_start[k] = (uint32_t)i;
+		l->band_rows[k] = deepest;
+		total += deepest;
+	}
+	l->nbands = n;
+	uint32_t row = 1;
+	for (size_t k = 0; k < n; k++) {
+		size_t b = o->inverted ? k : n - 1 - k;
+		l->band_row[b] = row;
+		row += l->band_rows[b];
+	}
+	double fh = l->frame_height;
+	double bottom = l->frames[0].y + fh - 1;   /* below "all" (not inverted) */
+	double grow = ((double)total - (l->max_depth + 1)) * fh;
+	l->height += grow;
+	bottom += grow;
+	if (!o->inverted)
+		l->frames[0].y = bottom - fh + 1;
+	for (size_t k = 0; k < n; k++) {
+		uint32_t end = l->frames[l->band_start[k]].end;
+		for (uint32_t j = l->band_start[k]; j < end; j++) {
+			double r = l->band_row[k] + l->frames[j].depth - 1;
+			l->frames[j].y = o->inverted ? l->frames[0].y + r * fh : bottom - (r + 1) * fh + 1;
+		}
+	}
+}
+
+/* A round step (1, 2 or 5 times a power of ten) giving ticks about 100 px
+ * apart. */
+static uint64_t tick_step(uint64_t span, double px)
+{
+	double raw = (double)span / (px / 100 > 1 ? px / 100 : 1);
+	uint64_t p = 1;
+	while ((double)p * 10 <= raw && p < UINT64_MAX / 10)
+		p *= 10;
+	double m = raw / (double)p;
+	return p * (m <= 1 ? 1 : m <= 2 ? 2 : m <= 5 ? 5 : 10);
+}
+
+/* v with `scale` as unit and enough decimals for step. */
+static void tick_text(char *s, size_t n, uint64_t v, uint64_t step, uint64_t scale, const char *unit)
+{
+	int decimals = 0;
+	for (uint64_t q = scale; q > step && q > 1; q /= 10)
+		decimals++;
+	snprintf(s, n, "%.*f %s", decimals, (double)v / (double)scale, unit);
+}
+
+static void make_axis(struct af_layout *l, const struct af_layout_opts *o)
+{
+	double fh = l->frame_height, lowest = 0;
+	for (size_t i = 0; i < l->nframes; i++)
+		if (l->frames[i].y + fh - 1 > lowest)
+			lowest = l->frames[i].y + fh - 1;
+	double band = o->font_size + 8;
+	l->axis_y = lowest + 2;
+	l->height += band;
+	if (!l->total)
+		return;
+	double px = l->width - 2 * l->xpad, scale = px / (double)l->total;
+	uint64_t step = tick_step(l->total, px), origin = o->axis_origin;
+	bool us = strcmp(o->axis_unit, "\xc2\xb5s") == 0;
+	uint64_t first = (origin + step - 1) / step * step;
+	for (uint64_t v = first; v - origin <= l->total; v += step) {
+		af_grow(&l->ticks, &l->cap_ticks, l->nticks + 1, sizeof *l->ticks);
+		struct af_tick *t = &l->ticks[l->nticks++];
+		t->x = l->xpad + (double)(v - origin) * scale;
+		if (!us)
+			snprintf(t->label, sizeof t->label, "%" PRIu64, v);
+		else if (step >= 1000000 || v >= 10000000)
+			tick_text(t->label, sizeof t->label, v, step, 1000000, "s");
+		else if (step >= 1000 || v >= 10000)
+			tick_text(t->label, sizeof t->label, v, step, 1000, "ms");
+		else
+			snprintf(t->label, sizeof t->label, "%" PRIu64 " \xc2\xb5s", v);
+		if (v > UINT64_MAX - step)
+			break;
+	}
+}
+
 int af_layout_build(struct af_layout *l, struct af_tree *t, uint32_t root,
 		    const uint8_t *excluded, const struct af_layout_opts *o,
 		    struct af_diag *d)
@@ -208,11 +311,19 @@ int af_layout_build(struct af_layout *l, struct af_tree *t, uint32_t root,
 	free(tot);
 	set_ends(l);
 	place(l, o);
+	if (o->chart && o->bands)
+		make_bands(l, o);
+	if (o->chart && o->axis_unit)
+		make_axis(l, o);
 	return 0;
 }
 
 void af_layout_release(struct af_layout *l)
 {
 	free(l->frames);
+	free(l->ticks);
+	free(l->band_start);
+	free(l->band_row);
+	free(l->band_rows);
 	memset(l, 0, sizeof *l);
 }

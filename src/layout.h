@@ -26,6 +26,12 @@ struct af_frame {
 	uint32_t colour;        /* 0xRRGGBB */
 };
 
+/* A tick of a flame chart's time axis. */
+struct af_tick {
+	double x;               /* px */
+	char label[32];         /* "1.5 ms" */
+};
+
 struct af_layout_opts {
 	double width;           /* image width in px (1200) */
 	double frame_height;    /* px per level (16) */
@@ -37,6 +43,12 @@ struct af_layout_opts {
 	bool chart;             /* flame chart: siblings in time (insertion) order,
 				   at their af_tree_start() when they have one */
 	struct af_palette_opts palette;
+	/* flame charts */
+	const char *axis_unit;  /* draw a time axis: "µs" (labels in µs, ms or s)
+				   or another unit (plain numbers); NULL: none */
+	uint64_t axis_origin;   /* axis value at the left edge */
+	bool bands;             /* the root's children (threads) one above the
+				   other, each on the whole time axis */
 };
 
 struct af_layout {
@@ -51,6 +63,13 @@ struct af_layout {
 	double graph_top;       /* y of the top of the frame area */
 	bool inverted;
 	bool has_subtitle;
+	struct af_tick *ticks;  /* time axis (flame charts), left to right */
+	size_t nticks, cap_ticks;
+	double axis_y;          /* top of the axis band (tick marks start here) */
+	/* bands: frames[band_start[k]] is the k-th band's root; its rows are
+	 * band_row[k] .. band_row[k] + band_rows[k] - 1 (row 0: "all") */
+	uint32_t *band_start, *band_row, *band_rows;
+	size_t nbands;
 };
 
 void af_layout_opts_default(struct af_layout_opts *o);

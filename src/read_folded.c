@@ -8,7 +8,11 @@
  * Decimal counts are kept exactly as fixed point: every count is scaled by
  * 10^d where d is the most decimals seen (profile->decimals; weights read
  * before a count with more decimals are rescaled when it comes). Consecutive
- * lines share their common prefix, so sorted input folds with few probes. */
+ * lines share their common prefix, so sorted input folds with few probes.
+ * As a flame chart (o->timeline), stacks keep the input order: a line merges
+ * only with the frames it shares with the line before it (a frame closed by
+ * a shorter line is not reopened), and new frames are placed at the count of
+ * samples before the line (flamegraph.pl --flamechart). */
 #include "read.h"
 #include "util.h"
 
@@ -24,6 +28,7 @@ struct folded {
 	struct af_diag *d;
 	unsigned decimals;
 	uint64_t bad, first_bad, lines, samples_overflow;
+	uint64_t at;           /* flame chart: samples before this line */
 	/* the previous stack: its bytes and the node after each frame */
 	const char *prev;
 	size_t prev_len;
@@ -137,7 +142,15 @@ static void add_stack(struct folded *f, const char *s, size_t n, uint64_t count)
 		const char *semi = memchr(s + pos, ';', n - pos);
 		size_t end = semi ? (size_t)(semi - s) : n;
 		if (end > pos) {   /* empty frames (";;") are skipped, like flamegraph.pl */
-			node = af_tree_child(t, node, af_tree_intern(t, s + pos, end - pos));
+			uint32_t name = af_tree_intern(t, s + pos, end - pos);
+			if (f->o->timeline) {
+				/* a flame chart: frames past those shared with the
+				 * previous line are new calls, starting at this line */
+				node = af_tree_add_child(t, node, name);
+				af_tree_set_start(t, node, f->at);
+			} else {
+				node = af_tree_child(t, node, name);
+			}
 			af_grow(&f->path, &f->cap, f->depth + 1, sizeof *f->path);
 			af_grow(&f->path_end, &f->cap_end, f->depth + 1, sizeof *f->path_end);
 			f->path[f->depth] = node;
@@ -148,10 +161,12 @@ static void add_stack(struct folded *f, const char *s, size_t n, uint64_t count)
 	f->prev = s;
 	f->prev_len = n;
 	uint64_t *w = &t->nodes[node].self;
-	if (*w > UINT64_MAX - count)
+	if (*w > UINT64_MAX - count || f->at > UINT64_MAX - count) {
 		f->samples_overflow++;
-	else
+	} else {
 		*w += count;
+		f->at += count;
+	}
 }
 
 static int fold_line(struct folded *f, const char *s, size_t n)
@@ -178,6 +193,8 @@ int af_read_folded(struct af_profile *p, const struct af_input *in,
 		   const struct af_read_opts *o, struct af_diag *d)
 {
 	struct folded f = { .p = p, .o = o, .d = d };
+	if (o->window)
+		return af_diag_error(d, "--from and --to need a method trace: folded stacks have no times");
 	p->format = "folded";
 	p->unit = "samples";
 	const char *s = (const char *)in->data, *end = s + in->len;

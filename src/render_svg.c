@@ -484,6 +484,40 @@ static void labels(struct svg *g)
 	af_sink_puts(out, "</g>\n");
 }
 
+/* Flame charts: the time axis under the frames, a tick and a label per
+ * layout tick (the script hides it while zoomed: its times are the whole
+ * chart's). */
+static void axis(struct svg *g)
+{
+	const struct af_layout *l = g->l;
+	struct af_sink *out = g->out;
+	if (!l->nticks)
+		return;
+	af_sink_puts(out, "<g class=\"ax\">\n<path fill=\"none\" stroke=\"#808080\" d=\"");
+	af_sink_putc(out, 'M');
+	af_sink_fixed(out, l->xpad, 1);
+	af_sink_putc(out, ' ');
+	af_sink_fixed(out, l->axis_y, 1);
+	af_sink_putc(out, 'h');
+	af_sink_fixed(out, l->width - 2 * l->xpad, 1);
+	for (size_t i = 0; i < l->nticks; i++) {
+		af_sink_putc(out, 'M');
+		af_sink_fixed(out, l->ticks[i].x, 1);
+		af_sink_putc(out, ' ');
+		af_sink_fixed(out, l->axis_y, 1);
+		af_sink_puts(out, "v4");
+	}
+	af_sink_puts(out, "\"/>\n");
+	for (size_t i = 0; i < l->nticks; i++) {
+		put_num(out, "<text text-anchor=\"middle\" fill=\"#505050\" x=\"", l->ticks[i].x);
+		put_num(out, " y=\"", l->axis_y + 4 + l->font_size);
+		af_sink_putc(out, '>');
+		xml_text(out, l->ticks[i].label);
+		af_sink_puts(out, "</text>\n");
+	}
+	af_sink_puts(out, "</g>\n");
+}
+
 /* ---- the script and its data ---- */
 
 static void data_key(struct af_sink *out, const char *key, double v, int decimals)
@@ -509,6 +543,12 @@ static void data_scalars(struct svg *g)
 	const char *unit = g->o->count_name ? g->o->count_name : "samples";
 	af_sink_puts(out, ",u:");
 	json_string(out, unit, strlen(unit));
+	/* flame-chart bands: first frame, one past the last, first row */
+	af_sink_puts(out, ",b:[");
+	for (size_t k = 0; k < l->nbands; k++)
+		af_sink_printf(out, "%s%u,%u,%u", k ? "," : "", (unsigned)l->band_start[k],
+			       (unsigned)l->frames[l->band_start[k]].end, (unsigned)l->band_row[k]);
+	af_sink_putc(out, ']');
 }
 
 /* D.n: the distinct names in order of first use; D.c: each one's colour
@@ -610,6 +650,7 @@ int af_render_svg(const struct af_layout *l, const struct af_render_opts *o,
 	bands(&g);
 	frames(&g);
 	labels(&g);
+	axis(&g);
 	if (!o->no_js)
 		script(&g);
 	af_sink_puts(out, "</svg>\n");

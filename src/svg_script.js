@@ -32,7 +32,7 @@ function setup(svg) {
 		if (parent) parent.insertBefore(e, before || null);
 		return e;
 	}
-	var fr = find("fr"), lb = find("lb"), rz = find("rz"), sr = find("sr");
+	var fr = find("fr"), lb = find("lb"), rz = find("rz"), sr = find("sr"), ax = find("ax");
 	var dt = find("dt"), mt = find("mt");
 	var F = D.f, n = F.length / 4;
 	if (!fr || !lb || n < 1) return;
@@ -60,6 +60,18 @@ function setup(svg) {
 	for (i = 0; i < n; i++) rowAt[dp[i] + 1]++;
 	for (d = 0; d <= maxd; d++) rowAt[d + 1] += rowAt[d];
 	for (i = 0; i < n; i++) row[rowAt[dp[i]] + fill[dp[i]]++] = i;
+	/* flame charts with several threads: band k is frames [B[3k], B[3k+1])
+	 * drawn from row B[3k+2] up; a frame's row is its depth plus ro[] */
+	var B = D.b || [], nb = B.length / 3, ro = new Int32Array(n), bandOf = new Int32Array(n).fill(-1);
+	var bandRows = [], k;
+	for (k = 0; k < nb; k++) {
+		bandRows[k] = 0;
+		for (i = B[3 * k]; i < B[3 * k + 1]; i++) {
+			ro[i] = B[3 * k + 2] - 1;
+			bandOf[i] = k;
+			if (dp[i] > bandRows[k]) bandRows[k] = dp[i];
+		}
+	}
 
 	var W = D.w, XP = D.xp, GW = W - 2 * XP, TOTAL = wd[0], FH = D.fh;
 	var H = svg.viewBox && svg.viewBox.baseVal ? svg.viewBox.baseVal.height : 0;
@@ -113,18 +125,41 @@ function setup(svg) {
 
 	/* ---- geometry of the current view ---- */
 	function yOf(d) { return D.y0 + d * D.dy; }
+	function yAt(j) { return yOf(dp[j] + ro[j]); }
+	/* first position p in [lo, hi) of row[] with row[p] >= idx */
+	function rowFrom(lo, hi, idx) {
+		while (lo < hi) {
+			var mid = (lo + hi) >> 1;
+			if (row[mid] < idx) lo = mid + 1;
+			else hi = mid;
+		}
+		return lo;
+	}
 	function xOf(j) { return j < Z ? XP : XP + (st[j] - st[Z]) * K; }
 	function wOf(j) { return j < Z ? GW : wd[j] * K; }
 	/* the visible frame under the point (x, y) in SVG units, or -1 */
 	function frameAt(x, y) {
 		var d = D.dy < 0 ? Math.ceil((D.y0 - y) / FH) : Math.floor((y - D.y0) / FH);
-		if (!(d >= 0 && d <= maxd) || y - yOf(d) >= FH - 1 || x < XP || x >= XP + GW)
+		if (!(d >= 0) || y - yOf(d) >= FH - 1 || x < XP || x >= XP + GW)
 			return -1;
+		var s = 0, e = n, b;
+		for (b = 0; b < nb && d > 0; b++) {
+			if (d >= B[3 * b + 2] && d < B[3 * b + 2] + bandRows[b]) {
+				if (Z && bandOf[Z] >= 0 && bandOf[Z] !== b) return -1;
+				s = B[3 * b];
+				e = B[3 * b + 1];
+				d -= B[3 * b + 2] - 1;
+				break;
+			}
+		}
+		if (nb && d > 0 && b === nb) return -1;
+		if (d > maxd) return -1;
 		if (d < dp[Z]) {
 			for (var a = Z; dp[a] > d; a = par[a]);
 			return a;
 		}
-		var w = st[Z] + (x - XP) / K, lo = rowAt[d], hi = rowAt[d + 1] - 1, j = -1;
+		var w = st[Z] + (x - XP) / K, lo = rowFrom(rowAt[d], rowAt[d + 1], s);
+		var hi = rowFrom(lo, rowAt[d + 1], e) - 1, j = -1;
 		while (lo <= hi) {   /* last frame of the row starting at or before w */
 			var mid = (lo + hi) >> 1;
 			if (st[row[mid]] <= w) {
@@ -151,7 +186,7 @@ function setup(svg) {
 			ttt.textContent = s;
 			ttr.setAttribute("width", ttt.getComputedTextLength() + 8);
 			hv.setAttribute("x", r1(xOf(i)));
-			hv.setAttribute("y", r1(yOf(dp[i])));
+			hv.setAttribute("y", r1(yAt(i)));
 			hv.setAttribute("width", r1(wOf(i)));
 			hv.classList.remove("h");
 			tt.classList.remove("h");
@@ -178,7 +213,7 @@ function setup(svg) {
 	/* ---- drawing: the visible frames are Z's ancestors and subtree ---- */
 	function rect(j) {
 		var w = r1(wOf(j));
-		return "M" + r1(xOf(j)) + " " + r1(yOf(dp[j])) + "h" + w + "v" + (FH - 1) + "h-" + w;
+		return "M" + r1(xOf(j)) + " " + r1(yAt(j)) + "h" + w + "v" + (FH - 1) + "h-" + w;
 	}
 	function draw() {
 		var parts = [], g, j, ze = en[Z];
@@ -211,6 +246,7 @@ function setup(svg) {
 		draw();
 		if (z) rz.classList.remove("h");
 		else rz.classList.add("h");
+		if (ax) ax.classList.toggle("h", z !== 0);   /* its times are the whole chart's */
 		if (re) matched();
 		save();
 	}
@@ -224,7 +260,7 @@ function setup(svg) {
 				var cps = Array.from(s);
 				if (cps.length > chars) s = cps.slice(0, chars - 2).join("") + "..";
 			}
-			make("text", { x: r1(xOf(j) + 3), y: r1(yOf(dp[j]) + dy) }, frag).textContent = s;
+			make("text", { x: r1(xOf(j) + 3), y: r1(yAt(j) + dy) }, frag).textContent = s;
 		}
 		for (j = par[Z]; j >= 0; j = par[j])
 			if (GW >= minW) label(j, GW);
