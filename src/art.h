@@ -89,7 +89,8 @@ uint32_t art_method_frame(struct art *a, uint32_t i);
  * point into s. */
 bool art_method_fields(const char *s, size_t n, struct art_method *m);
 /* A whole method line "id\tclass\tname\tsignature..." (id in hex, "0x"
- * optional; V1 callers check that it fits in 32 bits); false if malformed. */
+ * optional); false if malformed. m->id is the id as written: callers check
+ * that it fits in 32 bits, then clear the action bits. */
 bool art_method_line(const char *s, size_t n, struct art_method *m);
 
 /* List a thread id with its name (which must outlive the reader). A name

@@ -463,7 +463,7 @@ bool art_method_line(const char *s, size_t n, struct art_method *m)
 	if (!tab || !parse_u64(s, (size_t)(tab - s), 16, &id))
 		return false;
 	memset(m, 0, sizeof *m);
-	m->id = id & ~(uint64_t)3;
+	m->id = id;
 	size_t skip = (size_t)(tab - s) + 1;
 	return art_method_fields(s + skip, n - skip, m);
 }
@@ -475,6 +475,7 @@ static int parse_method_line(struct art *a, const struct line_reader *r, const c
 		return af_diag_line(a->d, r->line, 0, "method line is not 'id<TAB>class<TAB>name<TAB>signature...'");
 	if (m.id > UINT32_MAX)
 		return af_diag_line(a->d, r->line, 0, "method id 0x%" PRIx64 " does not fit in 32 bits", m.id);
+	m.id &= ~(uint64_t)3;
 	if (!art_add_method(a, &m) && !a->relist_ok)
 		af_profile_warn(a->p, 1, "method id 0x%" PRIx64 " listed twice (line %" PRIu64 "; first kept)", m.id, r->line);
 	return 0;

@@ -237,6 +237,7 @@ static int op_method(struct art *a, size_t p, size_t n)
 				      art_quote(q, sizeof q, line, n));
 	if (m.id > UINT32_MAX)
 		return af_diag_offset(a->d, p, "method id 0x%" PRIx64 " does not fit in 32 bits", m.id);
+	m.id &= ~(uint64_t)3;
 	art_add_method(a, &m);   /* the summary may have listed it already */
 	return 0;
 }
