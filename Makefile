@@ -82,6 +82,29 @@ $(BIN): $(OBJS)
 	@echo "  LINK  $@"
 	@$(CC) $(ALL_LDFLAGS) -o $@ $(OBJS) $(LIBS)
 
+# Fuzzing: each target in tests/fuzz/ links with replay.c into an ordinary
+# program that `make check` runs over the saved corpus and crash inputs;
+# `make fuzz` builds the same targets with clang's libFuzzer (and sanitizers).
+FUZZ_TARGETS := art folded atrace
+FUZZ_REPLAYS := $(FUZZ_TARGETS:%=$(O)/fuzz-replay-%)
+$(O)/obj/fuzz:
+	@mkdir -p $@
+$(O)/obj/fuzz/%.o: tests/fuzz/%.c tests/fuzz/fuzz.h $(O)/flags | $(O)/obj/fuzz
+	@echo "  CC    $<"
+	@$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
+$(O)/fuzz-replay-%: $(O)/obj/fuzz/fuzz_%.o $(O)/obj/fuzz/replay.o $(LIB_OBJS)
+	@echo "  LINK  $@"
+	@$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
+$(O)/fuzz-%: $(O)/obj/fuzz/fuzz_%.o $(LIB_OBJS)
+	@echo "  LINK  $@"
+	@$(CC) $(ALL_LDFLAGS) -fsanitize=fuzzer -o $@ $^ $(LIBS)
+
+.PHONY: fuzz
+fuzz:
+	@$(MAKE) --no-print-directory O=build-fuzz CC=clang SANITIZE=fuzzer-no-link,address,undefined \
+	  $(FUZZ_TARGETS:%=build-fuzz/fuzz-%)
+	@echo "run e.g.: LSAN_OPTIONS=suppressions=tests/lsan.supp build-fuzz/fuzz-art -dict=tests/fuzz/dict/art.dict build-fuzz/corpus-art tests/fuzz/corpus/art"
+
 $(O)/unit-tests: $(UNIT_OBJS) $(LIB_OBJS)
 	@echo "  LINK  $@"
 	@$(CC) $(ALL_LDFLAGS) -o $@ $(UNIT_OBJS) $(LIB_OBJS) $(LIBS)
@@ -122,14 +145,15 @@ demo-render: $(BIN) | $(O)/demo
 # `make check SANITIZE=...` runs only the sanitized pass.
 ifeq ($(SANITIZE),)
 check: deps
-	@$(MAKE) --no-print-directory WERROR=1 $(BIN) $(O)/unit-tests $(O)/pngdiff
+	@$(MAKE) --no-print-directory WERROR=1 $(BIN) $(O)/unit-tests $(O)/pngdiff $(FUZZ_REPLAYS)
 	@AFLAME=$(BIN) UNIT=$(O)/unit-tests O=$(O) bash tests/run.sh
 	@$(MAKE) --no-print-directory check SANITIZE=address,undefined
 else
 check: deps
-	@$(MAKE) --no-print-directory WERROR=1 $(BIN) $(O)/unit-tests
+	@$(MAKE) --no-print-directory WERROR=1 $(BIN) $(O)/unit-tests $(FUZZ_REPLAYS)
 	@echo "--- again under -fsanitize=$(SANITIZE) ($(O))"
 	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
+	  LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 \
 	  AFLAME_SANITIZED=1 AFLAME=$(BIN) UNIT=$(O)/unit-tests O=$(O) bash tests/run.sh
 endif
 

@@ -22,7 +22,8 @@ void af_buf_puts(struct af_buf *b, const char *s);
 void af_buf_putc(struct af_buf *b, char c);
 void af_buf_printf(struct af_buf *b, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-void af_buf_vprintf(struct af_buf *b, const char *fmt, va_list ap);
+void af_buf_vprintf(struct af_buf *b, const char *fmt, va_list ap)
+	__attribute__((format(printf, 2, 0)));
 char *af_buf_detach(struct af_buf *b);          /* caller frees with free() */
 
 /* Write len bytes; return 0, or -1 with errno set. */

@@ -13,6 +13,7 @@ void af_diag_init(struct af_diag *d, const char *source)
 }
 
 /* The one place every error passes through (a breakpoint here sees all). */
+__attribute__((format(printf, 3, 0)))
 static int set(struct af_diag *d, enum af_where where, const char *fmt, va_list ap)
 {
 	if (d->set)

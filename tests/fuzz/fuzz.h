@@ -1,0 +1,107 @@
+/* fuzz.h: the harness shared by the fuzz targets. Input byte 0 picks the
+ * options; the rest is the file. Each input runs the whole pipeline: read,
+ * then every back end (interactive and static SVG, folded, tree, frames,
+ * the report in four formats and, for one input in four, PNG and PDF
+ * through cairo) into a sink that discards. Works with libFuzzer, AFL++
+ * (its libFuzzer-compatible driver) and the replay driver (replay.c). */
+#ifndef AF_FUZZ_H
+#define AF_FUZZ_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "batch.h"
+#include "fonts.h"
+#include "report.h"
+
+enum { FUZZ_MAX_INPUT = 1 << 20 };
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static struct af_text *fuzz_text;   /* fonts, set up once per process */
+
+static void fuzz_reports(const struct af_profile *p)
+{
+	struct af_report r;
+	af_report_build(&r, p, AF_ROOT, NULL);
+	struct af_report_opts ro = { .title = "fuzz", .unit = p->unit, .clock = p->clock,
+				     .decimals = p->decimals, .top = 20 };
+	for (int f = AF_REPORT_TEXT; f <= AF_REPORT_HTML; f++) {
+		struct af_sink s;
+		af_sink_init(&s, af_write_null, NULL);
+		af_render_report(&r, (enum af_report_format)f, &ro, &s);
+		af_sink_finish(&s);
+	}
+	af_report_release(&r);
+}
+
+static void fuzz_render(struct af_profile *p, uint8_t flags)
+{
+	struct af_layout_opts lo;
+	struct af_render_opts ro;
+	af_layout_opts_default(&lo);
+	af_render_opts_default(&ro);
+	lo.inverted = flags & 0x10;
+	lo.chart = flags & 0x20;
+	lo.width = 300;
+	ro.count_name = p->unit;
+	ro.decimals = p->decimals;
+	static const enum af_out_format text_formats[] = {
+		AF_OUT_SVG, AF_OUT_FOLDED, AF_OUT_TREE,
+	};
+	static const enum af_out_format cairo_formats[] = {
+		AF_OUT_SVG_STATIC, AF_OUT_PNG, AF_OUT_PDF,
+	};
+	af_batch_prepare_tree(&p->tree);
+	for (size_t i = 0; i < sizeof text_formats / sizeof *text_formats; i++) {
+		struct af_sink s;
+		struct af_diag d;
+		af_diag_init(&d, "fuzz");
+		af_sink_init(&s, af_write_null, NULL);
+		af_render_to(text_formats[i], &p->tree, AF_ROOT, NULL, &lo, &ro, &s, &d);
+		af_sink_finish(&s);
+	}
+	if ((flags & 0xc0) != 0xc0)
+		return;
+	if (!fuzz_text) {
+		struct af_diag d;
+		af_diag_init(&d, "fuzz");
+		fuzz_text = af_text_new(&d);
+	}
+	ro.text = fuzz_text;
+	for (size_t i = 0; i < sizeof cairo_formats / sizeof *cairo_formats; i++) {
+		struct af_sink s;
+		struct af_diag d;
+		af_diag_init(&d, "fuzz");
+		af_sink_init(&s, af_write_null, NULL);
+		af_render_to(cairo_formats[i], &p->tree, AF_ROOT, NULL, &lo, &ro, &s, &d);
+		af_sink_finish(&s);
+	}
+}
+
+/* Run one input through the reader for fmt and every back end. */
+static int fuzz_one(enum af_format fmt, const uint8_t *data, size_t size)
+{
+	if (size < 1 || size > FUZZ_MAX_INPUT)
+		return 0;
+	uint8_t flags = data[0];
+	struct af_read_opts o = {
+		.clock = (enum af_clock)(flags % 3),
+		.signatures = flags & 0x04,
+		.strict = flags & 0x08,
+	};
+	struct af_input in = { data + 1, size - 1, "fuzz" };
+	struct af_profile p;
+	struct af_diag d;
+	af_profile_init(&p);
+	af_diag_init(&d, "fuzz");
+	if (af_read(&p, &in, fmt, &o, &d) == 0) {
+		fuzz_render(&p, flags);
+		fuzz_reports(&p);
+	} else if (!d.set) {
+		__builtin_trap();   /* every failure must say why */
+	}
+	af_profile_release(&p);
+	return 0;
+}
+
+#endif

@@ -1,0 +1,20 @@
+# fuzz.sh: replay every saved fuzz input (corpus and former crashes) and the
+# test data through the fuzz targets, as ordinary runs under this build.
+. tests/lib.sh
+for target in art folded atrace; do
+	replay=$(dirname "$AFLAME")/fuzz-replay-$target
+	if [ ! -x "$replay" ]; then
+		skip "fuzz replay $target" "$replay not built"
+		continue
+	fi
+	dirs="tests/fuzz/corpus/$target tests/fuzz/crashes/$target"
+	[ -d "tests/data/$target" ] && dirs="$dirs tests/data/$target"
+	# shellcheck disable=SC2086
+	out=$("$replay" $dirs 2>&1)
+	rc=$?
+	if [ "$rc" -eq 0 ]; then
+		printf '%s\n' "$out" | grep '^PASS:'
+	else
+		fail "fuzz replay $target" "exit status $rc: $(printf '%s\n' "$out" | grep -v '^PASS' | head -3 | tr '\n' ' ')"
+	fi
+done
