@@ -283,7 +283,7 @@ void test_art_stream_cut_mid_record_keeps_records(void)
 static void put(struct af_buf *b, uint64_t v, unsigned n)
 {
 	for (unsigned i = 0; i < n; i++)
-		af_buf_putc(b, (char)(v >> (8 * i) & 0xff));
+		af_buf_putc(b, (char)(i < 8 ? v >> (8 * i) & 0xff : 0));
 }
 
 static void stream_header(struct af_buf *b, unsigned version, unsigned record_size)
