@@ -961,6 +961,7 @@ static void rd_release(struct rd *r)
 	free(r->threads);
 	free(r->procs);
 	free(r->open);
+	af_fold_release(&r->fold);
 	idmap_release(&r->by_tid);
 	idmap_release(&r->by_pid);
 	idmap_release(&r->by_async);
