@@ -513,6 +513,11 @@ static int produce(struct options *o, struct af_profile *p, struct af_diag *d)
 		if (nproc == 1 && nsel != 1)
 			root = p->processes[only_proc].node;
 	}
+	if (o->layout.chart) {   /* a time axis from --from; a band per thread */
+		o->layout.axis_unit = p->unit;
+		o->layout.axis_origin = o->read.window ? o->read.from : 0;
+		o->layout.bands = root == AF_ROOT && p->nthreads > 1;
+	}
 	struct af_buf subtitle;
 	af_buf_init(&subtitle);
 	set_titles(o, p, nsel, only, &subtitle);
