@@ -91,6 +91,8 @@ static void push_children(struct walk *w, const struct pending *e)
 		w->stack[w->depth++] = (struct pending){ c, e->depth + 1, 0, w->rank[t->nodes[c].name] };
 	}
 	size_t n = w->depth - base;
+	if (n == 0)
+		return;   /* a leaf (and w->stack may still be NULL) */
 	if (w->chart)
 		reverse(w->stack + base, n);
 	else
