@@ -1,7 +1,7 @@
 /* test_fold.c: the stack rules of docs/semantics.md, one test per rule. */
 #include "fold.h"
 #include "harness.h"
-#include "render.h"
+#include "support.h"
 
 #include <stdlib.h>
 
@@ -30,29 +30,11 @@ static void leave(struct fx *x, char m, uint64_t t)
 	af_fold_exit(&x->f, &x->th, (uint32_t)m, af_tree_intern(&x->t, &m, 1), t);
 }
 
-static int collect(void *ctx, const void *data, size_t len)
-{
-	af_buf_add(ctx, data, len);
-	return 0;
-}
-
-/* The thread's folded stacks as one string. */
-static char *folded(struct fx *x)
-{
-	struct af_buf b;
-	af_buf_init(&b);
-	struct af_sink s;
-	af_sink_init(&s, collect, &b);
-	af_write_folded(&x->t, x->th.root, NULL, 0, &s);
-	af_sink_finish(&s);
-	return af_buf_detach(&b);
-}
-
 static void check(struct fx *x, const char *want)
 {
 	af_fold_finish(&x->f, &x->th);
 	af_fold_release(&x->f);
-	char *got = folded(x);
+	char *got = folded_below(&x->t, x->th.root);
 	STR_EQ(got, want);
 	free(got);
 	af_tree_release(&x->t);

@@ -3,7 +3,8 @@
  * and the damage it must refuse with a position. */
 #include "harness.h"
 #include "read.h"
-#include "render.h"
+#include "buf.h"
+#include "support.h"
 
 #include <stdlib.h>
 
@@ -38,55 +39,16 @@ static struct af_buf build(const char *text, unsigned version, unsigned offset,
 	return b;
 }
 
-static int collect(void *ctx, const void *data, size_t len)
+static void run(struct read_result *res, const struct af_buf *file, enum af_clock clock)
 {
-	af_buf_add(ctx, data, len);
-	return 0;
-}
-
-struct result {
-	int rc;
-	char *folded;
-	char error[300];
-	struct af_profile p;
-};
-
-static void run(struct result *res, const struct af_buf *file, enum af_clock clock)
-{
-	struct af_input in = { (const uint8_t *)file->data, file->len, "t.trace" };
 	struct af_read_opts o = { .clock = clock };
-	struct af_diag d;
-	af_diag_init(&d, "t.trace");
-	af_profile_init(&res->p);
-	res->rc = af_read_art(&res->p, &in, &o, &d);
-	res->error[0] = 0;
-	res->folded = NULL;
-	if (res->rc < 0) {
-		af_diag_format(&d, res->error, sizeof res->error);
-		return;
-	}
-	struct af_buf out;
-	af_buf_init(&out);
-	struct af_sink s;
-	af_sink_init(&s, collect, &out);
-	af_write_folded(&res->p.tree, AF_ROOT, NULL, 0, &s);
-	af_sink_finish(&s);
-	res->folded = af_buf_detach(&out);
+	read_input(res, file->data, file->len, "t.trace", af_read_art, &o);
 }
 
-static void done(struct result *res, struct af_buf *file)
+static void done(struct read_result *res, struct af_buf *file)
 {
-	free(res->folded);
-	af_profile_release(&res->p);
+	read_result_release(res);
 	af_buf_release(file);
-}
-
-static const char *warning(const struct af_profile *p, const char *prefix)
-{
-	for (size_t i = 0; i < p->nwarnings; i++)
-		if (strncmp(p->warnings[i].text, prefix, strlen(prefix)) == 0)
-			return p->warnings[i].text;
-	return NULL;
 }
 
 #define DALVIK_TEXT \
@@ -104,7 +66,7 @@ void test_art_v3_dual_clock(void)
 		{ 11, 0x6282b4b1, 5, 150 }, { 11, 0x62830739, 9, 200 },
 	};
 	struct af_buf f = build(DALVIK_TEXT, 3, 32, 14, r, 4);
-	struct result res;
+	struct read_result res;
 	run(&res, &f, AF_CLOCK_DEFAULT);
 	INT_EQ(res.rc, 0);
 	STR_EQ(res.folded, "AsyncTask #1 (11);android.os.Debug.start 60\n"
@@ -124,7 +86,7 @@ void test_art_v3_longer_records(void)
 	/* record size from the header: 4 unknown bytes per record are skipped */
 	const struct rec r[] = { { 1, 0x6282b4b0, 0, 10 }, { 1, 0x6282b4b1, 3, 30 } };
 	struct af_buf f = build(DALVIK_TEXT, 3, 32, 18, r, 2);
-	struct result res;
+	struct read_result res;
 	run(&res, &f, AF_CLOCK_DEFAULT);
 	STR_EQ(res.folded, "main (1);com.x.Basic.foo 20\n");
 	done(&res, &f);
@@ -136,7 +98,7 @@ void test_art_v1_single_clock(void)
 			   "*methods\n0x10\tA\tm\t()V\tA.java\n*end\n";
 	const struct rec r[] = { { 1, 0x10, 3, 0 }, { 1, 0x11, 10, 0 } };
 	struct af_buf f = build(text, 1, 32, 0, r, 2);
-	struct result res;
+	struct read_result res;
 	run(&res, &f, AF_CLOCK_DEFAULT);
 	STR_EQ(res.folded, "main (1);A.m 7\n");
 	STR_EQ(res.p.clock, "thread-cpu");
@@ -155,7 +117,7 @@ void test_art_v2_wall_and_short_header(void)
 			   "*methods\n0x4\tB\tn\t(I)V\tB.java\n*end\n";
 	const struct rec r[] = { { 7, 0x4, 100, 0 }, { 7, 0x5, 350, 0 } };
 	struct af_buf f = build(text, 2, 16, 0, r, 2);
-	struct result res;
+	struct read_result res;
 	run(&res, &f, AF_CLOCK_DEFAULT);
 	STR_EQ(res.folded, "w (7);B.n 250\n");
 	STR_EQ(res.p.clock, "wall");
@@ -169,7 +131,7 @@ void test_art_method_id_forms(void)
 			   "0\tcom.a.B\tfirst\t()V\tB.java\n0x4\tcom.a.B\tsecond\t()V\t(null)\n*end\n";
 	const struct rec r[] = { { 5, 0x0, 0, 0 }, { 5, 0x4, 1, 1 }, { 5, 0x5, 2, 4 }, { 5, 0x1, 3, 9 } };
 	struct af_buf f = build(text, 3, 32, 14, r, 4);
-	struct result res;
+	struct read_result res;
 	run(&res, &f, AF_CLOCK_DEFAULT);
 	STR_EQ(res.folded, "m (5);com.a.B.first 6\nm (5);com.a.B.first;com.a.B.second 3\n");
 	done(&res, &f);
@@ -184,11 +146,11 @@ void test_art_unknown_ids_and_truncated_tids(void)
 		{ 9, 0x8, 0, 0 }, { 9, 0x9, 1, 1 },
 	};
 	struct af_buf f = build(text, 3, 32, 14, r, 6);
-	struct result res;
+	struct read_result res;
 	run(&res, &f, AF_CLOCK_DEFAULT);
 	STR_EQ(res.folded, "big (70000);C.k 3\nbig (70000);C.k;<unknown method 0x1a2c> 3\nthread-9 (9);C.k 1\n");
-	OK(warning(&res.p, "unknown method ids") != NULL);
-	OK(warning(&res.p, "unknown thread ids") != NULL);
+	OK(find_warning(&res.p, "unknown method ids") != NULL);
+	OK(find_warning(&res.p, "unknown thread ids") != NULL);
 	done(&res, &f);
 }
 
@@ -198,7 +160,7 @@ void test_art_time_wrap(void)
 	const char *text = "*version\n3\nclock=dual\n*threads\n1\tmain\n*methods\n0x8\tC\tk\t()V\tC.java\n*end\n";
 	const struct rec r[] = { { 1, 0x8, 0, 0xfffffff0u }, { 1, 0x9, 1, 0x10 } };
 	struct af_buf f = build(text, 3, 32, 14, r, 2);
-	struct result res;
+	struct read_result res;
 	run(&res, &f, AF_CLOCK_DEFAULT);
 	STR_EQ(res.folded, "main (1);C.k 32\n");
 	done(&res, &f);
@@ -212,11 +174,11 @@ void test_art_partial_record_and_actions(void)
 	const struct rec r[] = { { 1, 0x8, 0, 0 }, { 1, 0xc, 0, 1 }, { 1, 0xe, 0, 3 }, { 1, 0xb, 0, 10 } };
 	struct af_buf f = build(text, 3, 32, 14, r, 4);
 	af_buf_add(&f, "\x01\x00\x08", 3);
-	struct result res;
+	struct read_result res;
 	run(&res, &f, AF_CLOCK_DEFAULT);
 	STR_EQ(res.folded, "main (1);C.k 8\nmain (1);C.k;C.u 2\n");
-	OK(warning(&res.p, "trailing partial record (3 bytes)") != NULL);
-	OK(warning(&res.p, "records with reserved action 3") != NULL);
+	OK(find_warning(&res.p, "trailing partial record (3 bytes)") != NULL);
+	OK(find_warning(&res.p, "records with reserved action 3") != NULL);
 	done(&res, &f);
 }
 
@@ -227,7 +189,7 @@ static void expect_error(const char *text, unsigned version, unsigned offset, un
 	struct af_buf f = build(text, version, offset, recsize, r, 1);
 	if (cut)
 		f.len = cut;
-	struct result res;
+	struct read_result res;
 	run(&res, &f, AF_CLOCK_DEFAULT);
 	INT_EQ(res.rc, -1);
 	STR_EQ(res.error, want);

@@ -6,63 +6,23 @@
  * a hang (run under ASan/UBSan by `make check`'s second pass). */
 #include "harness.h"
 #include "read.h"
-#include "render.h"
+#include "buf.h"
+#include "support.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-static int collect(void *ctx, const void *data, size_t len)
+static void run_bytes(struct read_result *res, const uint8_t *data, size_t len, enum af_clock clock)
 {
-	af_buf_add(ctx, data, len);
-	return 0;
-}
-
-struct result {
-	int rc;
-	char *folded;
-	char error[300];
-	struct af_profile p;
-};
-
-static void run_bytes(struct result *res, const uint8_t *data, size_t len, enum af_clock clock, bool fold)
-{
-	struct af_input in = { data, len, "t.trace" };
 	struct af_read_opts o = { .clock = clock };
-	struct af_diag d;
-	af_diag_init(&d, "t.trace");
-	af_profile_init(&res->p);
-	res->rc = af_read(&res->p, &in, AF_FORMAT_AUTO, &o, &d);
-	res->error[0] = 0;
-	res->folded = NULL;
-	if (res->rc < 0) {
-		af_diag_format(&d, res->error, sizeof res->error);
-		return;
-	}
-	if (!fold)
-		return;
-	struct af_buf out;
-	af_buf_init(&out);
-	struct af_sink s;
-	af_sink_init(&s, collect, &out);
-	af_write_folded(&res->p.tree, AF_ROOT, NULL, 0, &s);
-	af_sink_finish(&s);
-	res->folded = af_buf_detach(&out);
+	read_input(res, data, len, "t.trace", NULL, &o);
 }
 
-static void done(struct result *res)
+static void done(struct read_result *res)
 {
-	free(res->folded);
-	af_profile_release(&res->p);
-}
-
-static const char *warning(const struct af_profile *p, const char *prefix)
-{
-	for (size_t i = 0; i < p->nwarnings; i++)
-		if (strncmp(p->warnings[i].text, prefix, strlen(prefix)) == 0)
-			return p->warnings[i].text;
-	return NULL;
+	read_result_release(res);
 }
 
 /* The writer's output for `args`; false (and a note) if python3 is missing. */
@@ -117,8 +77,8 @@ struct damage { size_t cuts, cut_errors, cut_warned, flips, flip_errors, bad; };
 
 static void try_damaged(struct damage *dm, const uint8_t *data, size_t len, bool is_cut, size_t at)
 {
-	struct result res;
-	run_bytes(&res, data, len, AF_CLOCK_DEFAULT, false);
+	struct read_result res;
+	run_bytes(&res, data, len, AF_CLOCK_DEFAULT);
 	if (res.rc < 0 && !error_ok(res.error)) {
 		if (dm->bad++ < 5)
 			printf("    damage at %zu (%s): unhelpful error '%s'\n", at, is_cut ? "cut" : "flip", res.error);
@@ -265,10 +225,10 @@ void test_art_stream_cut_mid_record_keeps_records(void)
 	/* cuts inside records and items: read with a warning, never refused */
 	size_t warned = 0;
 	for (size_t cut = 100; cut < 300 && cut < f.len; cut++) {
-		struct result res;
-		run_bytes(&res, (const uint8_t *)f.data, cut, AF_CLOCK_DEFAULT, true);
+		struct read_result res;
+		run_bytes(&res, (const uint8_t *)f.data, cut, AF_CLOCK_DEFAULT);
 		OK(res.rc == 0 || strstr(res.error, "nothing to draw"));
-		if (res.rc == 0 && warning(&res.p, "the file ends inside an item at offset")) {
+		if (res.rc == 0 && find_warning(&res.p, "the file ends inside an item at offset")) {
 			warned++;
 			OK(res.folded && res.folded[0]);
 		}
@@ -343,19 +303,19 @@ void test_art_stream_names_and_summary(void)
 	record(&b, 9, 0, 0, 3);
 	record(&b, 9, 1, 1, 4);
 	op_summary(&b, "*version\n3\nclock=dual\nvm=art\npid=7\n*threads\n7\tReferenceQueueD\n9\tonly-in-summary\n*methods\n*end\n");
-	struct result res;
-	run_bytes(&res, (const uint8_t *)b.data, b.len, AF_CLOCK_DEFAULT, true);
+	struct read_result res;
+	run_bytes(&res, (const uint8_t *)b.data, b.len, AF_CLOCK_DEFAULT);
 	INT_EQ(res.rc, 0);
 	STR_EQ(res.folded, "ReferenceQueueDaemon (7);com.a.B.run 10\nonly-in-summary (9);com.a.B.run 1\n");
-	OK(warning(&res.p, "unknown thread ids") == NULL);
+	OK(find_warning(&res.p, "unknown thread ids") == NULL);
 	STR_EQ(af_profile_get_info(&res.p, "era"), "ART 2017\xe2\x80\x93" "2022 streaming (summary lists threads)");
 	done(&res);
 	/* bytes after the summary: found by the walk, the rest ignored */
 	af_buf_add(&b, "junk", 4);
-	run_bytes(&res, (const uint8_t *)b.data, b.len, AF_CLOCK_CPU, true);
+	run_bytes(&res, (const uint8_t *)b.data, b.len, AF_CLOCK_CPU);
 	INT_EQ(res.rc, 0);
 	STR_EQ(res.folded, "ReferenceQueueDaemon (7);com.a.B.run 5\nonly-in-summary (9);com.a.B.run 1\n");
-	OK(warning(&res.p, "4 bytes after the summary item") != NULL);
+	OK(find_warning(&res.p, "4 bytes after the summary item") != NULL);
 	done(&res);
 	af_buf_release(&b);
 }
@@ -368,20 +328,20 @@ void test_art_stream_errors(void)
 	put(&b, 0, 2);
 	put(&b, 9, 1);   /* no such escape op */
 	put(&b, 0, 8);
-	struct result res;
-	run_bytes(&res, (const uint8_t *)b.data, b.len, AF_CLOCK_DEFAULT, false);
+	struct read_result res;
+	run_bytes(&res, (const uint8_t *)b.data, b.len, AF_CLOCK_DEFAULT);
 	INT_EQ(res.rc, -1);
 	STR_EQ(res.error, "t.trace: offset 0x40: unknown item: escape op 9 (ops are 1, 2, 3; a corrupt stream, or records that are not 14 bytes)");
 	done(&res);
 	af_buf_release(&b);
 	stream_header(&b, 0xf3, 14);
 	op_method(&b, "zz\n");
-	run_bytes(&res, (const uint8_t *)b.data, b.len, AF_CLOCK_DEFAULT, false);
+	run_bytes(&res, (const uint8_t *)b.data, b.len, AF_CLOCK_DEFAULT);
 	STR_EQ(res.error, "t.trace: offset 0x20: method item is not 'id<TAB>class<TAB>name<TAB>signature...': 'zz?'");
 	done(&res);
 	af_buf_release(&b);
 	stream_header(&b, 0xf3, 3);
-	run_bytes(&res, (const uint8_t *)b.data, b.len, AF_CLOCK_DEFAULT, false);
+	run_bytes(&res, (const uint8_t *)b.data, b.len, AF_CLOCK_DEFAULT);
 	STR_EQ(res.error, "t.trace: offset 0x10: record size 3 is too small for version 0xf3 (need at least 14)");
 	done(&res);
 	af_buf_release(&b);
@@ -389,8 +349,8 @@ void test_art_stream_errors(void)
 
 static void expect_detect(const void *data, size_t len, const char *want)
 {
-	struct result res;
-	run_bytes(&res, data, len, AF_CLOCK_DEFAULT, false);
+	struct read_result res;
+	run_bytes(&res, data, len, AF_CLOCK_DEFAULT);
 	INT_EQ(res.rc, -1);
 	STR_EQ(res.error, want);
 	done(&res);
@@ -421,8 +381,8 @@ void test_art_v2_units_and_exits(void)
 	struct af_buf f;
 	if (!writer(&f, "v2a --unit us"))
 		return;
-	struct result res;
-	run_bytes(&res, (const uint8_t *)f.data, f.len, AF_CLOCK_DEFAULT, false);
+	struct read_result res;
+	run_bytes(&res, (const uint8_t *)f.data, f.len, AF_CLOCK_DEFAULT);
 	INT_EQ(res.rc, 0);
 	const char *unit = af_profile_get_info(&res.p, "time unit");
 	OK(unit && strncmp(unit, "\xc2\xb5s", 3) == 0);
@@ -431,7 +391,7 @@ void test_art_v2_units_and_exits(void)
 	/* V2b: exits carry no method; dual-clock files are read on wall only */
 	if (!writer(&f, "v2b"))
 		return;
-	run_bytes(&res, (const uint8_t *)f.data, f.len, AF_CLOCK_CPU, false);
+	run_bytes(&res, (const uint8_t *)f.data, f.len, AF_CLOCK_CPU);
 	INT_EQ(res.rc, -1);
 	STR_EQ(res.error, "t.trace: thread-cpu times of this V2 revision (TSC header) are not documented: only the wall clock is read");
 	done(&res);

@@ -4,59 +4,27 @@
 #include "harness.h"
 #include "atrace.h"
 #include "inflate.h"
-#include "render.h"
+#include "buf.h"
+#include "support.h"
 
 #include <stdlib.h>
 #include <zlib.h>
 
-static int collect(void *ctx, const void *data, size_t len)
+static void run(struct read_result *res, const char *data, size_t len, bool async)
 {
-	af_buf_add(ctx, data, len);
-	return 0;
-}
-
-struct result {
-	int rc;
-	char *folded;
-	char error[300];
-	struct af_profile p;
-};
-
-static void run(struct result *res, const char *data, size_t len, bool async)
-{
-	struct af_input in = { (const uint8_t *)data, len, "t.txt" };
 	struct af_read_opts o = { .async = async };
-	struct af_diag d;
-	af_diag_init(&d, "t.txt");
-	af_profile_init(&res->p);
-	res->rc = af_read_atrace(&res->p, &in, &o, &d);
-	res->error[0] = 0;
-	res->folded = NULL;
-	if (res->rc < 0) {
-		af_diag_format(&d, res->error, sizeof res->error);
-		return;
-	}
-	struct af_buf out;
-	af_buf_init(&out);
-	struct af_sink s;
-	af_sink_init(&s, collect, &out);
-	af_write_folded(&res->p.tree, AF_ROOT, NULL, 0, &s);
-	af_sink_finish(&s);
-	res->folded = af_buf_detach(&out);
+	read_input(res, data, len, "t.txt", af_read_atrace, &o);
 }
 
-static void done(struct result *res)
+static void done(struct read_result *res)
 {
-	free(res->folded);
-	af_profile_release(&res->p);
+	read_result_release(res);
 }
 
 static uint64_t warned(const struct af_profile *p, const char *prefix)
 {
-	for (size_t i = 0; i < p->nwarnings; i++)
-		if (strncmp(p->warnings[i].text, prefix, strlen(prefix)) == 0)
-			return p->warnings[i].count;
-	return 0;
+	const struct af_warning *w = find_warning(p, prefix);
+	return w ? w->count : 0;
 }
 
 static bool parses(const char *line, struct atrace_event *e)
@@ -123,7 +91,7 @@ void test_atrace_slice_rules(void)
 		L("<idle>", 0, 2, "1.000005", "B|0|irq")
 		L("<idle>", 0, 1, "1.000007", "E|0")
 		L("<idle>", 0, 2, "1.000009", "E|0");
-	struct result r;
+	struct read_result r;
 	run(&r, t, strlen(t), false);
 	INT_EQ(r.rc, 0);
 	STR_EQ(r.folded,
@@ -150,7 +118,7 @@ void test_atrace_names_and_pids(void)
 		"<...>-21 (-----) [000] ...1 1.0: tracing_mark_write: B|20|work|args|cat\n"
 		"<...>-21 (-----) [000] ...1 1.5: tracing_mark_write: E|20|work|x|y\n"
 		"main-20 [000] d..2 2.0: sched_switch: prev_comm=my main prev_pid=20 prev_prio=1 prev_state=S ==> next_comm=bg work next_pid=21 next_prio=1\n";
-	struct result r;
+	struct read_result r;
 	run(&r, t, strlen(t), false);
 	STR_EQ(r.folded, "my main (20);bg work (21);work|args|cat 500000\n");
 	INT_EQ(warned(&r.p, "named slice ends"), 0);
@@ -169,7 +137,7 @@ void test_atrace_async(void)
 		L("a", 10, 0, "1.000070", "S|10|never|3")       /* no F */
 		L("a", 10, 0, "1.000080", "B|10|slice")
 		L("a", 10, 0, "1.000090", "E");
-	struct result r;
+	struct read_result r;
 	run(&r, t, strlen(t), true);
 	INT_EQ(r.rc, 0);
 	STR_EQ(r.folded, "a (10);load 10\na (10);net;get 30\n");
@@ -184,7 +152,7 @@ void test_atrace_async(void)
 
 void test_atrace_refusals(void)
 {
-	struct result r;
+	struct read_result r;
 	const char *sched = HDR "a-1 [000] .... 1.0: sched_wakeup: comm=b pid=2 prio=1 target_cpu=000\n";
 	run(&r, sched, strlen(sched), false);
 	INT_EQ(r.rc, -1);
@@ -203,7 +171,7 @@ void test_atrace_refusals(void)
 void test_atrace_containers(void)
 {
 	const char *want = "x (5);x (5);s 2\n";
-	struct result r;
+	struct read_result r;
 	/* JSON string with escapes */
 	const char *json = "{\"systemTraceEvents\": \"# tracer: nop\\nx-5 [000] .... 1.000001: tracing_mark_write: B|5|s\\n"
 			   "x-5 [000] .... 1.000003: tracing_mark_write: E\\n\"}";
