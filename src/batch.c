@@ -741,6 +741,16 @@ int af_batch_run(const struct af_batch_opts *o, char *const *inputs, size_t ninp
 	name_subdirs(&b);
 	unsigned n = o->jobs ? o->jobs : 1;
 	struct worker *w = af_xcalloc(n, sizeof *w);
+	/* fonts first, in this thread: a missing font is one error, not one
+	 * per file, and pango's types are set up before other threads start */
+	if (is_cairo(o->format) && !(w[0].text = af_text_new(&d))) {
+		char *msg = diag_text(&d);
+		say(&b, "%s", msg);
+		free(msg);
+		free(w);
+		free_batch(&b);
+		return 1;
+	}
 	bool *started = af_xcalloc(n, sizeof *started);
 	for (unsigned i = 0; i < n; i++) {
 		w[i].b = &b;

@@ -306,10 +306,46 @@ static void xml_text(struct af_sink *out, const char *s)
 	free(clean);
 }
 
+/* cairo numbers SVG surfaces ("surface31") with a counter shared by the
+ * whole process, so the same graph would differ by where it came in a
+ * batch: number them by order of appearance in this document instead. */
+static void renumber_surfaces(struct af_buf *svg)
+{
+	static const char key[] = "surface";
+	struct af_buf b;
+	af_buf_init(&b);
+	unsigned long seen[64];
+	size_t nseen = 0;
+	const char *s = svg->data, *run = s;
+	while ((s = strstr(s, key)) != NULL) {
+		const char *digits = s + sizeof key - 1, *end = digits;
+		while (*end >= '0' && *end <= '9')
+			end++;
+		if (end == digits || end - digits > 9) {
+			s = end;
+			continue;
+		}
+		unsigned long old = strtoul(digits, NULL, 10);
+		size_t k = 0;
+		while (k < nseen && seen[k] != old)
+			k++;
+		if (k == nseen && nseen < sizeof seen / sizeof *seen)
+			seen[nseen++] = old;
+		af_buf_add(&b, run, (size_t)(digits - run));
+		af_buf_printf(&b, "%zu", k + 1);
+		run = s = end;
+	}
+	af_buf_puts(&b, run);
+	af_buf_release(svg);
+	*svg = b;
+}
+
 /* cairo's SVG with a <title> as the root element's first child. */
-static int write_svg(const struct af_buf *svg, const struct af_render_opts *o,
+static int write_svg(struct af_buf *svg, const struct af_render_opts *o,
 		     struct af_sink *out, struct af_diag *d)
 {
+	if (svg->data)
+		renumber_surfaces(svg);
 	const char *root = svg->data ? strstr(svg->data, "<svg") : NULL;
 	const char *gt = root ? strchr(root, '>') : NULL;
 	if (!gt)

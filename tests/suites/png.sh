@@ -94,6 +94,8 @@ fi
 check "svg-static/deterministic bytes" cmp "$TMP/a.svg" "$TMP/b.svg"
 check "svg-static/has a title" grep -q '<title>main</title>' "$TMP/a.svg"
 check "svg-static/has no script" bash -c "! grep -q '<script' '$TMP/a.svg'"
+"$AFLAME" --per-thread "$TMP/ss" --format svg-static -j 2 "$DATA/art/perflib-basic.trace" "$DATA/art/yamp-legacy.trace" 2>/dev/null
+check "svg-static/a batch file is the single render's bytes" cmp "$TMP/a.svg" "$TMP/ss/yamp-legacy/3142-main.svg"
 if command -v xmllint >/dev/null; then
 	"$AFLAME" --static --title 'a & <b>' -o "$TMP/esc.svg" "$UNI"
 	check "svg-static/escaped title is valid XML" xmllint --noout "$TMP/esc.svg"
