@@ -13,9 +13,10 @@ CC ?= cc
 CFLAGS ?= -O2 -g
 -include config.mak
 
-DEPS := cairo pangocairo pangoft2 fontconfig zlib
+DEPS := cairo pangocairo pangoft2 fontconfig zlib libmicrohttpd
 DEBIAN_PACKAGES := build-essential pkg-config libcairo2-dev libpango1.0-dev \
-	libfontconfig-dev zlib1g-dev libxml2-utils chromium dmtracedump poppler-utils
+	libfontconfig-dev zlib1g-dev libxml2-utils chromium dmtracedump poppler-utils \
+	libmicrohttpd-dev curl
 
 WARN := -std=c11 -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
 	-Wwrite-strings -Wvla -Wformat=2 -Wundef -Wpointer-arith -Wimplicit-fallthrough
@@ -114,6 +115,11 @@ $(O)/pngdiff: tests/tools/pngdiff.c $(O)/flags $(O)/deps-ok | $(O)
 	@echo "  CC    $<"
 	@$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(LIBS)
 
+# SHA-256 against its test vectors, for tests/suites/serve.sh
+$(O)/serve-sha256-test: tests/serve/test_sha256.c $(O)/obj/sha256.o $(O)/flags | $(O)
+	@echo "  CC    $<"
+	@$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(O)/obj/sha256.o
+
 -include $(OBJS:.o=.d) $(UNIT_OBJS:.o=.d)
 
 # ---- user commands ----
@@ -145,12 +151,13 @@ demo-render: $(BIN) | $(O)/demo
 # `make check SANITIZE=...` runs only the sanitized pass.
 ifeq ($(SANITIZE),)
 check: deps
-	@$(MAKE) --no-print-directory WERROR=1 $(BIN) $(O)/unit-tests $(O)/pngdiff $(FUZZ_REPLAYS)
+	@$(MAKE) --no-print-directory WERROR=1 $(BIN) $(O)/unit-tests $(O)/pngdiff $(FUZZ_REPLAYS) \
+	  $(O)/serve-sha256-test
 	@AFLAME=$(BIN) UNIT=$(O)/unit-tests O=$(O) bash tests/run.sh
 	@$(MAKE) --no-print-directory check SANITIZE=address,undefined
 else
 check: deps
-	@$(MAKE) --no-print-directory WERROR=1 $(BIN) $(O)/unit-tests $(FUZZ_REPLAYS)
+	@$(MAKE) --no-print-directory WERROR=1 $(BIN) $(O)/unit-tests $(FUZZ_REPLAYS) $(O)/serve-sha256-test
 	@echo "--- again under -fsanitize=$(SANITIZE) ($(O))"
 	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	  LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 \

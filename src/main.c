@@ -8,6 +8,7 @@
 #include "read.h"
 #include "render.h"
 #include "report.h"
+#include "serve.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -49,10 +50,13 @@ struct options {
 static const char usage_text[] =
 	"usage: " PROG " [options] FILE\n"
 	"       " PROG " --per-thread DIR [options] FILE...\n"
+	"       " PROG " serve --data DIR [--bind ADDR] [--port N] [-j N] [--max-upload SIZE]\n"
+	"                     [--max-uploads N] [--max-threads N] [--max-seconds S]\n"
 	"\n"
 	"Draw a flame graph of an Android method trace (.trace), an atrace or systrace\n"
 	"capture (ftrace text, atrace -z, systrace HTML) or folded stacks.\n"
-	"FILE '-' reads standard input.\n"
+	"FILE '-' reads standard input. 'serve' runs the web service instead: upload a\n"
+	"trace in a browser, get every thread's graph (see '" PROG " serve --help').\n"
 	"\n"
 	"  -t, --thread NAME|TID   draw this thread (repeatable; default: all threads)\n"
 	"  -p, --process NAME|PID  draw this process (repeatable; atrace captures)\n"
@@ -565,6 +569,8 @@ static int per_thread(struct options *o)
 int main(int argc, char **argv)
 {
 	setlocale(LC_ALL, "C");
+	if (argc > 1 && strcmp(argv[1], "serve") == 0)
+		return af_serve_main(argc - 1, argv + 1);
 	struct options o;
 	parse_args(&o, argc, argv);
 	af_output_install_signals();

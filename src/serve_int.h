@@ -1,0 +1,108 @@
+/* serve_int.h: the parts of the serve subcommand (serve.c: options, daemon,
+ * routes and pages; serve_upload.c: POST /upload; serve_jobs.c: the render
+ * queue and what it writes under --data/<hash>/).
+ *
+ * Invariants: a hash is exactly 64 lowercase hex digits (af_serve_hash_ok)
+ * before it is used in a path; files under --data/<hash>/ have fixed names
+ * (af_serve_file_ok) and appear whole (output.h); rendering happens only on
+ * the job workers, never on libmicrohttpd's threads. */
+#ifndef AF_SERVE_INT_H
+#define AF_SERVE_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "buf.h"
+#include "sha256.h"
+
+#define AF_SERVE_PROG "aflame-render"
+
+struct af_serve_opts {
+	const char *bind;         /* numeric IPv4 or IPv6 address */
+	unsigned port;            /* 0: any free port (printed at start) */
+	const char *data;         /* --data DIR */
+	unsigned jobs;            /* render workers */
+	uint64_t max_upload;      /* bytes of one uploaded file */
+	unsigned max_uploads;     /* uploads receiving at once */
+	unsigned max_threads;     /* graphs drawn per upload */
+	unsigned max_seconds;     /* render time per upload, checked per file */
+};
+
+/* The most jobs waiting to render; a new upload beyond it gets 503. */
+#define AF_SERVE_MAX_QUEUE 256
+
+/* ---- shared helpers (serve.c) ---- */
+
+/* s is exactly AF_SHA256_HEX lowercase hex digits. */
+bool af_serve_hash_ok(const char *s, size_t len);
+/* name is a file a result directory may hold and the server may serve:
+ * "report.html" or "t<N>.svg|png|folded" with N < 10000 in plain decimal. */
+bool af_serve_file_ok(const char *name);
+/* Append s as HTML text (UTF-8 made valid, & < > " ' escaped). */
+void af_serve_html(struct af_sink *out, const char *s);
+/* A byte count for people: "100 MiB", "512 KiB", "17 bytes". */
+void af_serve_size(char *out, size_t size, uint64_t bytes);
+/* The start of every HTML page up to and including <body>: charset, the
+ * shared style, the title (escaped), then head (markup, may be NULL). Pages
+ * are well-formed XML as well as HTML, so tests can check them with xmllint. */
+void af_serve_page_head(struct af_sink *out, const char *title, const char *head);
+/* A sink callback appending to the struct af_buf in ctx. */
+int af_serve_write_buf(void *ctx, const void *data, size_t len);
+
+/* ---- jobs (serve_jobs.c) ---- */
+
+enum af_job_state { AF_JOB_NONE, AF_JOB_QUEUED, AF_JOB_RUNNING, AF_JOB_DONE, AF_JOB_FAILED };
+
+struct af_job_status {
+	enum af_job_state state;
+	unsigned done, total;     /* files written / to write (while running) */
+	char msg[320];            /* AF_JOB_FAILED: the one-line error */
+};
+
+struct af_jobs;
+
+/* Start the render workers. Returns NULL if no thread could start. Caller
+ * stops and frees them with af_jobs_stop(). */
+struct af_jobs *af_jobs_start(const struct af_serve_opts *o);
+/* Stop: a job being rendered is abandoned after its current file (it is
+ * picked up again after a restart); waits for the workers. */
+void af_jobs_stop(struct af_jobs *j);
+
+enum af_submit { AF_SUBMIT_OK, AF_SUBMIT_BUSY, AF_SUBMIT_IO };
+/* Adopt the finished upload at tmp_path, whose SHA-256 is hash: moved to
+ * --data/<hash>/input and queued, or removed when that hash is already
+ * known (the result is reused). BUSY: the queue is full (tmp removed). */
+enum af_submit af_jobs_submit(struct af_jobs *j, const char *hash, const char *tmp_path);
+/* What is known about hash (validated by the caller): from memory, else
+ * from --data/<hash>/ (a result left by an earlier run; an upload whose
+ * rendering was cut short is queued again). */
+void af_jobs_status(struct af_jobs *j, const char *hash, struct af_job_status *st);
+
+/* ---- uploads (serve_upload.c) ---- */
+
+struct MHD_Connection;
+struct af_server;
+
+/* The access handler's work for POST /upload (libmicrohttpd's calling
+ * convention: *ctx is NULL on the first call; upload_data and *size carry
+ * each piece of the body; a final call with *size 0). */
+int af_serve_upload(struct af_server *s, struct MHD_Connection *c, const char *data,
+		    size_t *size, void **ctx);
+/* The request ended (answered or not): release what *ctx holds. */
+void af_serve_upload_done(struct af_server *s, void *ctx);
+
+struct af_server {
+	const struct af_serve_opts *o;
+	struct af_jobs *jobs;
+	char *tmp_dir;            /* <data>/tmp: uploads being received */
+	unsigned uploads;         /* being received; atomic */
+};
+
+/* Queue an HTML page (body is a whole page, taken over and freed) with
+ * status and the page security headers. Returns libmicrohttpd's result. */
+int af_serve_send_page(struct MHD_Connection *c, unsigned status, struct af_buf *body);
+/* A short page "<h1>title</h1><p>text</p>" (both escaped) with a link home. */
+int af_serve_send_message(struct MHD_Connection *c, unsigned status, const char *title,
+			  const char *text);
+
+#endif

@@ -1,0 +1,736 @@
+/* serve_jobs.c: the render queue of the serve subcommand.
+ *
+ * Each upload is a job named by its hash. A few workers take jobs in upload
+ * order and render each one alone: read the trace, then per thread (most
+ * time first, at most --max-threads, within --max-seconds) an interactive
+ * SVG, a PNG and the folded stacks, then the profile table and the result
+ * page, all under --data/<hash>/ and each written whole (output.h). The
+ * file "status" is written last: "done", or "failed" and the one-line error,
+ * so a result survives restarts and a failure is remembered. At most --jobs
+ * traces are in memory at once; the queue holds only hashes. */
+#include "serve_int.h"
+#include "batch.h"
+#include "fonts.h"
+#include "input.h"
+#include "output.h"
+#include "report.h"
+#include "util.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+struct job {
+	char hash[AF_SHA256_HEX + 1];
+	enum af_job_state state;
+	unsigned done, total;
+	char *msg;                /* failed: the error, owned */
+	struct job *next;         /* same bucket */
+	struct job *qnext;        /* queue order */
+};
+
+#define NBUCKETS 256
+
+struct worker {
+	struct af_jobs *j;
+	struct af_text *text;     /* this worker's fonts, made on first PNG */
+	pthread_t thread;
+	bool started;
+};
+
+struct af_jobs {
+	const struct af_serve_opts *o;
+	pthread_mutex_t lock;     /* guards everything below */
+	pthread_cond_t cond;
+	struct job *buckets[NBUCKETS];
+	struct job *qhead, *qtail;
+	size_t queued;
+	bool stop;
+	struct worker *workers;
+	unsigned nworkers;
+};
+
+/* ---- the table ---- */
+
+static unsigned bucket_of(const char *hash)
+{
+	unsigned v = 0;
+	for (int i = 0; i < 2; i++)
+		v = v * 16 + (unsigned)(hash[i] <= '9' ? hash[i] - '0' : hash[i] - 'a' + 10);
+	return v % NBUCKETS;
+}
+
+/* Under the lock. */
+static struct job *find(struct af_jobs *j, const char *hash)
+{
+	for (struct job *x = j->buckets[bucket_of(hash)]; x; x = x->next)
+		if (memcmp(x->hash, hash, AF_SHA256_HEX) == 0)
+			return x;
+	return NULL;
+}
+
+static struct job *add(struct af_jobs *j, const char *hash, enum af_job_state state)
+{
+	struct job *x = af_xcalloc(1, sizeof *x);
+	memcpy(x->hash, hash, AF_SHA256_HEX);
+	x->state = state;
+	unsigned b = bucket_of(hash);
+	x->next = j->buckets[b];
+	j->buckets[b] = x;
+	return x;
+}
+
+static void enqueue(struct af_jobs *j, struct job *x)
+{
+	x->state = AF_JOB_QUEUED;
+	x->qnext = NULL;
+	if (j->qtail)
+		j->qtail->qnext = x;
+	else
+		j->qhead = x;
+	j->qtail = x;
+	j->queued++;
+	pthread_cond_signal(&j->cond);
+}
+
+static void path_of(struct af_buf *b, const struct af_jobs *j, const char *hash, const char *file)
+{
+	af_buf_printf(b, "%s/%.64s%s%s", j->o->data, hash, file ? "/" : "", file ? file : "");
+}
+
+/* ---- remembered results ---- */
+
+/* Read --data/<hash>/status: DONE, FAILED (msg set), or NONE. */
+static enum af_job_state read_status(const struct af_jobs *j, const char *hash, char **msg)
+{
+	struct af_buf path;
+	af_buf_init(&path);
+	path_of(&path, j, hash, "status");
+	FILE *f = fopen(path.data, "rb");
+	af_buf_release(&path);
+	if (!f)
+		return AF_JOB_NONE;
+	char text[512];
+	size_t n = fread(text, 1, sizeof text - 1, f);
+	fclose(f);
+	text[n] = 0;
+	if (strcmp(text, "done\n") == 0)
+		return AF_JOB_DONE;
+	if (strncmp(text, "failed\n", 7) != 0)
+		return AF_JOB_NONE;
+	char *m = text + 7;
+	m[strcspn(m, "\n")] = 0;
+	*msg = af_xstrndup(m, strlen(m));
+	return AF_JOB_FAILED;
+}
+
+static int write_status(const struct af_jobs *j, const char *hash, const char *msg)
+{
+	struct af_buf path;
+	af_buf_init(&path);
+	path_of(&path, j, hash, "status");
+	struct af_output out;
+	struct af_diag d;
+	af_diag_init(&d, path.data);
+	int rc = af_output_open(&out, path.data, &d);
+	if (rc == 0) {
+		af_sink_puts(&out.sink, msg ? "failed\n" : "done\n");
+		if (msg) {
+			af_sink_puts(&out.sink, msg);
+			af_sink_putc(&out.sink, '\n');
+		}
+		rc = af_output_commit(&out, &d);
+	}
+	af_buf_release(&path);
+	return rc;
+}
+
+static bool exists(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0;
+}
+
+void af_jobs_status(struct af_jobs *j, const char *hash, struct af_job_status *st)
+{
+	memset(st, 0, sizeof *st);
+	pthread_mutex_lock(&j->lock);
+	struct job *x = find(j, hash);
+	if (!x) {
+		char *msg = NULL;
+		enum af_job_state s = read_status(j, hash, &msg);
+		struct af_buf input;
+		af_buf_init(&input);
+		path_of(&input, j, hash, "input");
+		if (s != AF_JOB_NONE) {
+			x = add(j, hash, s);
+			x->msg = msg;
+		} else if (exists(input.data) && j->queued < AF_SERVE_MAX_QUEUE) {
+			enqueue(j, x = add(j, hash, AF_JOB_QUEUED));
+		}
+		af_buf_release(&input);
+	}
+	if (x) {
+		st->state = x->state;
+		st->done = x->done;
+		st->total = x->total;
+		if (x->msg)
+			snprintf(st->msg, sizeof st->msg, "%s", x->msg);
+	}
+	pthread_mutex_unlock(&j->lock);
+}
+
+enum af_submit af_jobs_submit(struct af_jobs *j, const char *hash, const char *tmp_path)
+{
+	enum af_submit rc = AF_SUBMIT_OK;
+	struct af_buf dir, input;
+	af_buf_init(&dir);
+	af_buf_init(&input);
+	path_of(&dir, j, hash, NULL);
+	path_of(&input, j, hash, "input");
+	pthread_mutex_lock(&j->lock);
+	struct job *x = find(j, hash);
+	if (!x) {
+		char *msg = NULL;
+		enum af_job_state s = read_status(j, hash, &msg);
+		if (s != AF_JOB_NONE) {
+			x = add(j, hash, s);
+			x->msg = msg;
+		}
+	}
+	bool moved = false;
+	if (!x) {
+		if (j->queued >= AF_SERVE_MAX_QUEUE) {
+			rc = AF_SUBMIT_BUSY;
+		} else if ((mkdir(dir.data, 0755) < 0 && errno != EEXIST) ||
+			   rename(tmp_path, input.data) < 0) {
+			rc = AF_SUBMIT_IO;
+		} else {
+			moved = true;
+			enqueue(j, add(j, hash, AF_JOB_QUEUED));
+		}
+	}
+	pthread_mutex_unlock(&j->lock);
+	if (!moved)
+		unlink(tmp_path);
+	af_buf_release(&dir);
+	af_buf_release(&input);
+	return rc;
+}
+
+/* ---- rendering one job ---- */
+
+struct thread_rec {
+	const char *name;         /* owned by the profile */
+	uint64_t tid, events;
+	const char *process;      /* atrace: its process name, or NULL */
+	uint32_t node;
+	uint64_t total;
+	bool whole;               /* no threads (folded): the whole graph */
+	bool drawn;               /* within --max-threads and --max-seconds */
+	double width, height;     /* of the SVG */
+	char *error[3];           /* why the SVG, PNG, folded file is missing */
+};
+
+enum { F_SVG, F_PNG, F_FOLDED };
+static const char *const file_ext[] = { "svg", "png", "folded" };
+
+struct render {
+	struct worker *w;
+	struct job *job;
+	const char *hash;
+	struct af_profile p;
+	struct thread_rec *recs;
+	size_t nrecs, ndrawn;
+	uint64_t total;           /* of every thread listed */
+	struct af_buf subtitle;
+	char *report_error;
+	bool out_of_time;
+	double start;
+};
+
+static double now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static char *diag_text(const struct af_diag *d)
+{
+	char line[512];
+	af_diag_format(d, line, sizeof line);
+	return af_xstrndup(line, strlen(line));
+}
+
+static bool stopping(struct af_jobs *j)
+{
+	pthread_mutex_lock(&j->lock);
+	bool s = j->stop;
+	pthread_mutex_unlock(&j->lock);
+	return s;
+}
+
+static void progress(struct render *r)
+{
+	pthread_mutex_lock(&r->w->j->lock);
+	r->job->done++;
+	pthread_mutex_unlock(&r->w->j->lock);
+}
+
+static int cmp_rec(const void *a, const void *b)
+{
+	const struct thread_rec *x = a, *y = b;
+	if (x->total != y->total)
+		return x->total < y->total ? 1 : -1;
+	return (x->tid > y->tid) - (x->tid < y->tid);
+}
+
+static const char *process_name(const struct af_profile *p, uint64_t pid)
+{
+	for (size_t i = 0; pid && i < p->nprocesses; i++)
+		if (p->processes[i].pid == pid)
+			return p->processes[i].name;
+	return NULL;
+}
+
+/* The threads to list, most time first; the first --max-threads drawn. */
+static void plan(struct render *r, unsigned max_threads)
+{
+	struct af_profile *p = &r->p;
+	uint64_t *tot = af_tree_totals(&p->tree);
+	r->recs = af_xcalloc(p->nthreads ? p->nthreads : 1, sizeof *r->recs);
+	for (size_t i = 0; i < p->nthreads; i++) {
+		const struct af_thread *th = &p->threads[i];
+		if (th->node == AF_NONE)
+			continue;
+		struct thread_rec *t = &r->recs[r->nrecs++];
+		*t = (struct thread_rec){ .name = th->name, .tid = th->tid, .events = th->events,
+			.process = process_name(p, th->pid), .node = th->node, .total = tot[th->node] };
+		r->total += t->total;
+	}
+	if (!r->nrecs) {
+		r->recs[r->nrecs++] = (struct thread_rec){ .name = "all", .node = AF_ROOT,
+			.total = tot[AF_ROOT], .whole = true };
+		r->total = tot[AF_ROOT];
+	}
+	free(tot);
+	qsort(r->recs, r->nrecs, sizeof *r->recs, cmp_rec);
+	r->ndrawn = r->nrecs < max_threads ? r->nrecs : max_threads;
+}
+
+/* Open --data/<hash>/<name> for writing; 0 or -1 with diag set. */
+static int open_out(struct render *r, const char *name, struct af_output *out,
+		    struct af_buf *path, struct af_diag *d)
+{
+	af_buf_init(path);
+	path_of(path, r->w->j, r->hash, name);
+	af_diag_init(d, name);
+	return af_output_open(out, path->data, d);
+}
+
+static void set_opts(struct render *r, const struct thread_rec *t, struct af_layout_opts *lo,
+		     struct af_render_opts *ro)
+{
+	af_layout_opts_default(lo);
+	af_render_opts_default(ro);
+	ro->title = t->whole ? "Flame Graph" : t->name;
+	ro->subtitle = r->subtitle.len ? r->subtitle.data : NULL;
+	ro->count_name = r->p.unit;
+	ro->decimals = r->p.decimals;
+	ro->text = r->w->text;
+	lo->has_subtitle = ro->subtitle != NULL;
+}
+
+/* One file of thread t (index i); its error is kept in t->error[f]. */
+static void render_file(struct render *r, struct thread_rec *t, size_t i, int f)
+{
+	char name[32];
+	snprintf(name, sizeof name, "t%zu.%s", i, file_ext[f]);
+	struct af_layout_opts lo;
+	struct af_render_opts ro;
+	struct af_diag d, od;
+	af_diag_init(&d, name);
+	if (f == F_PNG && !r->w->text && !(r->w->text = af_text_new(&d))) {
+		t->error[f] = diag_text(&d);
+		return;
+	}
+	set_opts(r, t, &lo, &ro);
+	struct af_output out;
+	struct af_buf path;
+	int rc = open_out(r, name, &out, &path, &od);
+	if (rc == 0) {
+		if (f == F_SVG) {
+			struct af_layout l;
+			rc = af_layout_build(&l, &r->p.tree, t->node, NULL, &lo, &d);
+			if (rc == 0) {
+				rc = af_render_svg(&l, &ro, &out.sink, &d);
+				t->width = l.width;
+				t->height = l.height;
+				af_layout_release(&l);
+			}
+		} else {
+			rc = af_render_to(f == F_PNG ? AF_OUT_PNG : AF_OUT_FOLDED, &r->p.tree, t->node,
+					  NULL, &lo, &ro, &out.sink, &d);
+		}
+		if (rc == 0)
+			rc = af_output_commit(&out, &od);
+		else
+			af_output_abort(&out);
+	}
+	if (od.set)
+		d = od;
+	if (rc < 0)
+		t->error[f] = diag_text(&d);
+	af_buf_release(&path);
+}
+
+static void render_report(struct render *r)
+{
+	struct af_report rep;
+	af_report_build(&rep, &r->p, AF_ROOT, NULL);
+	struct af_report_opts ro = {
+		.title = r->p.nthreads ? "All threads" : "Flame Graph", .source = NULL,
+		.clock = r->p.clock, .unit = r->p.unit, .decimals = r->p.decimals, .top = 2000,
+	};
+	struct af_output out;
+	struct af_buf path;
+	struct af_diag d;
+	int rc = open_out(r, "report.html", &out, &path, &d);
+	if (rc == 0)   /* a sink error shows in the commit */
+		af_render_report(&rep, AF_REPORT_HTML, &ro, &out.sink);
+	if (rc == 0)
+		rc = af_output_commit(&out, &d);
+	if (rc < 0)
+		r->report_error = diag_text(&d);
+	af_buf_release(&path);
+	af_report_release(&rep);
+}
+
+/* ---- the result page ---- */
+
+static void put_weight(struct af_sink *out, const struct af_profile *p, uint64_t w)
+{
+	double v = (double)w;
+	for (unsigned i = 0; i < p->decimals; i++)
+		v /= 10;
+	if (strcmp(p->unit, "\xc2\xb5s") == 0) {
+		if (v >= 1e6)
+			af_sink_printf(out, "%.2f s", v / 1e6);
+		else if (v >= 1e3)
+			af_sink_printf(out, "%.1f ms", v / 1e3);
+		else
+			af_sink_printf(out, "%.0f \xc2\xb5s", v);
+		return;
+	}
+	af_sink_fixed(out, v, (int)p->decimals);
+	af_sink_putc(out, ' ');
+	af_serve_html(out, p->unit);
+}
+
+static void page_summary(struct af_sink *out, const struct render *r)
+{
+	const struct af_profile *p = &r->p;
+	af_sink_puts(out, "<h2>Summary</h2>\n<table class=\"kv\">\n<tr><th>format</th><td>");
+	af_serve_html(out, p->format);
+	af_sink_puts(out, "</td></tr>\n");
+	for (size_t i = 0; i < p->nitems; i++) {
+		af_sink_puts(out, "<tr><th>");
+		af_serve_html(out, p->items[i].key);
+		af_sink_puts(out, "</th><td>");
+		af_serve_html(out, p->items[i].value);
+		af_sink_puts(out, "</td></tr>\n");
+	}
+	if (p->clock) {
+		af_sink_puts(out, "<tr><th>weights</th><td>");
+		af_serve_html(out, p->clock);
+		af_sink_puts(out, " clock, ");
+		af_serve_html(out, p->unit);
+		af_sink_puts(out, "</td></tr>\n");
+	}
+	af_sink_printf(out, "<tr><th>threads with events</th><td>%zu</td></tr>\n",
+		       r->recs[0].whole ? (size_t)0 : r->nrecs);
+	af_sink_printf(out, "<tr><th>warnings</th><td>%zu</td></tr>\n</table>\n", p->nwarnings);
+	if (p->nwarnings) {
+		af_sink_puts(out, "<ul class=\"warn\">\n");
+		for (size_t i = 0; i < p->nwarnings; i++) {
+			af_sink_printf(out, "<li>%" PRIu64 " ", p->warnings[i].count);
+			af_serve_html(out, p->warnings[i].text);
+			af_sink_puts(out, "</li>\n");
+		}
+		af_sink_puts(out, "</ul>\n");
+	}
+}
+
+static void page_link(struct af_sink *out, const struct render *r, const struct thread_rec *t,
+		      size_t i, int f)
+{
+	if (t->error[f]) {
+		af_sink_puts(out, "<span class=\"err\" title=\"");
+		af_serve_html(out, t->error[f]);
+		af_sink_printf(out, "\">no %s</span>", file_ext[f]);
+		return;
+	}
+	af_sink_printf(out, "<a href=\"/trace/%s/t%zu.%s\"%s>%s</a>", r->hash, i, file_ext[f],
+		       f == F_FOLDED ? " download=\"\"" : "", f == F_SVG ? "SVG" : f == F_PNG ? "PNG" : "folded");
+}
+
+static void page_row(struct af_sink *out, const struct render *r, const struct thread_rec *t, size_t i)
+{
+	const struct af_profile *p = &r->p;
+	af_sink_puts(out, "<tr><td>");
+	if (i < r->ndrawn && t->drawn)
+		af_sink_printf(out, "<a href=\"#t%zu\">", i);
+	af_serve_html(out, t->whole ? "all" : t->name);
+	af_sink_puts(out, i < r->ndrawn && t->drawn ? "</a></td><td>" : "</td><td>");
+	if (t->process)
+		af_serve_html(out, t->process);
+	af_sink_puts(out, "</td><td class=\"n\">");
+	if (!t->whole)
+		af_sink_u64(out, t->tid);
+	af_sink_puts(out, "</td><td class=\"n\">");
+	put_weight(out, p, t->total);
+	af_sink_puts(out, "</td><td class=\"n\">");
+	af_sink_fixed(out, r->total ? 100.0 * (double)t->total / (double)r->total : 0, 1);
+	af_sink_puts(out, "%</td><td>");
+	if (!t->drawn) {
+		af_sink_puts(out, i < r->ndrawn ? "not drawn: the time budget ran out"
+			     : "not drawn: over the limit of threads per upload");
+	} else {
+		for (int f = F_SVG; f <= F_FOLDED; f++) {
+			af_sink_puts(out, f ? " \xc2\xb7 " : "");
+			page_link(out, r, t, i, f);
+		}
+	}
+	af_sink_puts(out, "</td></tr>\n");
+}
+
+static void page_threads(struct af_sink *out, const struct render *r)
+{
+	af_sink_printf(out, "<h2>Threads</h2>\n<p>%zu listed, %zu drawn", r->nrecs, r->ndrawn);
+	if (r->ndrawn < r->nrecs)
+		af_sink_printf(out, " (at most %zu per upload)", r->ndrawn);
+	if (r->out_of_time)
+		af_sink_puts(out, "; the render time budget ran out, so some were left out");
+	af_sink_puts(out, ".</p>\n<table class=\"list\">\n<thead><tr><th>Thread</th><th>Process</th>"
+		     "<th>TID</th><th>Total</th><th>Share</th><th>Files</th></tr></thead>\n<tbody>\n");
+	for (size_t i = 0; i < r->nrecs; i++)
+		page_row(out, r, &r->recs[i], i);
+	af_sink_puts(out, "</tbody>\n</table>\n");
+}
+
+/* Each graph in a sandboxed frame: its script runs in an opaque origin
+ * (the server also sends the SVG with a CSP sandbox). */
+static void page_graphs(struct af_sink *out, const struct render *r)
+{
+	af_sink_puts(out, "<h2>Flame graphs</h2>\n");
+	for (size_t i = 0; i < r->ndrawn; i++) {
+		const struct thread_rec *t = &r->recs[i];
+		if (!t->drawn)
+			continue;
+		af_sink_printf(out, "<section class=\"graph\" id=\"t%zu\">\n<h3>", i);
+		af_serve_html(out, t->whole ? "All stacks" : t->name);
+		if (!t->whole)
+			af_sink_printf(out, " (%" PRIu64 ")", t->tid);
+		af_sink_puts(out, " \xc2\xb7 ");
+		put_weight(out, &r->p, t->total);
+		af_sink_puts(out, "</h3>\n");
+		if (t->error[F_SVG]) {
+			af_sink_puts(out, "<p class=\"err\">");
+			af_serve_html(out, t->error[F_SVG]);
+			af_sink_puts(out, "</p>\n");
+		} else {
+			af_sink_printf(out, "<iframe sandbox=\"allow-scripts\" loading=\"lazy\" "
+				       "src=\"/trace/%s/t%zu.svg\" width=\"%.0f\" height=\"%.0f\" title=\"flame graph of ",
+				       r->hash, i, t->width, t->height);
+			af_serve_html(out, t->whole ? "all stacks" : t->name);
+			af_sink_puts(out, "\"></iframe>\n");
+		}
+		af_sink_puts(out, "</section>\n");
+	}
+}
+
+static void page_report(struct af_sink *out, const struct render *r)
+{
+	af_sink_puts(out, "<h2>Profile</h2>\n");
+	if (r->report_error) {
+		af_sink_puts(out, "<p class=\"err\">");
+		af_serve_html(out, r->report_error);
+		af_sink_puts(out, "</p>\n");
+		return;
+	}
+	af_sink_printf(out, "<p>Exclusive and inclusive time, calls, callers and callees of every "
+		       "method (<a href=\"/trace/%s/report.html\">open on its own</a>).</p>\n"
+		       "<iframe sandbox=\"allow-scripts\" loading=\"lazy\" class=\"report\" "
+		       "src=\"/trace/%s/report.html\" title=\"profile table\"></iframe>\n", r->hash, r->hash);
+}
+
+static int write_page(struct render *r, struct af_diag *d)
+{
+	struct af_output out;
+	struct af_buf path;
+	int rc = open_out(r, "index.html", &out, &path, d);
+	if (rc == 0) {
+		struct af_sink *s = &out.sink;
+		af_serve_page_head(s, "Flame graphs", NULL);
+		af_sink_printf(s, "<p class=\"nav\"><a href=\"/\">Upload another trace</a></p>\n"
+			       "<h1>Flame graphs</h1>\n<p class=\"hash\">sha256 %s</p>\n", r->hash);
+		page_summary(s, r);
+		page_threads(s, r);
+		page_graphs(s, r);
+		page_report(s, r);
+		af_sink_puts(s, "</body>\n</html>\n");
+		rc = af_output_commit(&out, d);
+	}
+	af_buf_release(&path);
+	return rc;
+}
+
+/* Read and render job x. Returns 0 (rendered), -1 (bad input or an I/O
+ * error: *msg says why) or 1 (the server is stopping: nothing final). */
+static int render_job(struct worker *w, struct job *x, char **msg)
+{
+	const struct af_serve_opts *o = w->j->o;
+	struct render r = { .w = w, .job = x, .hash = x->hash, .start = now() };
+	af_buf_init(&r.subtitle);
+	af_profile_init(&r.p);
+	struct af_buf path;
+	af_buf_init(&path);
+	path_of(&path, w->j, x->hash, "input");
+	struct af_diag d;
+	af_diag_init(&d, "uploaded file");
+	struct af_mapped in;
+	struct af_read_opts ropts = { 0 };
+	int rc = af_input_load(&in, path.data, &d);
+	if (rc == 0) {
+		in.in.name = "uploaded file";
+		rc = af_read(&r.p, &in.in, AF_FORMAT_AUTO, &ropts, &d);
+		if (rc == 0) {
+			plan(&r, o->max_threads);
+			af_batch_prepare_tree(&r.p.tree);
+			af_default_subtitle(&r.subtitle, "trace", &r.p);
+			pthread_mutex_lock(&w->j->lock);
+			x->total = (unsigned)(3 * r.ndrawn + 2);
+			pthread_mutex_unlock(&w->j->lock);
+			for (size_t i = 0; i < r.ndrawn && rc == 0; i++) {
+				if (stopping(w->j)) {
+					rc = 1;
+					break;
+				}
+				if (now() - r.start > o->max_seconds) {
+					r.out_of_time = true;
+					break;
+				}
+				r.recs[i].drawn = true;
+				for (int f = F_SVG; f <= F_FOLDED; f++, progress(&r))
+					render_file(&r, &r.recs[i], i, f);
+			}
+			if (rc == 0) {
+				render_report(&r);
+				progress(&r);
+				rc = write_page(&r, &d);
+			}
+		}
+		af_input_release(&in);
+	}
+	if (rc < 0)
+		*msg = diag_text(&d);
+	for (size_t i = 0; i < r.nrecs; i++)
+		for (int f = F_SVG; f <= F_FOLDED; f++)
+			free(r.recs[i].error[f]);
+	free(r.recs);
+	free(r.report_error);
+	af_buf_release(&r.subtitle);
+	af_buf_release(&path);
+	af_profile_release(&r.p);
+	return rc;
+}
+
+/* ---- workers ---- */
+
+static void *work(void *arg)
+{
+	struct worker *w = arg;
+	struct af_jobs *j = w->j;
+	pthread_mutex_lock(&j->lock);
+	for (;;) {
+		while (!j->stop && !j->qhead)
+			pthread_cond_wait(&j->cond, &j->lock);
+		if (j->stop)
+			break;
+		struct job *x = j->qhead;
+		j->qhead = x->qnext;
+		if (!j->qhead)
+			j->qtail = NULL;
+		j->queued--;
+		x->state = AF_JOB_RUNNING;
+		x->done = x->total = 0;
+		pthread_mutex_unlock(&j->lock);
+		char *msg = NULL;
+		int rc = render_job(w, x, &msg);
+		if (rc <= 0 && write_status(j, x->hash, msg) < 0 && !msg)
+			msg = af_xstrndup("cannot write the result", 23);
+		pthread_mutex_lock(&j->lock);
+		if (rc <= 0) {
+			x->done = x->total;
+			x->state = msg ? AF_JOB_FAILED : AF_JOB_DONE;
+			free(x->msg);
+			x->msg = msg;
+		}
+	}
+	pthread_mutex_unlock(&j->lock);
+	af_text_free(w->text);
+	w->text = NULL;
+	return NULL;
+}
+
+struct af_jobs *af_jobs_start(const struct af_serve_opts *o)
+{
+	struct af_jobs *j = af_xcalloc(1, sizeof *j);
+	j->o = o;
+	pthread_mutex_init(&j->lock, NULL);
+	pthread_cond_init(&j->cond, NULL);
+	j->nworkers = o->jobs ? o->jobs : 1;
+	j->workers = af_xcalloc(j->nworkers, sizeof *j->workers);
+	unsigned started = 0;
+	for (unsigned i = 0; i < j->nworkers; i++) {
+		j->workers[i].j = j;
+		j->workers[i].started = pthread_create(&j->workers[i].thread, NULL, work, &j->workers[i]) == 0;
+		started += j->workers[i].started;
+	}
+	if (!started) {
+		af_jobs_stop(j);
+		return NULL;
+	}
+	return j;
+}
+
+void af_jobs_stop(struct af_jobs *j)
+{
+	if (!j)
+		return;
+	pthread_mutex_lock(&j->lock);
+	j->stop = true;
+	pthread_cond_broadcast(&j->cond);
+	pthread_mutex_unlock(&j->lock);
+	for (unsigned i = 0; i < j->nworkers; i++)
+		if (j->workers[i].started)
+			pthread_join(j->workers[i].thread, NULL);
+	for (unsigned b = 0; b < NBUCKETS; b++) {
+		for (struct job *x = j->buckets[b], *next; x; x = next) {
+			next = x->next;
+			free(x->msg);
+			free(x);
+		}
+	}
+	free(j->workers);
+	pthread_mutex_destroy(&j->lock);
+	pthread_cond_destroy(&j->cond);
+	free(j);
+}
