@@ -2,8 +2,9 @@
  *
  * Geometry follows flamegraph.pl's defaults so graphs look familiar and can
  * be compared frame by frame: a node's own weight comes first (left), its
- * children follow in byte-wise name order; frames narrower than min_width are
- * left out with everything above them; 1 px gap between levels. */
+ * children follow in the order of sorted folded lines (cmp_sibling); frames
+ * narrower than min_width are left out with everything above them; 1 px gap
+ * between levels. */
 #include "layout.h"
 
 #include <inttypes.h>
@@ -49,12 +50,26 @@ static uint64_t *included_totals(const struct af_tree *t, const uint8_t *exclude
 struct pending {
 	uint32_t node, depth;
 	uint64_t start;
-	uint32_t rank;
+	uint32_t rank;          /* of the name in byte order */
+	uint32_t len;           /* of the name */
+	const char *name;
+	unsigned char term;     /* what follows the name in its first folded line */
 };
 
-static int cmp_rank(const void *a, const void *b)
+/* Siblings in the order of their sorted folded lines ("a;b 5" before
+ * "a;b$1;c 2" before "a;b;c 1"): by name, where a frame with its own weight
+ * counts as its name followed by ' ', one without by ';'. Names that are no
+ * prefix of each other compare by rank. */
+static int cmp_sibling(const void *a, const void *b)
 {
 	const struct pending *x = a, *y = b;
+	size_t n = x->len < y->len ? x->len : y->len;
+	if (x->len != y->len && memcmp(x->name, y->name, n) == 0) {
+		unsigned cx = x->len > n ? (unsigned char)x->name[n] : x->term;
+		unsigned cy = y->len > n ? (unsigned char)y->name[n] : y->term;
+		if (cx != cy)
+			return (cx > cy) - (cx < cy);
+	}
 	return (x->rank > y->rank) - (x->rank < y->rank);
 }
 
@@ -88,7 +103,11 @@ static void push_children(struct walk *w, const struct pending *e)
 		if ((w->excluded && w->excluded[c]) || w->tot[c] == 0)
 			continue;
 		af_grow(&w->stack, &w->cap, w->depth + 1, sizeof *w->stack);
-		w->stack[w->depth++] = (struct pending){ c, e->depth + 1, 0, w->rank[t->nodes[c].name] };
+		uint32_t name = t->nodes[c].name;
+		w->stack[w->depth++] = (struct pending){
+			c, e->depth + 1, 0, w->rank[name], t->names[name].len, t->names[name].str,
+			t->nodes[c].self ? ' ' : ';',
+		};
 	}
 	size_t n = w->depth - base;
 	if (n == 0)
@@ -96,7 +115,7 @@ static void push_children(struct walk *w, const struct pending *e)
 	if (w->chart)
 		reverse(w->stack + base, n);
 	else
-		qsort(w->stack + base, n, sizeof *w->stack, cmp_rank);
+		qsort(w->stack + base, n, sizeof *w->stack, cmp_sibling);
 	/* a node's own weight comes first, then its children side by side */
 	uint64_t next = e->start + t->nodes[e->node].self;
 	size_t kept = base;
@@ -139,6 +158,27 @@ static void set_ends(struct af_layout *l)
 	free(open);
 }
 
+/* Differential graphs: after - before of a node's own weight, clamped. */
+static int64_t self_delta(const struct af_tree *t, uint32_t node)
+{
+	uint64_t a = t->nodes[node].self, b = af_tree_before(t, node);
+	uint64_t m = a > b ? a - b : b - a;
+	int64_t d = m > (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)m;
+	return a >= b ? d : -d;
+}
+
+static uint64_t max_delta(const struct af_tree *t)
+{
+	uint64_t max = 1;
+	for (size_t i = 0; i < t->nnodes; i++) {
+		int64_t d = self_delta(t, (uint32_t)i);
+		uint64_t m = d < 0 ? (uint64_t)-d : (uint64_t)d;
+		if (m > max)
+			max = m;
+	}
+	return max;
+}
+
 static void place(struct af_layout *l, const struct af_layout_opts *o)
 {
 	double fh = o->frame_height;
@@ -151,14 +191,22 @@ static void place(struct af_layout *l, const struct af_layout_opts *o)
 	double scale = l->total ? (o->width - 2 * l->xpad) / (double)l->total : 0;
 	for (size_t i = 0; i < l->nframes; i++) {
 		struct af_frame *f = &l->frames[i];
+		/* both edges from weights, as flamegraph.pl computes them, so
+		 * neighbours meet exactly */
 		f->x = l->xpad + (double)f->start * scale;
-		f->w = (double)f->width * scale;
+		f->w = l->xpad + (double)(f->start + f->width) * scale - f->x;
 		if (o->inverted)
 			f->y = ypad1 + f->depth * fh;
 		else
 			f->y = l->height - ypad2 - (f->depth + 1) * fh + 1;
-		f->colour = af_palette_colour(&o->palette, af_tree_name(l->tree, f->name),
-					      af_tree_name_len(l->tree, f->name));
+		if (l->differential) {
+			/* --negate: the graph of the other direction, signs too */
+			f->delta = self_delta(l->tree, f->node) * (o->negate ? -1 : 1);
+			f->colour = af_palette_change(f->delta, l->max_delta, false);
+		} else {
+			f->colour = af_palette_colour(&o->palette, af_tree_name(l->tree, f->name),
+						      af_tree_name_len(l->tree, f->name));
+		}
 	}
 }
 
@@ -291,6 +339,12 @@ int af_layout_build(struct af_layout *l, struct af_tree *t, uint32_t root,
 	l->has_subtitle = o->has_subtitle;
 	uint64_t *tot = included_totals(t, excluded);
 	l->total = chart_span(t, root, excluded, tot, o->chart);
+	if (o->total > l->total)
+		l->total = o->total;
+	if (t->before) {
+		l->differential = true;
+		l->max_delta = max_delta(t);
+	}
 	double usable = o->width - 20;
 	double threshold = o->min_width_pct > 0 ? (double)l->total * o->min_width_pct / 100
 			 : l->total && usable > 0 ? o->min_width * (double)l->total / usable : 0;
@@ -301,7 +355,7 @@ int af_layout_build(struct af_layout *l, struct af_tree *t, uint32_t root,
 	};
 	size_t cap = 0;
 	uint32_t all = 0;   /* af_tree_init interns "all" first */
-	struct pending first = { root, 0, 0, 0 };
+	struct pending first = { root, 0, 0, 0, 0, NULL, ';' };
 	emit(l, &cap, &first, all, l->total);
 	push_children(&w, &first);
 	while (w.depth) {

@@ -3,8 +3,9 @@
  *
  * Frames are in depth-first pre-order: a frame's descendants are the frames
  * after it up to frames[i].end, which lets the interactive SVG zoom into a
- * subtree by touching only that range. Siblings are in byte-wise name order,
- * so one function never splits into two sibling frames (flame charts keep
+ * subtree by touching only that range. Siblings are in byte-wise name order
+ * as sorted folded lines have them (a name followed by ' ' if the frame has
+ * its own weight, else by ';'), so one function never splits into two sibling frames (flame charts keep
  * time order instead). Frame 0 is "all". */
 #ifndef AF_LAYOUT_H
 #define AF_LAYOUT_H
@@ -24,6 +25,9 @@ struct af_frame {
 	uint32_t depth;         /* 0 = the "all" frame */
 	uint32_t end;           /* one past the last descendant in frames[] */
 	uint32_t colour;        /* 0xRRGGBB */
+	int64_t delta;          /* differential graphs: change of the frame's own
+				   weight (after - before; negated with
+				   negate); else 0 */
 };
 
 /* A tick of a flame chart's time axis. */
@@ -42,6 +46,9 @@ struct af_layout_opts {
 	bool inverted;          /* icicle: root at the top */
 	bool chart;             /* flame chart: siblings in time (insertion) order,
 				   at their af_tree_start() when they have one */
+	uint64_t total;         /* if more than the graph's weight: the full width
+				   stands for this much (flamegraph.pl --total) */
+	bool negate;            /* differential graphs: swap the hues */
 	struct af_palette_opts palette;
 	/* flame charts */
 	const char *axis_unit;  /* draw a time axis: "µs" (labels in µs, ms or s)
@@ -70,6 +77,9 @@ struct af_layout {
 	 * band_row[k] .. band_row[k] + band_rows[k] - 1 (row 0: "all") */
 	uint32_t *band_start, *band_row, *band_rows;
 	size_t nbands;
+	bool differential;      /* the tree has before weights: frames are
+				   coloured by their delta (af_palette_change) */
+	uint64_t max_delta;     /* largest |delta| of any node, at least 1 */
 };
 
 void af_layout_opts_default(struct af_layout_opts *o);

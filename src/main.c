@@ -42,6 +42,11 @@ struct options {
 	size_t top;               /* --top N */
 	bool from_set, to_set;
 	const char *title, *subtitle;
+	const char *count_name;   /* --countname */
+	const char *bgcolors;     /* --bgcolors */
+	const char *total;        /* --total, read once the decimals are known */
+	bool frames;              /* --format frames */
+	bool cp;                  /* --cp: colours kept in ./palette.map */
 	struct af_read_opts read;
 	struct af_layout_opts layout;
 	struct af_render_opts render;
@@ -63,8 +68,8 @@ static const char usage_text[] =
 	"      --async             atrace: draw async slices (S/F, G/H) per process\n"
 	"  -o, --output FILE       write here (default: standard output); the format\n"
 	"                          follows the extension: .svg, .png, .pdf, .folded, .txt\n"
-	"      --format FMT        svg, svg-static, png, pdf, folded or tree (overrides\n"
-	"                          the extension)\n"
+	"      --format FMT        svg, svg-static, png, pdf, folded, tree or frames (one\n"
+	"                          line per drawn frame); overrides the extension\n"
 	"      --report            the method profile instead of a graph: exclusive and\n"
 	"                          inclusive time, calls, callers and callees per method;\n"
 	"                          -o .txt (default), .csv, .json or .html (these three\n"
@@ -90,6 +95,23 @@ static const char usage_text[] =
 	"      --minwidth PX[%]    leave out frames narrower than this (default: 0.1)\n"
 	"      --colors PALETTE    hot (default), mem, io, wakeup, chain, java, js, perl,\n"
 	"                          red, green, blue, aqua, yellow, purple, orange, android\n"
+	"      --app-package PKG   android palette: the app's own code (default: the\n"
+	"                          package with the most methods outside the platform)\n"
+	"      --bgcolors COLOR    background: yellow, blue, green, grey or #rrggbb\n"
+	"      --hash              names that start alike get alike colours\n"
+	"      --cp                keep colours in ./palette.map across runs\n"
+	"      --height PX         frame height (default: 16)\n"
+	"      --fonttype FONT     font family (default: DejaVu Sans)\n"
+	"      --fontsize PX       font size (default: 12)\n"
+	"      --fontwidth F       average glyph width relative to the size (0.59)\n"
+	"      --countname TEXT    what the counts are (default: samples, or µs)\n"
+	"      --nametype TEXT     shown before the frame in the details line\n"
+	"      --inverted          icicle graph: callers at the top\n"
+	"      --reverse           folded: frames of each stack in reverse order\n"
+	"      --negate            differential graphs: swap red and blue\n"
+	"      --factor F          show counts multiplied by F\n"
+	"      --total N           the full width stands for N (when more than the sum)\n"
+	"      --notes TEXT        a comment in the SVG\n"
 	"      --strict            malformed folded lines are errors, not warnings\n"
 	"      --info              print what the file holds (header, threads, warnings)\n"
 	"      --no-js             interactive SVG without its script (for tests)\n"
@@ -225,28 +247,46 @@ static enum af_out_format format_from_path(const char *path)
 }
 
 enum {
-	OPT_ASYNC = 256, OPT_CLOCK, OPT_COLORS, OPT_FLAMECHART, OPT_FORMAT, OPT_FROM, OPT_INFO,
-	OPT_MINWIDTH, OPT_NO_JS, OPT_PER_THREAD, OPT_REPORT, OPT_SCALE, OPT_SIGNATURES,
-	OPT_STATIC, OPT_STRICT, OPT_SUBTITLE, OPT_TITLE, OPT_TO, OPT_TOP, OPT_WIDTH,
+	OPT_APP_PACKAGE = 256, OPT_ASYNC, OPT_BGCOLORS, OPT_CLOCK, OPT_COLORS, OPT_COUNTNAME,
+	OPT_CP, OPT_FACTOR, OPT_FLAMECHART, OPT_FONTSIZE, OPT_FONTTYPE, OPT_FONTWIDTH,
+	OPT_FORMAT, OPT_FROM, OPT_HASH, OPT_HEIGHT, OPT_INFO, OPT_INVERTED, OPT_MINWIDTH,
+	OPT_NAMETYPE, OPT_NEGATE, OPT_NO_JS, OPT_NOTES, OPT_PER_THREAD, OPT_REPORT,
+	OPT_REVERSE, OPT_SCALE, OPT_SIGNATURES, OPT_STATIC, OPT_STRICT, OPT_SUBTITLE,
+	OPT_TITLE, OPT_TO, OPT_TOP, OPT_TOTAL, OPT_WIDTH,
 };
 
 static const struct option long_options[] = {
+	{ "app-package", required_argument, NULL, OPT_APP_PACKAGE },
 	{ "async", no_argument, NULL, OPT_ASYNC },
+	{ "bgcolors", required_argument, NULL, OPT_BGCOLORS },
 	{ "clock", required_argument, NULL, OPT_CLOCK },
 	{ "colors", required_argument, NULL, OPT_COLORS },
+	{ "countname", required_argument, NULL, OPT_COUNTNAME },
+	{ "cp", no_argument, NULL, OPT_CP },
+	{ "factor", required_argument, NULL, OPT_FACTOR },
 	{ "flamechart", no_argument, NULL, OPT_FLAMECHART },
+	{ "fontsize", required_argument, NULL, OPT_FONTSIZE },
+	{ "fonttype", required_argument, NULL, OPT_FONTTYPE },
+	{ "fontwidth", required_argument, NULL, OPT_FONTWIDTH },
 	{ "format", required_argument, NULL, OPT_FORMAT },
 	{ "from", required_argument, NULL, OPT_FROM },
+	{ "hash", no_argument, NULL, OPT_HASH },
+	{ "height", required_argument, NULL, OPT_HEIGHT },
 	{ "help", no_argument, NULL, 'h' },
 	{ "info", no_argument, NULL, OPT_INFO },
 	{ "input-format", required_argument, NULL, 'f' },
+	{ "inverted", no_argument, NULL, OPT_INVERTED },
 	{ "jobs", required_argument, NULL, 'j' },
 	{ "minwidth", required_argument, NULL, OPT_MINWIDTH },
+	{ "nametype", required_argument, NULL, OPT_NAMETYPE },
+	{ "negate", no_argument, NULL, OPT_NEGATE },
 	{ "no-js", no_argument, NULL, OPT_NO_JS },
+	{ "notes", required_argument, NULL, OPT_NOTES },
 	{ "output", required_argument, NULL, 'o' },
 	{ "per-thread", required_argument, NULL, OPT_PER_THREAD },
 	{ "process", required_argument, NULL, 'p' },
 	{ "report", no_argument, NULL, OPT_REPORT },
+	{ "reverse", no_argument, NULL, OPT_REVERSE },
 	{ "scale", required_argument, NULL, OPT_SCALE },
 	{ "signatures", no_argument, NULL, OPT_SIGNATURES },
 	{ "static", no_argument, NULL, OPT_STATIC },
@@ -256,6 +296,7 @@ static const struct option long_options[] = {
 	{ "title", required_argument, NULL, OPT_TITLE },
 	{ "to", required_argument, NULL, OPT_TO },
 	{ "top", required_argument, NULL, OPT_TOP },
+	{ "total", required_argument, NULL, OPT_TOTAL },
 	{ "version", no_argument, NULL, 'V' },
 	{ "width", required_argument, NULL, OPT_WIDTH },
 	{ NULL, 0, NULL, 0 },
@@ -290,8 +331,14 @@ static void parse_option(struct options *o, int c, const char *arg)
 	case 'V':
 		puts(PROG " " VERSION);
 		exit(0);
+	case OPT_APP_PACKAGE:
+		o->layout.palette.app_package = arg;
+		break;
 	case OPT_ASYNC:
 		o->read.async = true;
+		break;
+	case OPT_BGCOLORS:
+		o->bgcolors = arg;
 		break;
 	case OPT_CLOCK:
 		if (strcmp(arg, "wall") == 0)
@@ -306,34 +353,75 @@ static void parse_option(struct options *o, int c, const char *arg)
 		if (pal < 0)
 			usage_error("unknown palette '%s' (see --help)", arg);
 		o->layout.palette.palette = (enum af_palette)pal;
+		o->read.mark_wakers = pal == AF_PAL_CHAIN;
 		break;
 	}
+	case OPT_COUNTNAME:
+		o->count_name = arg;
+		break;
+	case OPT_CP:
+		o->cp = true;
+		break;
+	case OPT_FACTOR:
+		o->render.factor = parse_number("--factor", arg, 1e-12, 1e12);
+		break;
 	case OPT_FLAMECHART:
 		o->read.timeline = true;
 		o->layout.chart = true;
 		break;
+	case OPT_FONTSIZE:
+		o->layout.font_size = parse_number("--fontsize", arg, 1, 1000);
+		break;
+	case OPT_FONTTYPE:
+		o->render.font_family = arg;
+		break;
+	case OPT_FONTWIDTH:
+		o->render.font_width = parse_number("--fontwidth", arg, 0.01, 10);
+		break;
 	case OPT_FORMAT:
-		o->format = format_named(arg);
+		o->frames = strcmp(arg, "frames") == 0;
+		o->format = o->frames ? AF_OUT_SVG : format_named(arg);
 		break;
 	case OPT_FROM:
 		o->read.from = parse_time("--from", arg);
 		o->from_set = true;
 		break;
+	case OPT_HASH:
+		o->layout.palette.hash = true;
+		break;
+	case OPT_HEIGHT:
+		o->layout.frame_height = parse_number("--height", arg, 2, 1000);
+		break;
 	case OPT_INFO:
 		o->info = true;
 		o->read.info_only = true;
 		break;
+	case OPT_INVERTED:
+		o->layout.inverted = true;
+		break;
 	case OPT_MINWIDTH:
 		parse_minwidth(o, arg);
 		break;
+	case OPT_NAMETYPE:
+		o->render.name_type = arg;
+		break;
+	case OPT_NEGATE:
+		o->layout.negate = true;
+		break;
 	case OPT_NO_JS:
 		o->render.no_js = true;
+		break;
+	case OPT_NOTES:
+		o->render.notes = arg;
 		break;
 	case OPT_PER_THREAD:
 		o->per_thread = arg;
 		break;
 	case OPT_REPORT:
 		o->report = true;
+		break;
+	case OPT_REVERSE:
+		o->read.reverse = true;
 		break;
 	case OPT_SCALE:
 		o->render.scale = parse_number("--scale", arg, 0.25, 16);
@@ -359,6 +447,10 @@ static void parse_option(struct options *o, int c, const char *arg)
 		break;
 	case OPT_TOP:
 		o->top = (size_t)parse_whole("--top", arg, 1, 1e9);
+		break;
+	case OPT_TOTAL:
+		parse_number("--total", arg, 0, 1e19);
+		o->total = arg;
 		break;
 	case OPT_WIDTH:
 		o->layout.width = parse_number("--width", arg, 100, 1e6);
@@ -404,9 +496,14 @@ static void parse_args(struct options *o, int argc, char **argv)
 			usage_error("-p and --per-thread cannot be combined (use -t)");
 		if (o->format == AF_OUT_AUTO)
 			o->format = AF_OUT_SVG;
+		if (o->frames || o->cp)
+			usage_error("--per-thread cannot be combined with %s", o->cp ? "--cp" : "--format frames");
 	} else if (o->ninputs > 1) {
 		usage_error("several input files need --per-thread DIR");
 	}
+	if (af_palette_background(o->bgcolors, o->layout.palette.palette,
+				  &o->render.bg_top, &o->render.bg_bottom) < 0)
+		usage_error("unknown background '%s' (yellow, blue, green, grey or #rrggbb)", o->bgcolors);
 	check_report_and_window(o);
 	if (o->format == AF_OUT_AUTO && !o->report)
 		o->format = format_from_path(o->output);
@@ -464,8 +561,8 @@ static void set_titles(struct options *o, const struct af_profile *p, int nselec
 {
 	o->render.title = o->title ? o->title
 		: nselected == 1 ? p->threads[only].name
-		: p->nthreads ? "All threads" : "Flame Graph";
-	o->render.count_name = p->unit;
+		: p->nthreads ? "All threads" : o->layout.inverted ? "Icicle Graph" : "Flame Graph";
+	o->render.count_name = o->count_name ? o->count_name : p->unit;
 	o->render.decimals = p->decimals;
 	if (o->subtitle) {
 		o->render.subtitle = o->subtitle;
@@ -488,6 +585,61 @@ static int write_report(const struct options *o, const struct af_profile *p, uin
 	int rc = af_render_report(&r, o->report_format, &ro, out);
 	af_report_release(&r);
 	return rc;
+}
+
+/* The frames of the graph as text (--format frames). */
+static int write_frames(const struct options *o, struct af_tree *t, uint32_t root,
+			const uint8_t *excluded, struct af_sink *out, struct af_diag *d)
+{
+	struct af_layout l;
+	if (af_layout_build(&l, t, root, excluded, &o->layout, d) < 0)
+		return -1;
+	int rc = af_render_frames(&l, &o->render, out, d);
+	af_layout_release(&l);
+	return rc;
+}
+
+/* --total as a weight (fixed point like the profile's); a total below the
+ * graph's own is ignored with a warning, as flamegraph.pl does. */
+static void set_total(struct options *o, const struct af_profile *p)
+{
+	double v = strtod(o->total, NULL);
+	for (unsigned i = 0; i < p->decimals; i++)
+		v *= 10;
+	uint64_t sum = 0;
+	for (size_t i = 0; i < p->tree.nnodes; i++)
+		sum += p->tree.nodes[i].self;
+	o->layout.total = v >= 1.8e19 ? UINT64_MAX : (uint64_t)(v + 0.5);
+	if (o->layout.total < sum)
+		fprintf(stderr, PROG ": warning: --total %s is less than the total weight, so ignored\n",
+			o->total);
+}
+
+/* What the graph needs from the whole profile before layout: --total, the
+ * app's package for --colors android, the palette map for --cp. */
+static int prepare_graph(struct options *o, const struct af_profile *p, char **app,
+			 struct af_diag *d)
+{
+	if (o->total)
+		set_total(o, p);
+	if (o->layout.palette.palette == AF_PAL_ANDROID && !o->layout.palette.app_package)
+		o->layout.palette.app_package = *app = af_palette_guess_app(&p->tree);
+	if (o->cp) {
+		o->layout.palette.map = af_palette_map_new();
+		return af_palette_map_read(o->layout.palette.map, "palette.map", d);
+	}
+	return 0;
+}
+
+/* --cp: keep every colour used for the next run (as flamegraph.pl does). */
+static int save_palette_map(const struct options *o, struct af_diag *d)
+{
+	struct af_output out;
+	af_diag_init(d, "palette.map");
+	if (af_output_open(&out, "palette.map", d) < 0)
+		return -1;
+	af_palette_map_write(o->layout.palette.map, &out.sink);
+	return af_output_commit(&out, d);
 }
 
 /* Select threads and render into the output file; -1 with diag set. */
@@ -536,6 +688,8 @@ static int produce(struct options *o, struct af_profile *p, struct af_diag *d)
 			write_info(p, o->inputs[0], &out.sink);
 		else if (o->report)
 			rc = write_report(o, p, root, nsel || nproc ? excluded : NULL, &out.sink);
+		else if (o->frames)
+			rc = write_frames(o, &p->tree, root, nsel || nproc ? excluded : NULL, &out.sink, d);
 		else
 			rc = af_render_to(o->format, &p->tree, root, nsel || nproc ? excluded : NULL,
 					  &o->layout, &o->render, &out.sink, d);
@@ -587,8 +741,15 @@ int main(int argc, char **argv)
 		rc = af_read(&p, &in.in, o.input_format, &o.read, &d);
 		if (rc == 0 && !o.info)
 			print_warnings(&p, o.inputs[0]);
+		char *app = NULL;
+		if (rc == 0 && !o.info && !o.report)
+			rc = prepare_graph(&o, &p, &app, &d);
 		if (rc == 0)
 			rc = produce(&o, &p, &d);
+		if (rc == 0 && o.cp && o.layout.palette.map)
+			rc = save_palette_map(&o, &d);
+		af_palette_map_free(o.layout.palette.map);
+		free(app);
 		af_input_release(&in);
 	}
 	if (rc < 0)

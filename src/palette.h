@@ -1,12 +1,16 @@
 /* palette.h: deterministic frame colours. A colour depends only on the frame
  * name and the palette, never on random numbers or input order, so the same
- * function has the same colour in every graph and every run. */
+ * function has the same colour in every graph and every run. A palette map
+ * (flamegraph.pl's palette.map, --cp) pins colours of names across runs.
+ * Differential graphs colour by change instead (af_palette_change). */
 #ifndef AF_PALETTE_H
 #define AF_PALETTE_H
 
 #include <stddef.h>
 #include <stdint.h>
 #include <stdbool.h>
+#include "buf.h"
+#include "diag.h"
 
 enum af_palette {
 	AF_PAL_HOT, AF_PAL_MEM, AF_PAL_IO, AF_PAL_WAKEUP, AF_PAL_CHAIN,
@@ -15,9 +19,15 @@ enum af_palette {
 	AF_PAL_ANDROID, AF_PAL_COUNT
 };
 
+struct af_palette_map;
+
 struct af_palette_opts {
 	enum af_palette palette;
 	const char *app_package;   /* android palette: the app's own package */
+	bool hash;                 /* names that start alike get alike colours
+				      (flamegraph.pl --hash) */
+	struct af_palette_map *map; /* if set: colours looked up here first, and
+				       every new colour added (--cp) */
 };
 
 /* The palette called name ("hot", "java", ...); -1 if there is none. */
@@ -26,6 +36,33 @@ const char *af_palette_name(enum af_palette p);
 
 /* Colour of a frame called name, 0xRRGGBB. */
 uint32_t af_palette_colour(const struct af_palette_opts *o, const char *name, size_t len);
+
+/* Colour of a frame whose own weight changed by delta in a differential
+ * graph: red when it grew, blue when it shrank, white when it did not, the
+ * deeper the closer |delta| is to max (> 0). negate swaps red and blue. */
+uint32_t af_palette_change(int64_t delta, uint64_t max, bool negate);
+
+/* The background gradient (top and bottom colour) called name: "yellow",
+ * "blue", "green", "grey", or "#rrggbb" (flat). NULL: flamegraph.pl's
+ * default for the palette. Returns -1 if name is none of these. */
+int af_palette_background(const char *name, enum af_palette p, uint32_t *top, uint32_t *bottom);
+
+/* The palette map: name -> colour. af_palette_map_read() adds the lines
+ * "name->rgb(r,g,b)" of path (a missing file is empty: 0); -1 with diag set
+ * on a line that is not one. af_palette_map_write() writes every entry in
+ * that form, names in byte order, as flamegraph.pl does. */
+struct af_palette_map *af_palette_map_new(void);
+int af_palette_map_read(struct af_palette_map *m, const char *path, struct af_diag *d);
+void af_palette_map_write(const struct af_palette_map *m, struct af_sink *out);
+void af_palette_map_free(struct af_palette_map *m);
+
+/* The most likely package of the app itself, for the android palette when
+ * none is given: of the packages (first three parts, fewer for short names)
+ * of dotted frame names outside the platform, the one with the most
+ * distinct methods; ties go to the first in byte order. NULL if there is
+ * none. Caller frees with free(). */
+struct af_tree;
+char *af_palette_guess_app(const struct af_tree *t);
 
 /* 64-bit FNV-1a, the name hash behind the colours. */
 uint64_t af_hash_bytes(const void *data, size_t len);

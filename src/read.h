@@ -19,6 +19,10 @@ struct af_read_opts {
 	bool returns;          /* ART: and the return type, ": int" (reports) */
 	bool strict;           /* folded: a malformed line is an error */
 	bool info_only;        /* --info: a file with nothing to draw is not an error */
+	bool reverse;          /* folded: frames of each stack in reverse order
+				  (flamegraph.pl --reverse) */
+	bool mark_wakers;      /* folded: frames after the first "--" frame get
+				  "_[w]" (flamegraph.pl --colors chain) */
 	bool timeline;         /* flame chart: ART every call its own node at its
 				  entry time; folded: input order, consecutive
 				  identical stacks merged (flamegraph.pl --flamechart) */

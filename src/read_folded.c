@@ -9,6 +9,11 @@
  * 10^d where d is the most decimals seen (profile->decimals; weights read
  * before a count with more decimals are rescaled when it comes). Consecutive
  * lines share their common prefix, so sorted input folds with few probes.
+ * A second count makes a differential graph (difffolded.pl's output,
+ * "stack before after"): the tree's weights are the second counts, its
+ * before weights (af_tree_before) the first; a line with one count is
+ * unchanged (before = after). --reverse and --colors chain rewrite each stack
+ * into a scratch buffer first (o->reverse, o->mark_wakers).
  * As a flame chart (o->timeline), stacks keep the input order: a line merges
  * only with the frames it shares with the line before it (a frame closed by
  * a shorter line is not reopened), and new frames are placed at the count of
@@ -29,6 +34,12 @@ struct folded {
 	unsigned decimals;
 	uint64_t bad, first_bad, lines, samples_overflow;
 	uint64_t at;           /* flame chart: samples before this line */
+	bool diff;             /* a line had two counts: before weights kept */
+	/* rewritten stacks (reverse, wakers): two buffers, so the previous
+	 * stack stays readable while the next one is built */
+	char *scratch[3];      /* [2]: the reversed stack before marking */
+	size_t scratch_cap[3];
+	unsigned cur;
 	/* the previous stack: its bytes and the node after each frame */
 	const char *prev;
 	size_t prev_len;
@@ -74,9 +85,11 @@ static bool rescale(struct folded *f, unsigned decimals)
 	for (unsigned i = f->decimals; i < decimals; i++)
 		k *= 10;
 	for (size_t i = 0; i < t->nnodes; i++) {
-		if (t->nodes[i].self > UINT64_MAX / k)
+		if (t->nodes[i].self > UINT64_MAX / k || af_tree_before(t, (uint32_t)i) > UINT64_MAX / k)
 			return false;
 		t->nodes[i].self *= k;
+		if (t->before && i < t->cap_before)
+			t->before[i] *= k;
 	}
 	f->decimals = decimals;
 	return true;
@@ -125,7 +138,18 @@ static size_t common_prefix(const char *a, const char *b, size_t n)
 	return i;
 }
 
-static void add_stack(struct folded *f, const char *s, size_t n, uint64_t count)
+/* The first line with two counts: every weight so far was unchanged. */
+static void start_diff(struct folded *f)
+{
+	struct af_tree *t = &f->p->tree;
+	f->diff = true;
+	af_tree_add_before(t, AF_ROOT, 0);
+	for (size_t i = 0; i < t->nnodes; i++)
+		af_tree_add_before(t, (uint32_t)i, t->nodes[i].self);
+}
+
+static void add_stack(struct folded *f, const char *s, size_t n, uint64_t count,
+		      const uint64_t *before)
 {
 	struct af_tree *t = &f->p->tree;
 	/* reuse the frames this stack shares with the previous one */
@@ -141,7 +165,7 @@ static void add_stack(struct folded *f, const char *s, size_t n, uint64_t count)
 	while (pos <= n) {
 		const char *semi = memchr(s + pos, ';', n - pos);
 		size_t end = semi ? (size_t)(semi - s) : n;
-		if (end > pos) {   /* empty frames (";;") are skipped, like flamegraph.pl */
+		if (end > pos) {   /* empty frames (";;") are skipped (flamegraph.pl draws them) */
 			uint32_t name = af_tree_intern(t, s + pos, end - pos);
 			if (f->o->timeline) {
 				/* a flame chart: frames past those shared with the
@@ -161,26 +185,114 @@ static void add_stack(struct folded *f, const char *s, size_t n, uint64_t count)
 	f->prev = s;
 	f->prev_len = n;
 	uint64_t *w = &t->nodes[node].self;
-	if (*w > UINT64_MAX - count || f->at > UINT64_MAX - count) {
+	if (before && !f->diff)
+		start_diff(f);
+	uint64_t b = before ? *before : count;
+	if (*w > UINT64_MAX - count || f->at > UINT64_MAX - count ||
+	    (f->diff && af_tree_before(t, node) > UINT64_MAX - b)) {
 		f->samples_overflow++;
 	} else {
 		*w += count;
 		f->at += count;
+		if (f->diff)
+			af_tree_add_before(t, node, b);
 	}
+}
+
+/* Room for n bytes in scratch buffer i; i < 2: the one of the two not
+ * holding the previous stack. */
+static char *scratch(struct folded *f, unsigned i, size_t n)
+{
+	if (i < 2)
+		i = f->cur ^= 1;
+	af_grow(&f->scratch[i], &f->scratch_cap[i], n ? n : 1, 1);
+	return f->scratch[i];
+}
+
+/* s[0..n) with its frames in reverse order into dst; returns the length.
+ * Empty frames are dropped (the reader skips them anyway). */
+static size_t reverse_frames(char *dst, const char *s, size_t n)
+{
+	size_t out = 0, end = n;
+	for (;;) {
+		size_t start = end;
+		while (start > 0 && s[start - 1] != ';')
+			start--;
+		if (end > start) {
+			if (out)
+				dst[out++] = ';';
+			memcpy(dst + out, s + start, end - start);
+			out += end - start;
+		}
+		if (start == 0)
+			return out;
+		end = start - 1;
+	}
+}
+
+/* s[0..n) with "_[w]" after every frame above the first "--" frame (the
+ * waker's stack of a chain graph) into dst; returns the length. */
+static size_t mark_wakers(char *dst, const char *s, size_t n)
+{
+	size_t out = 0, pos = 0;
+	bool waker = false;
+	while (pos <= n) {
+		const char *semi = memchr(s + pos, ';', n - pos);
+		size_t end = semi ? (size_t)(semi - s) : n;
+		bool sep = end - pos == 2 && s[pos] == '-' && s[pos + 1] == '-';
+		if (pos)
+			dst[out++] = ';';
+		memcpy(dst + out, s + pos, end - pos);
+		out += end - pos;
+		if (waker && !sep && end > pos) {
+			memcpy(dst + out, "_[w]", 4);
+			out += 4;
+		}
+		waker |= sep;
+		pos = end + 1;
+	}
+	return out;
+}
+
+/* The stack as it is drawn: reversed and marked as the options ask. */
+static const char *rewrite(struct folded *f, const char *s, size_t *n)
+{
+	if (f->o->reverse) {
+		char *d = scratch(f, f->o->mark_wakers ? 2 : 0, *n);
+		*n = reverse_frames(d, s, *n);
+		s = d;
+	}
+	if (f->o->mark_wakers) {
+		size_t frames = 1;
+		for (size_t i = 0; i < *n; i++)
+			frames += s[i] == ';';
+		char *d = scratch(f, 0, *n + 4 * frames);
+		*n = mark_wakers(d, s, *n);
+		s = d;
+	}
+	return s;
 }
 
 static int fold_line(struct folded *f, const char *s, size_t n)
 {
-	size_t stack_len, count_len;
-	const char *count_s;
-	uint64_t count;
-	unsigned decimals;
+	size_t stack_len, count_len, len1, count1_len;
+	const char *count_s, *count1_s;
+	uint64_t count, first;
+	unsigned decimals, decimals1 = 0;
 	if (split_line(s, n, &stack_len, &count_s, &count_len) &&
-	    parse_count(count_s, count_len, &count, &decimals) &&
-	    (decimals <= f->decimals || rescale(f, decimals)) &&
-	    scale_count(f, &count, decimals)) {
-		add_stack(f, s, stack_len, count);
-		return 0;
+	    parse_count(count_s, count_len, &count, &decimals)) {
+		/* a second count column: "stack before after" */
+		bool two = split_line(s, stack_len, &len1, &count1_s, &count1_len) &&
+			   parse_count(count1_s, count1_len, &first, &decimals1);
+		unsigned most = two && decimals1 > decimals ? decimals1 : decimals;
+		if ((most <= f->decimals || rescale(f, most)) &&
+		    scale_count(f, &count, decimals) &&
+		    (!two || scale_count(f, &first, decimals1))) {
+			size_t len = two ? len1 : stack_len;
+			const char *stack = rewrite(f, s, &len);
+			add_stack(f, stack, len, count, two ? &first : NULL);
+			return 0;
+		}
 	}
 	if (f->o->strict)
 		return af_diag_line(f->d, f->lines, 0, "expected 'frame;frame;... count'");
@@ -212,6 +324,8 @@ int af_read_folded(struct af_profile *p, const struct af_input *in,
 	}
 	free(f.path);
 	free(f.path_end);
+	for (size_t i = 0; i < 3; i++)
+		free(f.scratch[i]);
 	p->decimals = f.decimals;
 	if (rc < 0)
 		return -1;

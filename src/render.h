@@ -15,6 +15,12 @@ struct af_render_opts {
 	unsigned decimals;       /* weights are fixed point: divide by 10^decimals */
 	const char *font_family; /* first family named in CSS */
 	double font_width;       /* average glyph advance as a fraction of size (0.59) */
+	double factor;           /* counts shown are weights times this (1;
+				    flamegraph.pl --factor) */
+	const char *name_type;   /* before the frame in the details line, e.g.
+				    "Function:"; NULL: nothing */
+	const char *notes;       /* an XML comment in the SVG, or NULL */
+	uint32_t bg_top, bg_bottom; /* background gradient, 0xRRGGBB */
 	bool no_js;              /* interactive SVG without its script (tests) */
 	double scale;            /* cairo PNG: device pixels per px (1; 2 for HiDPI) */
 	struct af_text *text;    /* cairo: this thread's fonts (fonts.h); NULL: make one */
@@ -26,6 +32,7 @@ typedef int af_renderer_fn(const struct af_layout *l, const struct af_render_opt
 			   struct af_sink *out, struct af_diag *d);
 
 af_renderer_fn af_render_svg;     /* interactive SVG with embedded script */
+af_renderer_fn af_render_frames;  /* one text line per frame (render_frames.c) */
 
 /* Pictures through cairo and pango (render_cairo.c), one drawing function
  * for every surface: PNG (image surface; title in a tEXt chunk), PDF (title

@@ -18,10 +18,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* flamegraph.pl's background gradient, for familiarity */
-#define BG_TOP "#eeeeee"
-#define BG_BOTTOM "#eeeeb0"
-
 /* ---- UTF-8 repair ---- */
 
 /* Decode one code point of s[0..len) (len >= 1). Returns the bytes used;
@@ -229,7 +225,19 @@ struct svg {
 	double char_px;        /* estimated advance of one character */
 	uint32_t ngroups;      /* colour groups, see colour_groups() */
 	uint32_t *group, *order, *first;
+	bool per_frame;        /* colours are not a function of the name
+				  (differential graphs): groups go per frame */
 };
+
+/* flamegraph.pl's annotations: "_[k]" kernel, "_[j]" JIT, "_[i]" inlined,
+ * "_[w]" waker. They choose the colour and are not shown. */
+static size_t shown_len(const char *s, size_t len)
+{
+	if (len > 4 && s[len - 4] == '_' && s[len - 3] == '[' && s[len - 1] == ']' &&
+	    (s[len - 2] == 'k' || s[len - 2] == 'j' || s[len - 2] == 'i' || s[len - 2] == 'w'))
+		return len - 4;
+	return len;
+}
 
 /* A short name for this graph, the same for the same layout and options, so
  * two different graphs in one HTML page don't share ids or CSS rules. */
@@ -270,6 +278,27 @@ static void put_num(struct af_sink *out, const char *before, double v)
 	af_sink_putc(out, '"');
 }
 
+static void put_colour(struct af_sink *out, uint32_t rgb)
+{
+	static const char hex[] = "0123456789abcdef";
+	char b[7] = { '#' };
+	for (int i = 0; i < 6; i++)
+		b[1 + i] = hex[rgb >> (20 - 4 * i) & 15];
+	af_sink_write(out, b, 7);
+}
+
+/* --notes: an XML comment, which must not hold "--" */
+static void notes(struct af_sink *out, const char *s)
+{
+	af_sink_puts(out, "<!-- NOTES: ");
+	for (; *s; s++) {
+		af_sink_putc(out, *s);
+		if (*s == '-' && (s[1] == '-' || s[1] == 0))
+			af_sink_putc(out, ' ');
+	}
+	af_sink_puts(out, " -->\n");
+}
+
 static void header(struct svg *g)
 {
 	const struct af_layout *l = g->l;
@@ -283,10 +312,15 @@ static void header(struct svg *g)
 	af_sink_fixed(out, l->width, 1);
 	af_sink_putc(out, ' ');
 	af_sink_fixed(out, l->height, 1);
-	af_sink_printf(out, "\">\n<defs><linearGradient id=\"%s-bg\" x1=\"0\" y1=\"0\" x2=\"0\" y2=\"1\">"
-		       "<stop offset=\"5%%\" stop-color=\"" BG_TOP "\"/>"
-		       "<stop offset=\"95%%\" stop-color=\"" BG_BOTTOM "\"/>"
-		       "</linearGradient></defs>\n", g->id);
+	af_sink_puts(out, "\">\n");
+	if (g->o->notes)
+		notes(out, g->o->notes);
+	af_sink_printf(out, "<defs><linearGradient id=\"%s-bg\" x1=\"0\" y1=\"0\" x2=\"0\" y2=\"1\">"
+		       "<stop offset=\"5%%\" stop-color=\"", g->id);
+	put_colour(out, g->o->bg_top);
+	af_sink_puts(out, "\"/><stop offset=\"95%\" stop-color=\"");
+	put_colour(out, g->o->bg_bottom);
+	af_sink_puts(out, "\"/></linearGradient></defs>\n");
 }
 
 /* Every rule is scoped by the graph's class: a <style> inside an SVG that is
@@ -358,43 +392,40 @@ static void bands(struct svg *g)
 	af_sink_puts(out, "> </text>\n");
 }
 
-static void put_colour(struct af_sink *out, uint32_t rgb)
-{
-	static const char hex[] = "0123456789abcdef";
-	char b[7] = { '#' };
-	for (int i = 0; i < 6; i++)
-		b[1 + i] = hex[rgb >> (20 - 4 * i) & 15];
-	af_sink_write(out, b, 7);
-}
-
 /* Frames are drawn as one <path> per colour, a rectangle subpath per frame:
  * a browser builds a DOM element in tens of microseconds, so 200k <rect>s
  * take seconds to load while a few thousand paths take milliseconds (and a
  * subpath is a third of a <rect>'s bytes). The script finds frames from the
  * pointer position and redraws the paths when zooming.
  *
- * Colour groups: group[name] is the path of that name's colour (palette.h:
- * a colour depends only on the name). Returns the number of groups; *order
- * gets the frames sorted by group, in pre-order within each group, *first
- * (ngroups + 1 entries) where each group starts in it. Caller frees all
- * three with free(). */
+ * Colour groups: group[i] is the path of frame i's colour. Returns the
+ * number of groups; *order gets the frames sorted by group, in pre-order
+ * within each group, *first (ngroups + 1 entries) where each group starts in
+ * it; *per_frame says whether two frames of one name differ in colour (a
+ * differential graph), else the script gets one group per name. Caller
+ * frees all three arrays with free(). */
 static uint32_t colour_groups(const struct af_layout *l, uint32_t **group_out,
-			      uint32_t **order_out, uint32_t **first_out)
+			      uint32_t **order_out, uint32_t **first_out, bool *per_frame)
 {
-	size_t nnames = l->tree->nnames ? l->tree->nnames : 1;
+	size_t nf = l->nframes ? l->nframes : 1;
 	size_t nslots = 16;
-	while (nslots < 2 * nnames)
+	while (nslots < 2 * nf)
 		nslots *= 2;
-	uint32_t *group = af_xmalloc(nnames * sizeof *group);
+	uint32_t *group = af_xmalloc(nf * sizeof *group);
 	uint32_t *slot = af_xmalloc(nslots * sizeof *slot);      /* -> group */
-	uint32_t *colour = af_xmalloc(nnames * sizeof *colour);  /* group -> colour */
+	uint32_t *colour = af_xmalloc(nf * sizeof *colour);      /* group -> colour */
+	size_t nnames = l->tree->nnames ? l->tree->nnames : 1;
+	uint32_t *by_name = af_xmalloc(nnames * sizeof *by_name);
 	uint32_t ngroups = 0;
-	memset(group, 0xff, nnames * sizeof *group);
 	memset(slot, 0xff, nslots * sizeof *slot);
+	memset(by_name, 0xff, nnames * sizeof *by_name);
+	*per_frame = false;
 	for (size_t i = 0; i < l->nframes; i++) {
 		const struct af_frame *f = &l->frames[i];
-		if (group[f->name] != AF_NONE)
+		if (by_name[f->name] != AF_NONE && colour[by_name[f->name]] == f->colour) {
+			group[i] = by_name[f->name];
 			continue;
+		}
 		size_t h = (f->colour * 0x9e3779b1u) & (nslots - 1);
 		while (slot[h] != AF_NONE && colour[slot[h]] != f->colour)
 			h = (h + 1) & (nslots - 1);
@@ -402,21 +433,26 @@ static uint32_t colour_groups(const struct af_layout *l, uint32_t **group_out,
 			colour[ngroups] = f->colour;
 			slot[h] = ngroups++;
 		}
-		group[f->name] = slot[h];
+		group[i] = slot[h];
+		if (by_name[f->name] != AF_NONE)
+			*per_frame = true;
+		else
+			by_name[f->name] = slot[h];
 	}
 	uint32_t *first = af_xcalloc((size_t)ngroups + 1, sizeof *first);
-	uint32_t *order = af_xmalloc((l->nframes ? l->nframes : 1) * sizeof *order);
+	uint32_t *order = af_xmalloc(nf * sizeof *order);
 	for (size_t i = 0; i < l->nframes; i++)
-		first[group[l->frames[i].name] + 1]++;
+		first[group[i] + 1]++;
 	for (uint32_t k = 0; k < ngroups; k++)
 		first[k + 1] += first[k];
 	uint32_t *fill = af_xmalloc(((size_t)ngroups + 1) * sizeof *fill);
 	memcpy(fill, first, ((size_t)ngroups + 1) * sizeof *fill);
 	for (size_t i = 0; i < l->nframes; i++)
-		order[fill[group[l->frames[i].name]]++] = (uint32_t)i;
+		order[fill[group[i]]++] = (uint32_t)i;
 	free(fill);
 	free(slot);
 	free(colour);
+	free(by_name);
 	*group_out = group;
 	*order_out = order;
 	*first_out = first;
@@ -468,7 +504,7 @@ static void labels(struct svg *g)
 			continue;
 		}
 		const char *name = af_tree_name(l->tree, f->name);
-		size_t len = af_tree_name_len(l->tree, f->name);
+		size_t len = shown_len(name, af_tree_name_len(l->tree, f->name));
 		size_t chars = fit > 1e9 ? (size_t)1e9 : (size_t)fit;
 		put_num(out, "<text x=\"", f->x + 3);
 		put_num(out, " y=\"", f->y + dy);
@@ -543,6 +579,15 @@ static void data_scalars(struct svg *g)
 	const char *unit = g->o->count_name ? g->o->count_name : "samples";
 	af_sink_puts(out, ",u:");
 	json_string(out, unit, strlen(unit));
+	/* counts shown: weight / 10^dc, times k (--factor) */
+	if (g->o->decimals)
+		af_sink_printf(out, ",dc:%u", g->o->decimals);
+	if (g->o->factor > 0 && g->o->factor != 1)
+		af_sink_printf(out, ",k:%.17g", g->o->factor);
+	if (g->o->name_type && *g->o->name_type) {
+		af_sink_puts(out, ",nt:");
+		json_string(out, g->o->name_type, strlen(g->o->name_type));
+	}
 	/* flame-chart bands: first frame, one past the last, first row */
 	af_sink_puts(out, ",b:[");
 	for (size_t k = 0; k < l->nbands; k++)
@@ -569,18 +614,51 @@ static void data_names(struct svg *g, uint32_t *index)
 		index[id] = nnames;
 		if (nnames++)
 			af_sink_putc(out, ',');
-		json_string(out, af_tree_name(t, id), af_tree_name_len(t, id));
+		const char *name = af_tree_name(t, id);
+		json_string(out, name, shown_len(name, af_tree_name_len(t, id)));
 	}
-	af_sink_puts(out, "],\nc:[");
+	af_sink_putc(out, ']');
+	if (g->per_frame)
+		return;
+	af_sink_puts(out, ",\nc:[");
 	for (size_t i = 0, k = 0; i < l->nframes; i++) {
 		uint32_t id = l->frames[i].name;
 		if (index[id] != k)
 			continue;     /* not this name's first frame */
 		if (k++)
 			af_sink_putc(out, ',');
-		af_sink_u64(out, g->group[id]);
+		af_sink_u64(out, g->group[i]);
 	}
 	af_sink_putc(out, ']');
+}
+
+/* D.g: each frame's colour group, when colours are not per name; D.d:
+ * differential graphs, each frame's change of its own weight. */
+static void data_per_frame(struct svg *g)
+{
+	const struct af_layout *l = g->l;
+	struct af_sink *out = g->out;
+	if (g->per_frame) {
+		af_sink_puts(out, ",\ng:[");
+		for (size_t i = 0; i < l->nframes; i++) {
+			if (i)
+				af_sink_write(out, ",\n", i % 32 ? 1 : 2);
+			af_sink_u64(out, g->group[i]);
+		}
+		af_sink_putc(out, ']');
+	}
+	if (l->differential) {
+		af_sink_puts(out, ",\nd:[");
+		for (size_t i = 0; i < l->nframes; i++) {
+			int64_t d = l->frames[i].delta;
+			if (i)
+				af_sink_write(out, ",\n", i % 32 ? 1 : 2);
+			if (d < 0)
+				af_sink_putc(out, '-');
+			af_sink_u64(out, d < 0 ? (uint64_t)-(d + 1) + 1 : (uint64_t)d);
+		}
+		af_sink_putc(out, ']');
+	}
 }
 
 /* D.f: four integers per frame, in pre-order: name index in D.n; start
@@ -627,6 +705,7 @@ static void script(struct svg *g)
 	af_sink_puts(out, "<script type=\"text/ecmascript\"><![CDATA[\n(function(){\"use strict\";\n");
 	data_scalars(g);
 	data_names(g, index);
+	data_per_frame(g);
 	data_frames(g, index);
 	free(index);
 	af_sink_write(out, af_svg_script, sizeof af_svg_script - 1);
@@ -644,7 +723,7 @@ int af_render_svg(const struct af_layout *l, const struct af_render_opts *o,
 	if (!(g.char_px > 0))
 		return af_diag_error(d, "font size must be positive");
 	make_id(&g);
-	g.ngroups = colour_groups(l, &g.group, &g.order, &g.first);
+	g.ngroups = colour_groups(l, &g.group, &g.order, &g.first, &g.per_frame);
 	header(&g);
 	style(&g);
 	bands(&g);

@@ -6,13 +6,17 @@
  * so nothing here is global. D holds: id (the graph's class, also the prefix
  * of its ids), w (image width), xp (side margin), fs (font size), cw (estimated
  * character advance, px), fh (frame height), u (count unit), n (distinct frame
- * names) and f (four integers per frame, see data() in render_svg.c).
+ * names) and f (four integers per frame, see data() in render_svg.c); when
+ * set, dc (decimals of the weights), k (--factor), nt (--nametype), g (each
+ * frame's colour path, when colours are not per name) and d (differential
+ * graphs: each frame's change of its own weight).
  *
  * The script finds its own <svg> through document.currentScript, so several
  * graphs inlined in one HTML page work independently. Frames are subpaths of
- * one <path> per colour (D.c gives each name's path), so the pointer is mapped
- * to a frame by depth and a binary search in that depth's row, and a zoom
- * redraws those paths from the zoomed subtree and its ancestors only.
+ * one <path> per colour (D.c gives each name's path, or D.g each frame's),
+ * so the pointer is mapped to a frame by depth and a binary search in that
+ * depth's row, and a zoom redraws those paths from the zoomed subtree and its
+ * ancestors only.
  * This file is C-string-escaped by the build: never write CDATA's end marker. */
 
 var NS = "http://www.w3.org/2000/svg";
@@ -100,6 +104,23 @@ function setup(svg) {
 	function group(v) {
 		return String(Math.round(v)).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
 	}
+	/* a weight as a count: fixed point with D.dc decimals, shown exactly;
+	 * with a factor (D.k) scaled and rounded, as flamegraph.pl does */
+	var DC = D.dc || 0, UNIT = Math.pow(10, DC);
+	function count(v) {
+		if (D.k) return group(v * D.k / UNIT);
+		if (!DC) return group(v);
+		var s = String(v), neg = s.charAt(0) === "-";
+		if (neg) s = s.slice(1);
+		while (s.length <= DC) s = "0" + s;
+		return (neg ? "-" : "") + group(+s.slice(0, s.length - DC)) + "." + s.slice(s.length - DC);
+	}
+	/* a signed change as a percentage of b: "+3.09", "-0.50", "0.00" */
+	function spct(a, b) {
+		return (a > 0 ? "+" : a < 0 ? "-" : "") + pct(Math.abs(a), b);
+	}
+	/* the <path> of frame j's colour: per frame, or per name */
+	function grp(j) { return D.g ? D.g[j] : D.c[nm[j]]; }
 	/* a / b as a percentage with two decimals, rounded from the integers */
 	function pct(a, b) {
 		if (!(b > 0)) return "0.00";
@@ -107,9 +128,11 @@ function setup(svg) {
 		return Math.floor(h / 100) + (f < 10 ? ".0" : ".") + f;
 	}
 	function describe(i) {
-		var s = D.n[nm[i]] + " (" + group(wd[i]) + " " + D.u + ", " + pct(wd[i], TOTAL) + "%";
+		var s = D.n[nm[i]] + " (" + count(wd[i]) + " " + D.u + ", " + pct(wd[i], TOTAL) + "%";
 		if (Z && i > Z && i < en[Z])
 			s += ", " + pct(wd[i], wd[Z]) + "% of zoom";
+		if (D.d)
+			s += "; " + spct(D.d[i], TOTAL) + "%";
 		return s + ")";
 	}
 
@@ -182,7 +205,7 @@ function setup(svg) {
 		if (i !== hovered) {
 			var s = describe(i);
 			hovered = i;
-			dt.textContent = s;
+			dt.textContent = D.nt ? D.nt + " " + s : s;
 			ttt.textContent = s;
 			ttr.setAttribute("width", ttt.getComputedTextLength() + 8);
 			hv.setAttribute("x", r1(xOf(i)));
@@ -221,8 +244,8 @@ function setup(svg) {
 			for (g = 0; g < ng; g++) parts[g] = orig[g];
 		} else {
 			for (g = 0; g < ng; g++) parts[g] = [];
-			for (j = par[Z]; j >= 0; j = par[j]) parts[D.c[nm[j]]].push(rect(j));
-			for (j = Z; j < ze; j++) parts[D.c[nm[j]]].push(rect(j));
+			for (j = par[Z]; j >= 0; j = par[j]) parts[grp(j)].push(rect(j));
+			for (j = Z; j < ze; j++) parts[grp(j)].push(rect(j));
 			for (g = 0; g < ng; g++) parts[g] = parts[g].join(" ");
 		}
 		for (g = 0; g < ng; g++)

@@ -53,6 +53,7 @@ void af_tree_release(struct af_tree *t)
 	free(t->rank);
 	free(t->starts);
 	free(t->calls);
+	free(t->before);
 	memset(t, 0, sizeof *t);
 }
 
@@ -240,6 +241,16 @@ void af_tree_grow_calls(struct af_tree *t, uint32_t node)
 	size_t old = t->cap_calls;
 	af_grow(&t->calls, &t->cap_calls, (size_t)node + 1, sizeof *t->calls);
 	memset(t->calls + old, 0, (t->cap_calls - old) * sizeof *t->calls);
+}
+
+void af_tree_add_before(struct af_tree *t, uint32_t node, uint64_t w)
+{
+	if (!t->before || node >= t->cap_before) {
+		size_t old = t->cap_before;
+		af_grow(&t->before, &t->cap_before, (size_t)node + 1, sizeof *t->before);
+		memset(t->before + old, 0, (t->cap_before - old) * sizeof *t->before);
+	}
+	t->before[node] += w;
 }
 
 void af_tree_rename(struct af_tree *t, uint32_t node, uint32_t name)

@@ -51,6 +51,11 @@ struct af_tree {
 	 * NULL until first used, so input without calls (folded) has none */
 	uint64_t *calls;
 	size_t cap_calls;
+	/* differential graphs: node -> self weight before the change (the
+	 * first of two counts); self is the weight after. NULL unless the
+	 * input had two counts (af_tree_add_before) */
+	uint64_t *before;
+	size_t cap_before;
 };
 
 #define AF_NO_START UINT64_MAX
@@ -110,6 +115,14 @@ static inline void af_tree_add_call(struct af_tree *t, uint32_t node)
 static inline uint64_t af_tree_calls(const struct af_tree *t, uint32_t node)
 {
 	return t->calls && node < t->cap_calls ? t->calls[node] : 0;
+}
+
+/* Differential graphs: add w to node's weight before the change (makes
+ * the array on first use, every other node's before weight 0) / read it. */
+void af_tree_add_before(struct af_tree *t, uint32_t node, uint64_t w);
+static inline uint64_t af_tree_before(const struct af_tree *t, uint32_t node)
+{
+	return t->before && node < t->cap_before ? t->before[node] : 0;
 }
 
 /* Rename a node made by af_tree_add_child(). */

@@ -125,7 +125,7 @@ void test_layout_excluded_and_root(void)
 
 void test_layout_colours_deterministic(void)
 {
-	struct af_palette_opts p = { AF_PAL_HOT, NULL };
+	struct af_palette_opts p = { .palette = AF_PAL_HOT };
 	uint32_t a = af_palette_colour(&p, "android.os.Looper.loop", 22);
 	OK(a == af_palette_colour(&p, "android.os.Looper.loop", 22));
 	OK(a != af_palette_colour(&p, "android.os.Looper.lop", 21));
