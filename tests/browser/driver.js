@@ -11,6 +11,8 @@
  * AFT.mode: "known"   the folded input written by run.sh, exact expectations
  *           "fragment" the same graph loaded with #z=2&s=%5EBA&i=1
  *           "html"    several graphs inlined in one HTML page
+ *           "icicle"  the known input drawn with --inverted
+ *           "diff"    tests/data/folded/diff.folded, a differential graph
  *           "generic" any aflame-render SVG (also reports timings)
  * This file is pasted into CDATA and into an HTML <script>: it must never
  * contain the CDATA end marker nor a closing script tag. */
@@ -159,7 +161,7 @@
 
 	function hiddenEl(e) { return !e || getComputedStyle(e).display === "none"; }
 	function parse(s) {
-		var m = /^(.*) \(([\d,]+) (.+?), (\d+\.\d\d)%(?:, (\d+\.\d\d)% of zoom)?\)$/.exec(s);
+		var m = /^(.*) \(([\d,]+) (.+?), (\d+\.\d\d)%(?:, (\d+\.\d\d)% of zoom)?(?:; [-+]?\d+\.\d\d%)?\)$/.exec(s);
 		return m && { name: m[1], n: +m[2].replace(/,/g, ""), unit: m[3], pct: +m[4],
 			      zpct: m[5] === undefined ? null : +m[5] };
 	}
@@ -354,6 +356,61 @@
 		checkIntact("", cfg.scripts);
 	}
 
+	/* the known input as an icicle graph (--inverted): root at the top */
+	function icicle(g) {
+		run("icicle title", function () {
+			eq("icicle default title", g.svg.getElementsByClassName("ti")[0].textContent, "Icicle Graph");
+		});
+		run("icicle rows", function () {
+			var all = g.rect("all"), main = g.rect("main"), foo = g.rect("foo"), bar = g.rect("bar");
+			ok("root row on top", all.y < main.y && main.y < foo.y && foo.y < bar.y,
+			   [all.y, main.y, foo.y, bar.y].join(" "));
+			eq("icicle hover", g.hover(foo), "foo (5,500 samples, 56.70%)");
+		});
+		run("icicle zoom", function () {
+			var before = g.rect("bar").y;
+			g.click(g.rect("foo"));
+			var foo = g.rect("foo"), bar = g.rect("bar");
+			ok("zoomed frame full width", foo.x === 10 && foo.w === 1180, "x " + foo.x + " w " + foo.w);
+			eq("callee stays below", bar.y, before);
+			eq("callee rescaled", bar.w, 643.6);
+			ok("root still on top", g.rect("all").y < foo.y, "all moved");
+			eq("icicle hover when zoomed", g.hover(bar), "bar (3,000 samples, 30.93%, 54.55% of zoom)");
+			g.press(g.rz);
+			ok("reset zoom", g.shown("qux"), "qux not back");
+		});
+		checkIntact("", cfg.scripts);
+	}
+
+	/* a differential graph: change in the tooltip, colours per frame */
+	function diff(g) {
+		run("diff tooltips", function () {
+			eq("grew", g.hover(g.rect("bar")), "bar (3,500 samples, 46.05%; +6.58%)");
+			eq("shrank", g.hover(g.rect("baz")), "baz (1,000 samples, 13.16%; -13.16%)");
+			eq("new", g.hover(g.rect("qux")), "qux (2,400 samples, 31.58%; +11.84%)");
+			eq("same", g.hover(g.rect("Foo")), "Foo (1,500 samples, 19.74%; 0.00%)");
+		});
+		run("diff colours", function () {
+			eq("grew is red", g.rect("bar").fill, "#ff6969");
+			eq("shrank most is deep blue", g.rect("baz").fill, "#0000ff");
+			eq("same is white", g.rect("Foo").fill, "#ffffff");
+		});
+		run("diff zoom keeps colours", function () {
+			g.click(g.rect("foo"));
+			eq("zoomed", g.rect("foo").w, 1180);
+			eq("colour after zoom", g.rect("bar").fill, "#ff6969");
+			eq("blue after zoom", g.rect("baz").fill, "#0000ff");
+			eq("hover after zoom", g.hover(g.rect("bar")), "bar (3,500 samples, 46.05%, 70.00% of zoom; +6.58%)");
+			g.press(g.rz);
+		});
+		run("diff search", function () {
+			g.search("^ba");
+			eq("diff Matched", g.mt.textContent, "Matched: 59.21%");
+			g.press(g.sr);
+		});
+		checkIntact("", cfg.scripts);
+	}
+
 	/* any graph: invariants and timings, no knowledge of the input */
 	function generic(g) {
 		var rs = g.drawn(), n = rs.length;
@@ -432,6 +489,8 @@
 			var g = new Graph(s[0]);
 			if (cfg.mode === "known") known(g);
 			else if (cfg.mode === "fragment") fragment(g);
+			else if (cfg.mode === "icicle") icicle(g);
+			else if (cfg.mode === "diff") diff(g);
 			else generic(g);
 		}
 	});

@@ -3,7 +3,8 @@
 #
 #   tests/browser/run.sh              render test inputs with build/aflame-render
 #                                     and check hover, zoom, search, URL state,
-#                                     hostile names and two graphs in one page
+#                                     hostile names, two graphs in one page,
+#                                     an icicle graph and a differential graph
 #   tests/browser/run.sh A.svg ...    run the generic checks on given SVGs
 #   AFT_PERF=1 tests/browser/run.sh   also time a ~190k-frame graph against the
 #                                     targets (load 1.5 s, zoom and search 0.3 s)
@@ -164,6 +165,17 @@ if render "$tmp/known.svg" --title "known" "$tmp/known.folded"; then
 else
 	echo "SKIP: known-input checks (aflame-render rejects folded input: $(head -n 1 "$tmp/stderr"))"
 	have_known=0
+fi
+
+if [ "$have_known" = 1 ] && render "$tmp/icicle.svg" --inverted "$tmp/known.folded" &&
+   instrument "$tmp/icicle.svg" "$tmp/icicle-t.svg" icicle icicle; then
+	browse "file://$tmp/icicle-t.svg" 5000 > "$tmp/dom"
+	report icicle < "$tmp/dom"
+fi
+if render "$tmp/diff.svg" "$root/tests/data/folded/diff.folded" &&
+   instrument "$tmp/diff.svg" "$tmp/diff-t.svg" diff diff; then
+	browse "file://$tmp/diff-t.svg" 5000 > "$tmp/dom"
+	report diff < "$tmp/dom"
 fi
 
 art=""
