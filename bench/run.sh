@@ -4,6 +4,7 @@
 # the median of RUNS runs; peak RSS from /usr/bin/time. Compare figures
 # within one run: the machine is shared and noisy.
 #   O=build  RUNS=5  FLAMEGRAPH_PL=/path/to/flamegraph.pl  SCALING=1
+#   BROWSER=0: skip the browser benchmark (bench/browser.sh)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 O=${O:-build}
@@ -87,4 +88,9 @@ if [ "${SCALING:-1}" = 1 ]; then
 		RUNS=3 row "ART ${k}M records -> SVG" "" "$DATA/art-scale-$k.trace" \
 			"$AF" "$DATA/art-scale-$k.trace" -o "$OUT/result.svg"
 	done
+fi
+
+if [ "${BROWSER:-1}" = 1 ]; then
+	echo
+	O=$O bash bench/browser.sh
 fi
