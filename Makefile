@@ -157,7 +157,7 @@ check: deps
 	@$(MAKE) --no-print-directory check SANITIZE=address,undefined
 else
 check: deps
-	@$(MAKE) --no-print-directory WERROR=1 $(BIN) $(O)/unit-tests $(FUZZ_REPLAYS) $(O)/serve-sha256-test
+	@$(MAKE) --no-print-directory WERROR=1 $(BIN) $(O)/unit-tests $(O)/pngdiff $(FUZZ_REPLAYS) $(O)/serve-sha256-test
 	@echo "--- again under -fsanitize=$(SANITIZE) ($(O))"
 	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	  LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 \
