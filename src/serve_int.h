@@ -30,6 +30,9 @@ struct af_serve_opts {
 
 /* The most jobs waiting to render; a new upload beyond it gets 503. */
 #define AF_SERVE_MAX_QUEUE 256
+/* The profile table is left out of a result whose call tree has more nodes
+ * than this: building it takes about 200 bytes per node (report.c). */
+#define AF_SERVE_REPORT_MAX_NODES 1000000
 
 /* ---- shared helpers (serve.c) ---- */
 

@@ -393,6 +393,16 @@ static void render_file(struct render *r, struct thread_rec *t, size_t i, int f)
 
 static void render_report(struct render *r)
 {
+	if (r->p.tree.nnodes > AF_SERVE_REPORT_MAX_NODES) {
+		struct af_buf why;
+		af_buf_init(&why);
+		af_buf_printf(&why, "left out: the call tree has %zu nodes, more than this server's "
+			      "limit of %d for the profile table (the graphs show every thread; "
+			      "aflame-render --report makes the table from the same file)",
+			      r->p.tree.nnodes, AF_SERVE_REPORT_MAX_NODES);
+		r->report_error = af_buf_detach(&why);
+		return;
+	}
 	struct af_report rep;
 	af_report_build(&rep, &r->p, AF_ROOT, NULL);
 	struct af_report_opts ro = {
