@@ -1,0 +1,165 @@
+/* tests/serve/browser.js: drives the serve pages in headless Chromium, from
+ * a test page that holds the server's pages in an iframe (browser.sh serves
+ * it from another loopback port and starts Chromium without the same-origin
+ * checks, so this script can reach into the frames as a user's hands would).
+ * CFG (set by browser.sh): app (server URL), drop / pick ({name, hash, b64,
+ * threads}): the file dropped on the form and the one chosen with the file
+ * input. Writes PASS:/FAIL: lines into #out, then END.
+ *
+ * Every wait polls the server's status URL, so time only moves (Chromium's
+ * virtual time) while the server is actually answering. */
+(function () {
+	"use strict";
+	var out = document.getElementById("out"), app = document.getElementById("app");
+	function line(s) { out.textContent += s + "\n"; }
+	function pass(n) { line("PASS: browser/" + n); }
+	function fail(n, why) { line("FAIL: browser/" + n + ": " + why); }
+	function check(n, c, why) { if (c) pass(n); else fail(n, why || "no"); }
+	function finish() { line("END"); }
+
+	function bytes(b64) {
+		var s = atob(b64), a = new Uint8Array(s.length);
+		for (var i = 0; i < s.length; i++) a[i] = s.charCodeAt(i);
+		return a;
+	}
+	function doc() {
+		try { return app.contentDocument; } catch (e) { return null; }
+	}
+	/* wait until cond() gives something, polling through the network at
+	 * most `tries` times; then next(value), or fail(name) */
+	function wait(name, tries, cond, next) {
+		var v = null;
+		try { v = cond(); } catch (e) { v = null; }
+		if (v) return next(v);
+		if (tries <= 0) { fail(name, "timed out"); return finish(); }
+		fetch(CFG.app + "/", { cache: "no-store" }).then(function () {}, function () {}).then(function () {
+			setTimeout(function () { wait(name, tries - 1, cond, next); }, 50);
+		});
+	}
+	function file(w, f) {
+		return new w.File([bytes(f.b64)], f.name, { type: "application/octet-stream" });
+	}
+	function openForm(next) {
+		app.src = CFG.app + "/?" + Math.random();
+		wait("form loads", 400, function () {
+			var d = doc();
+			return d && d.readyState === "complete" && d.getElementById("drop") && d;
+		}, next);
+	}
+	function result(f, next) {
+		wait(f.name + ": result page", 4000, function () {
+			var d = doc();
+			return d && d.location.pathname === "/trace/" + f.hash && d.readyState === "complete" &&
+				d.querySelector("h1") && d.querySelector("h1").textContent === "Flame graphs" && d;
+		}, next);
+	}
+
+	/* the frames of an SVG graph: rectangle subpaths of its <g class="fr"> paths */
+	var SUB = /M(-?[\d.]+) (-?[\d.]+)h(-?[\d.]+)v(-?[\d.]+)h-?[\d.]+/g;
+	function frames(sdoc) {
+		var fr = sdoc.getElementsByClassName("fr")[0], all = [], p, m;
+		if (!fr) return null;
+		p = fr.getElementsByTagName("path");
+		for (var i = 0; i < p.length; i++) {
+			SUB.lastIndex = 0;
+			while ((m = SUB.exec(p[i].getAttribute("d") || "")))
+				all.push({ x: +m[1], y: +m[2], w: +m[3], h: +m[4] });
+		}
+		return all.length ? { fr: fr, rects: all } : null;
+	}
+	function drawing(fr) {
+		var p = fr.getElementsByTagName("path"), s = "";
+		for (var i = 0; i < p.length; i++) s += p[i].getAttribute("d");
+		return s;
+	}
+
+	/* click the widest frame that is not the bottom "all" row, then the
+	 * drawing must change (the graph zooms) */
+	function clickGraph(d, f, next) {
+		var frame = d.querySelector('iframe[src="/trace/' + f.hash + '/t0.svg"]');
+		if (!frame) { fail(f.name + ": first graph", "no iframe for t0.svg"); return next(); }
+		check(f.name + ": graph frame is sandboxed", frame.getAttribute("sandbox") === "allow-scripts",
+		      frame.getAttribute("sandbox"));
+		frame.scrollIntoView();
+		wait(f.name + ": graph loads", 400, function () {
+			var s = frame.contentDocument;
+			return s && s.readyState === "complete" && frames(s) && s;
+		}, function (sdoc) {
+			var g = frames(sdoc), bottom = 0, best = null, i;
+			for (i = 0; i < g.rects.length; i++) bottom = Math.max(bottom, g.rects[i].y);
+			for (i = 0; i < g.rects.length; i++) {
+				var r = g.rects[i];
+				if (r.y < bottom && r.w > 2 && (!best || r.w < best.w) && r.w < 1100) best = r;
+			}
+			if (!best) { fail(f.name + ": click zooms", "no frame to click"); return next(); }
+			var svg = sdoc.documentElement, m = svg.getScreenCTM(), sw = frame.contentWindow;
+			var x = m.a * (best.x + best.w / 2) + m.e, y = m.d * (best.y + best.h / 2) + m.f;
+			var before = drawing(g.fr), target = sdoc.elementFromPoint(x, y);
+			if (!target || !svg.contains(target)) target = g.fr;
+			target.dispatchEvent(new sw.MouseEvent("click", { bubbles: true, cancelable: true, view: sw,
+									clientX: x, clientY: y }));
+			check(f.name + ": clicking a frame zooms the graph", drawing(g.fr) !== before,
+			      "the drawing did not change");
+			check(f.name + ": the graph's only script is its own",
+			      sdoc.getElementsByTagName("script").length === 1,
+			      sdoc.getElementsByTagName("script").length + " scripts");
+			next();
+		});
+	}
+
+	function checkReport(d, f, next) {
+		var frame = d.querySelector('iframe[src="/trace/' + f.hash + '/report.html"]');
+		if (!frame) { fail(f.name + ": profile table", "no report frame"); return next(); }
+		frame.scrollIntoView();
+		wait(f.name + ": report loads", 400, function () {
+			var r = frame.contentDocument;
+			return r && r.readyState === "complete" && r.getElementById("profile") && r;
+		}, function (r) {
+			check(f.name + ": profile table has rows", r.getElementById("profile").tBodies[0].rows.length > 0);
+			next();
+		});
+	}
+
+	function checkPage(d, f) {
+		var rows = d.querySelectorAll("table.list tbody tr").length;
+		check(f.name + ": " + f.threads + " threads listed", rows === f.threads, rows + " rows");
+		check(f.name + ": no script in the result page", d.getElementsByTagName("script").length === 0,
+		      d.getElementsByTagName("script").length + " scripts");
+		check(f.name + ": no element from a frame name", d.getElementsByTagName("img").length === 0 &&
+		      d.getElementsByTagName("b").length === 0, "found <img> or <b>");
+	}
+
+	/* 1. drop a file on the form */
+	function dropFile() {
+		openForm(function (d) {
+			var w = app.contentWindow, dt = new w.DataTransfer();
+			dt.items.add(file(w, CFG.drop));
+			d.getElementById("drop").dispatchEvent(new w.DragEvent("drop",
+				{ bubbles: true, cancelable: true, dataTransfer: dt }));
+			check("drop: the form says it is uploading",
+			      /^Uploading /.test(d.getElementById("note").textContent), d.getElementById("note").textContent);
+			result(CFG.drop, function (rd) {
+				pass(CFG.drop.name + ": dropped file lands on /trace/<its sha256>");
+				checkPage(rd, CFG.drop);
+				clickGraph(rd, CFG.drop, function () { checkReport(rd, CFG.drop, pickFile); });
+			});
+		});
+	}
+
+	/* 2. choose a file with the input and press Upload */
+	function pickFile() {
+		openForm(function (d) {
+			var w = app.contentWindow, dt = new w.DataTransfer();
+			dt.items.add(file(w, CFG.pick));
+			d.getElementById("file").files = dt.files;
+			d.getElementById("send").click();
+			result(CFG.pick, function (rd) {
+				pass(CFG.pick.name + ": chosen file lands on /trace/<its sha256>");
+				checkPage(rd, CFG.pick);
+				clickGraph(rd, CFG.pick, finish);
+			});
+		});
+	}
+
+	dropFile();
+})();
