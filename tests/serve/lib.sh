@@ -1,7 +1,7 @@
 # tests/serve/lib.sh: start and stop `aflame-render serve` for the serve
 # tests (sourced). Only ever on 127.0.0.1, on a port the kernel picks.
 #   start_server DATA LOG [serve options]   sets SERVER_PID and URL
-#   stop_server                            SIGTERM, wait; returns its status
+#   stop_server [SIGNAL]                   SIGTERM (or SIGNAL), wait; returns its status
 #   upload FILE [curl options]             prints "code location"
 #   wait_done HASH [seconds]               waits, prints the final state
 #   vm KEY                                 the server's VmHWM/VmRSS in KiB
@@ -23,7 +23,7 @@ start_server() {
 
 stop_server() {
 	[ -n "${SERVER_PID:-}" ] || return 0
-	kill -TERM "$SERVER_PID" 2>/dev/null
+	kill -"${1:-TERM}" "$SERVER_PID" 2>/dev/null
 	local rc=0
 	wait "$SERVER_PID" || rc=$?
 	SERVER_PID=

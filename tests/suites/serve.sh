@@ -253,7 +253,9 @@ if start_server "$DATA_DIR" "$TMP/server2"; then
 	check "restart/result kept" grep -q '"state":"done"' <(curl -sS "$URL/trace/$YH/status")
 	check "restart/failure remembered" grep -q '"state":"failed"' <(curl -sS "$URL/trace/$JH/status")
 	check "restart/page served" test "$(curl -sS -o /dev/null -w '%{http_code}' "$URL/trace/$YH")" = 200
-	stop_server
+	stop_server INT
+	check "stop/SIGINT: exit 0" test $? = 0
+	check "stop/SIGINT: says so" grep -q 'SIGINT: stopping' "$TMP/server2.err"
 else
 	fail "restart" "$(cat "$TMP/server2.err")"
 fi
@@ -278,6 +280,26 @@ if start_server "$TMP/data3" "$TMP/server3" --max-threads 2 --max-uploads 1; the
 	stop_server
 else
 	fail "budget/server" "$(cat "$TMP/server3.err")"
+fi
+
+# ---- stopped while rendering: the job is picked up again after a restart ----
+awk 'BEGIN { srand(7); for (i = 0; i < 60000; i++) { s = "main"; d = 8 + int(rand() * 30);
+	for (k = 0; k < d; k++) s = s ";f" int(rand() * rand() * 300); print s, 1 + int(rand() * 9) } }' >"$TMP/slow.folded"
+SH=$(sha256sum <"$TMP/slow.folded" | cut -c1-64)
+if start_server "$TMP/data4" "$TMP/server4" -j 1; then
+	got=$(upload "$TMP/slow.folded")
+	for _ in $(seq 100); do
+		grep -q '"state":"running"' <(curl -sS "$URL/trace/$SH/status") && break
+		sleep 0.05
+	done
+	stop_server
+	check "cut/stopped mid-render: exit 0" test $? = 0
+	check "cut/no status written" test ! -e "$TMP/data4/$SH/status"
+	start_server "$TMP/data4" "$TMP/server4b" -j 1
+	check "cut/rendered after the restart" test "$(wait_done "$SH")" = done
+	stop_server
+else
+	fail "cut/server" "$(cat "$TMP/server4.err")"
 fi
 
 # ---- load from a second process; the browser ----
