@@ -6,11 +6,30 @@
 #include <string.h>
 #include <zlib.h>
 
+/* The first bytes of a zlib stream inflate without error: text such as
+ * "x^..." can pass the two-byte header check, but not this. */
+static bool inflates(const uint8_t *p, size_t len)
+{
+	uint8_t out[256];
+	z_stream z;
+	memset(&z, 0, sizeof z);
+	if (inflateInit(&z) != Z_OK)
+		return false;
+	z.next_in = (Bytef *)(uintptr_t)p;
+	z.avail_in = (uInt)(len < 4096 ? len : 4096);
+	z.next_out = out;
+	z.avail_out = sizeof out;
+	int rc = inflate(&z, Z_NO_FLUSH);
+	inflateEnd(&z);
+	return rc == Z_OK || rc == Z_STREAM_END || (rc == Z_BUF_ERROR && z.total_out > 0);
+}
+
 bool af_inflate_is_zlib(const uint8_t *p, size_t len)
 {
-	/* CM = 8 (deflate), window <= 32 KiB, FCHECK makes CMF*256+FLG a multiple of 31 */
+	/* CM = 8 (deflate), window <= 32 KiB, FCHECK makes CMF*256+FLG a
+	 * multiple of 31, no preset dictionary (no writer of ours uses one) */
 	return len >= 2 && (p[0] & 0x0f) == 8 && (p[0] >> 4) <= 7 &&
-	       ((unsigned)p[0] * 256 + p[1]) % 31 == 0;
+	       ((unsigned)p[0] * 256 + p[1]) % 31 == 0 && !(p[1] & 0x20) && inflates(p, len);
 }
 
 bool af_inflate_is_gzip(const uint8_t *p, size_t len)
