@@ -54,6 +54,7 @@ struct pending {
 	uint32_t len;           /* of the name */
 	const char *name;
 	unsigned char term;     /* what follows the name in its first folded line */
+	bool last;              /* the removed band: after every sibling */
 };
 
 /* Siblings in the order of their sorted folded lines ("a;b 5" before
@@ -63,6 +64,8 @@ struct pending {
 static int cmp_sibling(const void *a, const void *b)
 {
 	const struct pending *x = a, *y = b;
+	if (x->last != y->last)
+		return x->last ? 1 : -1;
 	size_t n = x->len < y->len ? x->len : y->len;
 	if (x->len != y->len && memcmp(x->name, y->name, n) == 0) {
 		unsigned cx = x->len > n ? (unsigned char)x->name[n] : x->term;
@@ -79,6 +82,8 @@ struct walk {
 	const uint64_t *tot;
 	const uint32_t *rank;
 	bool chart;
+	const uint8_t *kinds;     /* comparisons: node kinds, nkinds of them */
+	size_t nkinds;
 	uint64_t threshold;       /* narrowest weight still drawn */
 	struct pending *stack;
 	size_t depth, cap;
@@ -107,6 +112,7 @@ static void push_children(struct walk *w, const struct pending *e)
 		w->stack[w->depth++] = (struct pending){
 			c, e->depth + 1, 0, w->rank[name], t->names[name].len, t->names[name].str,
 			t->nodes[c].self ? ' ' : ';',
+			c < w->nkinds && w->kinds[c] == AF_FRAME_BAND,
 		};
 	}
 	size_t n = w->depth - base;
@@ -158,28 +164,131 @@ static void set_ends(struct af_layout *l)
 	free(open);
 }
 
-/* Differential graphs: after - before of a node's own weight, clamped. */
-static int64_t self_delta(const struct af_tree *t, uint32_t node)
+/* ---- differential graphs ---- */
+
+/* What the colours of a differential graph are computed from. */
+struct change {
+	const struct af_tree *t;
+	const uint64_t *tot;      /* inclusive weight (after), drawn nodes */
+	uint64_t *btot;           /* inclusive before weight */
+	const uint8_t *kinds;     /* comparisons; NULL otherwise */
+	size_t nkinds;
+	uint32_t root, band;      /* band: AF_NONE if none */
+	bool total;               /* change of inclusive weight */
+};
+
+static int64_t clamp_diff(uint64_t a, uint64_t b)
 {
-	uint64_t a = t->nodes[node].self, b = af_tree_before(t, node);
 	uint64_t m = a > b ? a - b : b - a;
 	int64_t d = m > (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)m;
 	return a >= b ? d : -d;
 }
 
-static uint64_t max_delta(const struct af_tree *t)
+static enum af_frame_kind kind_of(const struct change *c, uint32_t n)
 {
-	uint64_t max = 1;
-	for (size_t i = 0; i < t->nnodes; i++) {
-		int64_t d = self_delta(t, (uint32_t)i);
-		uint64_t m = d < 0 ? (uint64_t)-d : (uint64_t)d;
-		if (m > max)
-			max = m;
+	return c->kinds && n < c->nkinds ? (enum af_frame_kind)c->kinds[n] : AF_FRAME_PLAIN;
+}
+
+/* Inclusive after weight; the root's leaves out the removed band. */
+static uint64_t after_total(const struct change *c, uint32_t n)
+{
+	return c->tot[n] - (n == c->root && c->band != AF_NONE ? c->tot[c->band] : 0);
+}
+
+/* after - before of a node's own weight (or inclusive weight), clamped. A
+ * removed frame's weight is its before weight, so its change is minus it. */
+static int64_t node_delta(const struct change *c, uint32_t n)
+{
+	switch (kind_of(c, n)) {
+	case AF_FRAME_REMOVED:
+		return clamp_diff(0, c->total ? c->tot[n] : c->t->nodes[n].self);
+	case AF_FRAME_CONTEXT:
+	case AF_FRAME_BAND:
+		return 0;
+	case AF_FRAME_PLAIN:
+	default:
+		if (c->total)
+			return clamp_diff(after_total(c, n), c->btot[n]);
+		return clamp_diff(c->t->nodes[n].self, af_tree_before(c->t, n));
 	}
+}
+
+/* Inclusive before weights, by the same post-order as af_tree_totals. */
+static uint64_t *before_totals(const struct af_tree *t)
+{
+	uint64_t *tot = af_xmalloc(t->nnodes * sizeof *tot);
+	for (size_t i = 0; i < t->nnodes; i++)
+		tot[i] = af_tree_before(t, (uint32_t)i);
+	uint32_t n = AF_ROOT;
+	while (t->nodes[n].first_child != AF_NONE)
+		n = t->nodes[n].first_child;
+	for (;;) {
+		uint32_t p = t->nodes[n].parent;
+		if (p == AF_NONE)
+			break;
+		tot[p] += tot[n];
+		uint32_t s = t->nodes[n].next_sibling;
+		if (s == AF_NONE) {
+			n = p;
+			continue;
+		}
+		n = s;
+		while (t->nodes[n].first_child != AF_NONE)
+			n = t->nodes[n].first_child;
+	}
+	return tot;
+}
+
+/* The largest |change| of any node below the root that is not excluded,
+ * drawn or too narrow to draw (flamegraph.pl scales to every input line),
+ * at least 1. */
+static uint64_t max_delta(const struct change *c, const uint8_t *excluded)
+{
+	const struct af_tree *t = c->t;
+	uint64_t max = 1;
+	uint32_t *stack = NULL;
+	size_t n = 0, cap = 0;
+	af_grow(&stack, &cap, 1, sizeof *stack);
+	stack[n++] = c->root;
+	while (n) {
+		uint32_t v = stack[--n];
+		if (v != c->root) {
+			int64_t d = node_delta(c, v);
+			uint64_t m = d < 0 ? (uint64_t)-(d + 1) + 1 : (uint64_t)d;
+			if (m > max)
+				max = m;
+		}
+		for (uint32_t k = t->nodes[v].first_child; k != AF_NONE; k = t->nodes[k].next_sibling) {
+			if (excluded && excluded[k])
+				continue;
+			af_grow(&stack, &cap, n + 1, sizeof *stack);
+			stack[n++] = k;
+		}
+	}
+	free(stack);
 	return max;
 }
 
-static void place(struct af_layout *l, const struct af_layout_opts *o)
+/* Grey shades of the removed band: its base and its context frames. */
+#define BAND_COLOUR 0xa8a8a8u
+#define CONTEXT_COLOUR 0xdcdcdcu
+
+static void colour_change(struct af_layout *l, struct af_frame *f, const struct change *c,
+			  const struct af_layout_opts *o)
+{
+	/* --negate: the graph of the other direction, signs too */
+	f->delta = node_delta(c, f->node) * (o->negate ? -1 : 1);
+	f->kind = (uint8_t)kind_of(c, f->node);
+	if (l->compare) {
+		f->before = f->kind == AF_FRAME_PLAIN ? c->btot[f->node] : f->width;
+		f->after = f->kind == AF_FRAME_PLAIN ? after_total(c, f->node) : 0;
+	}
+	f->colour = f->kind == AF_FRAME_BAND ? BAND_COLOUR
+		  : f->kind == AF_FRAME_CONTEXT ? CONTEXT_COLOUR
+		  : af_palette_change(f->delta, l->max_delta, false);
+}
+
+static void place(struct af_layout *l, const struct af_layout_opts *o, const struct change *c)
 {
 	double fh = o->frame_height;
 	double ypad1 = o->font_size * 3 + (o->has_subtitle ? o->font_size * 2 : 0);
@@ -199,14 +308,11 @@ static void place(struct af_layout *l, const struct af_layout_opts *o)
 			f->y = ypad1 + f->depth * fh;
 		else
 			f->y = l->height - ypad2 - (f->depth + 1) * fh + 1;
-		if (l->differential) {
-			/* --negate: the graph of the other direction, signs too */
-			f->delta = self_delta(l->tree, f->node) * (o->negate ? -1 : 1);
-			f->colour = af_palette_change(f->delta, l->max_delta, false);
-		} else {
+		if (l->differential)
+			colour_change(l, f, c, o);
+		else
 			f->colour = af_palette_colour(&o->palette, af_tree_name(l->tree, f->name),
 						      af_tree_name_len(l->tree, f->name));
-		}
 	}
 }
 
@@ -341,21 +447,33 @@ int af_layout_build(struct af_layout *l, struct af_tree *t, uint32_t root,
 	l->total = chart_span(t, root, excluded, tot, o->chart);
 	if (o->total > l->total)
 		l->total = o->total;
+	struct change c = {
+		.t = t, .tot = tot, .kinds = o->kinds, .nkinds = o->nkinds, .root = root,
+		.band = AF_NONE, .total = o->diff_total,
+	};
 	if (t->before) {
 		l->differential = true;
-		l->max_delta = max_delta(t);
+		l->compare = o->kinds != NULL;
+		l->diff_total = o->diff_total;
+		l->negate = o->negate;
+		for (size_t i = 0; i < o->nkinds && o->kinds; i++)
+			if (o->kinds[i] == AF_FRAME_BAND)
+				c.band = (uint32_t)i;
+		if (o->diff_total || l->compare)
+			c.btot = before_totals(t);
+		l->max_delta = max_delta(&c, excluded);
 	}
 	double usable = o->width - 20;
 	double threshold = o->min_width_pct > 0 ? (double)l->total * o->min_width_pct / 100
 			 : l->total && usable > 0 ? o->min_width * (double)l->total / usable : 0;
 	struct walk w = {
 		.tree = t, .excluded = excluded, .tot = tot, .rank = af_tree_name_ranks(t),
-		.chart = o->chart,
+		.chart = o->chart, .kinds = o->kinds, .nkinds = o->kinds ? o->nkinds : 0,
 		.threshold = threshold > 1 ? (uint64_t)ceil(threshold) : 1,
 	};
 	size_t cap = 0;
 	uint32_t all = 0;   /* af_tree_init interns "all" first */
-	struct pending first = { root, 0, 0, 0, 0, NULL, ';' };
+	struct pending first = { root, 0, 0, 0, 0, NULL, ';', false };
 	emit(l, &cap, &first, all, l->total);
 	push_children(&w, &first);
 	while (w.depth) {
@@ -364,9 +482,10 @@ int af_layout_build(struct af_layout *l, struct af_tree *t, uint32_t root,
 		push_children(&w, &e);
 	}
 	free(w.stack);
-	free(tot);
 	set_ends(l);
-	place(l, o);
+	place(l, o, &c);
+	free(c.btot);
+	free(tot);
 	if (o->chart && o->bands)
 		make_bands(l, o);
 	if (o->chart && o->axis_unit)

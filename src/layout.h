@@ -17,6 +17,16 @@
 #include "palette.h"
 #include "diag.h"
 
+/* Comparisons of two runs (--diff, diff.h): what a node is. */
+enum af_frame_kind {
+	AF_FRAME_PLAIN,         /* of the second run (and maybe the first) */
+	AF_FRAME_REMOVED,       /* only in the first run: in the removed band,
+				   at its before weight */
+	AF_FRAME_CONTEXT,       /* in the band: a caller of removed work */
+	AF_FRAME_BAND,          /* the band's base, "removed: only in FILE";
+				   drawn after its siblings */
+};
+
 struct af_frame {
 	uint64_t start, width;  /* position and size in weight units (exact) */
 	double x, y, w;         /* pixel rectangle; height is layout->frame_height - 1 */
@@ -27,7 +37,11 @@ struct af_frame {
 	uint32_t colour;        /* 0xRRGGBB */
 	int64_t delta;          /* differential graphs: change of the frame's own
 				   weight (after - before; negated with
-				   negate); else 0 */
+				   negate), or with diff_total of its inclusive
+				   weight; else 0 */
+	uint64_t before, after; /* comparisons: inclusive weight in each run (a
+				   band frame: before = width, after = 0) */
+	uint8_t kind;           /* enum af_frame_kind */
 };
 
 /* A tick of a flame chart's time axis. */
@@ -49,6 +63,11 @@ struct af_layout_opts {
 	uint64_t total;         /* if more than the graph's weight: the full width
 				   stands for this much (flamegraph.pl --total) */
 	bool negate;            /* differential graphs: swap the hues */
+	bool diff_total;        /* differential graphs: colour by the change of
+				   inclusive weight, not own weight */
+	const uint8_t *kinds;   /* comparisons (--diff): enum af_frame_kind per
+				   node (diff.h); NULL otherwise */
+	size_t nkinds;
 	struct af_palette_opts palette;
 	/* flame charts */
 	const char *axis_unit;  /* draw a time axis: "µs" (labels in µs, ms or s)
@@ -80,6 +99,10 @@ struct af_layout {
 	bool differential;      /* the tree has before weights: frames are
 				   coloured by their delta (af_palette_change) */
 	uint64_t max_delta;     /* largest |delta| of any node, at least 1 */
+	bool compare;           /* two runs compared (kinds given): frames carry
+				   before and after weights */
+	bool diff_total;        /* delta is the change of inclusive weight */
+	bool negate;            /* delta is negated (--negate) */
 };
 
 void af_layout_opts_default(struct af_layout_opts *o);

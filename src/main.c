@@ -1,6 +1,7 @@
 /* main.c: the command line. Options -> read -> select -> lay out -> render ->
  * commit the output file. Everything else lives in the pipeline modules. */
 #include "batch.h"
+#include "diff.h"
 #include "input.h"
 #include "layout.h"
 #include "output.h"
@@ -47,6 +48,8 @@ struct options {
 	const char *total;        /* --total, read once the decimals are known */
 	bool frames;              /* --format frames */
 	bool cp;                  /* --cp: colours kept in ./palette.map */
+	bool diff;                /* --diff BEFORE AFTER */
+	bool normalize;           /* --normalize */
 	struct af_read_opts read;
 	struct af_layout_opts layout;
 	struct af_render_opts render;
@@ -55,6 +58,7 @@ struct options {
 static const char usage_text[] =
 	"usage: " PROG " [options] FILE\n"
 	"       " PROG " --per-thread DIR [options] FILE...\n"
+	"       " PROG " --diff [options] BEFORE AFTER\n"
 	"       " PROG " serve --data DIR [--bind ADDR] [--port N] [-j N] [--max-upload SIZE]\n"
 	"                     [--max-uploads N] [--max-threads N] [--max-seconds S]\n"
 	"\n"
@@ -75,6 +79,14 @@ static const char usage_text[] =
 	"                          -o .txt (default), .csv, .json or .html (these three\n"
 	"                          imply --report)\n"
 	"      --top N             the report's N methods with the most exclusive time\n"
+	"                          (with --diff: the N largest changes)\n"
+	"      --diff              compare two runs: widths from AFTER, red where it spent\n"
+	"                          more time than BEFORE, blue where less; work only in\n"
+	"                          BEFORE in a band of its own; with --report the change\n"
+	"                          of every method\n"
+	"      --diff-total        differential graphs: colour by the change of inclusive\n"
+	"                          time instead of self time (--report: sort by it)\n"
+	"      --normalize         --diff: scale BEFORE's times to AFTER's total\n"
 	"      --flamechart        calls in time order on a time axis (method traces), or\n"
 	"                          folded stacks in input order (flamegraph.pl --flamechart)\n"
 	"      --from T, --to T    only the time from T to T (method traces): µs, or with\n"
@@ -226,6 +238,19 @@ static void parse_minwidth(struct options *o, const char *s)
 	}
 }
 
+/* --diff: two inputs, one graph or report of both. */
+static void check_diff(const struct options *o)
+{
+	if (o->ninputs != 2)
+		usage_error("--diff compares two inputs, BEFORE and AFTER (%zu given)", o->ninputs);
+	if (o->info)
+		usage_error("--info and --diff cannot be combined");
+	if (o->read.timeline)
+		usage_error("--flamechart and --diff cannot be combined");
+	if (o->format == AF_OUT_TREE)
+		usage_error("--diff writes svg, svg-static, png, pdf, folded or frames, not a tree");
+}
+
 static enum af_out_format format_named(const char *s)
 {
 	enum af_out_format f = af_out_format_named(s);
@@ -248,9 +273,9 @@ static enum af_out_format format_from_path(const char *path)
 
 enum {
 	OPT_APP_PACKAGE = 256, OPT_ASYNC, OPT_BGCOLORS, OPT_CLOCK, OPT_COLORS, OPT_COUNTNAME,
-	OPT_CP, OPT_FACTOR, OPT_FLAMECHART, OPT_FONTSIZE, OPT_FONTTYPE, OPT_FONTWIDTH,
+	OPT_CP, OPT_DIFF, OPT_DIFF_TOTAL, OPT_FACTOR, OPT_FLAMECHART, OPT_FONTSIZE, OPT_FONTTYPE, OPT_FONTWIDTH,
 	OPT_FORMAT, OPT_FROM, OPT_HASH, OPT_HEIGHT, OPT_INFO, OPT_INVERTED, OPT_MINWIDTH,
-	OPT_NAMETYPE, OPT_NEGATE, OPT_NO_JS, OPT_NOTES, OPT_PER_THREAD, OPT_REPORT,
+	OPT_NAMETYPE, OPT_NEGATE, OPT_NO_JS, OPT_NORMALIZE, OPT_NOTES, OPT_PER_THREAD, OPT_REPORT,
 	OPT_REVERSE, OPT_SCALE, OPT_SIGNATURES, OPT_STATIC, OPT_STRICT, OPT_SUBTITLE,
 	OPT_TITLE, OPT_TO, OPT_TOP, OPT_TOTAL, OPT_WIDTH,
 };
@@ -263,6 +288,8 @@ static const struct option long_options[] = {
 	{ "colors", required_argument, NULL, OPT_COLORS },
 	{ "countname", required_argument, NULL, OPT_COUNTNAME },
 	{ "cp", no_argument, NULL, OPT_CP },
+	{ "diff", no_argument, NULL, OPT_DIFF },
+	{ "diff-total", no_argument, NULL, OPT_DIFF_TOTAL },
 	{ "factor", required_argument, NULL, OPT_FACTOR },
 	{ "flamechart", no_argument, NULL, OPT_FLAMECHART },
 	{ "fontsize", required_argument, NULL, OPT_FONTSIZE },
@@ -281,6 +308,7 @@ static const struct option long_options[] = {
 	{ "nametype", required_argument, NULL, OPT_NAMETYPE },
 	{ "negate", no_argument, NULL, OPT_NEGATE },
 	{ "no-js", no_argument, NULL, OPT_NO_JS },
+	{ "normalize", no_argument, NULL, OPT_NORMALIZE },
 	{ "notes", required_argument, NULL, OPT_NOTES },
 	{ "output", required_argument, NULL, 'o' },
 	{ "per-thread", required_argument, NULL, OPT_PER_THREAD },
@@ -362,6 +390,12 @@ static void parse_option(struct options *o, int c, const char *arg)
 	case OPT_CP:
 		o->cp = true;
 		break;
+	case OPT_DIFF:
+		o->diff = true;
+		break;
+	case OPT_DIFF_TOTAL:
+		o->layout.diff_total = true;
+		break;
 	case OPT_FACTOR:
 		o->render.factor = parse_number("--factor", arg, 1e-12, 1e12);
 		break;
@@ -410,6 +444,9 @@ static void parse_option(struct options *o, int c, const char *arg)
 		break;
 	case OPT_NO_JS:
 		o->render.no_js = true;
+		break;
+	case OPT_NORMALIZE:
+		o->normalize = true;
 		break;
 	case OPT_NOTES:
 		o->render.notes = arg;
@@ -488,6 +525,8 @@ static void parse_args(struct options *o, int argc, char **argv)
 	if (o->per_thread) {
 		if (o->output)
 			usage_error("--per-thread writes into a directory: leave out -o");
+		if (o->diff)
+			usage_error("--diff and --per-thread cannot be combined");
 		if (o->info)
 			usage_error("--info and --per-thread cannot be combined");
 		if (o->nprocesses)
@@ -498,9 +537,13 @@ static void parse_args(struct options *o, int argc, char **argv)
 			o->format = AF_OUT_SVG;
 		if (o->frames || o->cp)
 			usage_error("--per-thread cannot be combined with %s", o->cp ? "--cp" : "--format frames");
+	} else if (o->diff) {
+		check_diff(o);
 	} else if (o->ninputs > 1) {
 		usage_error("several input files need --per-thread DIR");
 	}
+	if (o->normalize && !o->diff)
+		usage_error("--normalize applies to --diff");
 	if (af_palette_background(o->bgcolors, o->layout.palette.palette,
 				  &o->render.bg_top, &o->render.bg_bottom) < 0)
 		usage_error("unknown background '%s' (yellow, blue, green, grey or #rrggbb)", o->bgcolors);
@@ -642,33 +685,50 @@ static int save_palette_map(const struct options *o, struct af_diag *d)
 	return af_output_commit(&out, d);
 }
 
+/* What -t and -p select: the graph's root, the nodes left out. */
+struct selection {
+	uint8_t *excluded;        /* a byte per node; free() it */
+	uint32_t root;
+	int nsel, nproc;          /* threads and processes selected */
+	size_t only, only_proc;   /* one of each */
+};
+
+static int select_graph(const struct options *o, const struct af_profile *p,
+			struct selection *s, struct af_diag *d)
+{
+	memset(s, 0, sizeof *s);
+	s->excluded = af_xcalloc(p->tree.nnodes, 1);
+	s->root = AF_ROOT;
+	if (o->nthreads) {
+		s->nsel = af_profile_select(p, o->threads, o->nthreads, s->excluded, &s->only, d);
+		if (s->nsel < 0)
+			return -1;
+		if (s->nsel == 1)
+			s->root = p->threads[s->only].node;
+	}
+	if (o->nprocesses) {
+		s->nproc = af_profile_select_processes(p, o->processes, o->nprocesses, s->excluded,
+						       &s->only_proc, d);
+		if (s->nproc < 0)
+			return -1;
+		if (s->nproc == 1 && s->nsel != 1)
+			s->root = p->processes[s->only_proc].node;
+	}
+	return 0;
+}
+
 /* Select threads and render into the output file; -1 with diag set. */
 static int produce(struct options *o, struct af_profile *p, struct af_diag *d)
 {
-	uint8_t *excluded = af_xcalloc(p->tree.nnodes, 1);
-	size_t only = 0;
-	int nsel = 0;
-	uint32_t root = AF_ROOT;
-	if (o->nthreads) {
-		nsel = af_profile_select(p, o->threads, o->nthreads, excluded, &only, d);
-		if (nsel < 0) {
-			free(excluded);
-			return -1;
-		}
-		if (nsel == 1)
-			root = p->threads[only].node;
+	struct selection sel;
+	if (select_graph(o, p, &sel, d) < 0) {
+		free(sel.excluded);
+		return -1;
 	}
-	size_t only_proc = 0;
-	int nproc = 0;
-	if (o->nprocesses) {
-		nproc = af_profile_select_processes(p, o->processes, o->nprocesses, excluded, &only_proc, d);
-		if (nproc < 0) {
-			free(excluded);
-			return -1;
-		}
-		if (nproc == 1 && nsel != 1)
-			root = p->processes[only_proc].node;
-	}
+	uint8_t *excluded = sel.excluded;
+	size_t only = sel.only, only_proc = sel.only_proc;
+	int nsel = sel.nsel, nproc = sel.nproc;
+	uint32_t root = sel.root;
 	if (o->layout.chart) {   /* a time axis from --from; a band per thread */
 		o->layout.axis_unit = p->unit;
 		o->layout.axis_origin = o->read.window ? o->read.from : 0;
@@ -720,6 +780,239 @@ static int per_thread(struct options *o)
 	return rc;
 }
 
+/* ---- --diff: two runs in one graph or report ---- */
+
+struct run {
+	struct af_mapped in;
+	struct af_profile p;
+	struct selection sel;
+	bool loaded;
+};
+
+static int read_run(struct options *o, struct run *r, const char *path, struct af_diag *d)
+{
+	af_diag_init(d, path);
+	if (af_input_load(&r->in, path, d) < 0)
+		return -1;
+	r->loaded = true;
+	if (af_read(&r->p, &r->in.in, o->input_format, &o->read, d) < 0)
+		return -1;
+	print_warnings(&r->p, path);
+	return select_graph(o, &r->p, &r->sel, d);
+}
+
+static void release_run(struct run *r)
+{
+	if (r->loaded)
+		af_input_release(&r->in);
+	af_profile_release(&r->p);
+	free(r->sel.excluded);
+}
+
+static const char *base_name(const char *path)
+{
+	const char *s = strrchr(path, '/');
+	return s ? s + 1 : path;
+}
+
+/* v with `decimals` implied digits */
+static void weight_text(char *s, size_t n, uint64_t v, unsigned decimals)
+{
+	uint64_t unit = 1;
+	for (unsigned i = 0; i < decimals; i++)
+		unit *= 10;
+	if (v % unit)
+		snprintf(s, n, "%" PRIu64 ".%0*" PRIu64, v / unit, (int)decimals, v % unit);
+	else
+		snprintf(s, n, "%" PRIu64, v / unit);
+}
+
+/* One line on stderr when work of the first run has no place in the
+ * second's graph: how much, where it is drawn, the largest piece (p: the
+ * merged profile, which holds the band). */
+static void removed_summary(const struct options *o, const struct af_profile *p,
+			    const struct af_diff *df)
+{
+	if (!df->removed_total)
+		return;
+	const struct af_tree *t = &p->tree;
+	uint32_t *up = NULL;
+	size_t n = 0, cap = 0;
+	for (uint32_t v = df->largest_removed; v != AF_NONE && v != df->band; v = t->nodes[v].parent) {
+		af_grow(&up, &cap, n + 1, sizeof *up);
+		up[n++] = v;
+	}
+	struct af_buf path;
+	af_buf_init(&path);
+	while (n--) {
+		af_buf_puts(&path, af_tree_name(t, t->nodes[up[n]].name));
+		if (n)
+			af_buf_putc(&path, ';');
+	}
+	free(up);
+	uint64_t *tot = af_tree_totals(t);
+	char all[48], big[48], pct[32];
+	weight_text(all, sizeof all, df->removed_total, p->decimals);
+	weight_text(big, sizeof big, tot[df->largest_removed], p->decimals);
+	snprintf(pct, sizeof pct, "%.2f", df->before_total ?
+		 100.0 * (double)df->removed_total / (double)df->before_total : 0.0);
+	fprintf(stderr, PROG ": %s: %" PRIu64 " stack%s only in this run, %s %s (%s%% of its time), "
+		"drawn in the band '%s' at the right; the largest: %s (%s %s)\n",
+		o->inputs[0], df->removed_stacks, df->removed_stacks == 1 ? "" : "s", all, p->unit, pct,
+		af_tree_name(t, t->nodes[df->band].name), path.data, big, p->unit);
+	free(tot);
+	af_buf_release(&path);
+}
+
+/* "before → after · clock · unit · what the colours show" */
+static void diff_subtitle(const struct options *o, const struct af_profile *p, struct af_buf *b)
+{
+	af_buf_printf(b, "%s \xe2\x86\x92 %s", base_name(o->inputs[0]), base_name(o->inputs[1]));
+	if (p->clock)
+		af_buf_printf(b, " \xc2\xb7 %s clock \xc2\xb7 %s", p->clock, p->unit);
+	af_buf_printf(b, " \xc2\xb7 %s time: red more, blue less%s",
+		      o->layout.diff_total ? "inclusive" : "self",
+		      o->layout.negate ? " (negated)" : "");
+}
+
+static void diff_titles(struct options *o, const struct run *r, struct af_buf *subtitle)
+{
+	const struct selection *s = &r[1].sel;
+	bool one_thread = s->nsel == 1 && s->root == r[1].p.threads[s->only].node;
+	set_titles(o, &r[1].p, one_thread ? 1 : 0, s->only, subtitle);
+	if (s->nproc == 1 && !one_thread && s->root != AF_ROOT && !o->title)
+		o->render.title = r[1].p.processes[s->only_proc].name;
+	if (!o->subtitle) {
+		subtitle->len = 0;
+		diff_subtitle(o, &r[1].p, subtitle);
+		o->render.subtitle = subtitle->data;
+		o->layout.has_subtitle = true;
+	}
+}
+
+static int open_output(const struct options *o, struct af_output *out, struct af_diag *od)
+{
+	af_diag_init(od, o->output);
+	return af_output_open(out, o->output, od);
+}
+
+static int finish_output(struct af_output *out, int rc, struct af_diag *od, struct af_diag *d)
+{
+	if (rc == 0)
+		rc = af_output_commit(out, od);
+	else
+		af_output_abort(out);
+	if (od->set)
+		*d = *od;
+	return rc;
+}
+
+static int compare_report(struct options *o, struct run *r, struct af_diag *d)
+{
+	struct af_report rep[2];
+	for (int i = 0; i < 2; i++)
+		af_report_build(&rep[i], &r[i].p, r[i].sel.root, r[i].sel.excluded);
+	struct af_report_diff rd;
+	af_report_diff_build(&rd, &rep[0], &rep[1], o->layout.diff_total, o->normalize, o->top);
+	struct af_buf subtitle;
+	af_buf_init(&subtitle);
+	diff_titles(o, r, &subtitle);
+	struct af_report_opts ro = {
+		.title = o->render.title, .source = o->inputs[1], .source_before = o->inputs[0],
+		.clock = r[1].p.clock, .unit = r[1].p.unit, .decimals = r[1].p.decimals, .top = o->top,
+	};
+	struct af_output out;
+	struct af_diag od;
+	int rc = open_output(o, &out, &od);
+	if (rc == 0)
+		rc = finish_output(&out, af_render_report_diff(&rd, o->report_format, &ro, &out.sink),
+				   &od, d);
+	else
+		*d = od;
+	af_buf_release(&subtitle);
+	af_report_diff_release(&rd);
+	af_report_release(&rep[0]);
+	af_report_release(&rep[1]);
+	return rc;
+}
+
+static int compare_graph(struct options *o, struct run *r, struct af_diag *d)
+{
+	struct af_profile *p = &r[1].p;
+	uint32_t root = r[1].sel.root;
+	struct af_diff df;
+	struct af_diff_opts dopt = { .normalize = o->normalize, .before_name = o->inputs[0] };
+	af_diag_init(d, o->inputs[1]);
+	int rc = af_diff_merge(&df, p, root, r[1].sel.excluded, &r[0].p, r[0].sel.root,
+			       r[0].sel.excluded, &dopt, d);
+	char *app = NULL;
+	struct af_buf subtitle;
+	af_buf_init(&subtitle);
+	if (rc == 0) {
+		removed_summary(o, p, &df);
+		o->layout.kinds = df.kinds;
+		o->layout.nkinds = df.nkinds;
+		diff_titles(o, r, &subtitle);
+		rc = prepare_graph(o, p, &app, d);
+	}
+	struct af_output out;
+	struct af_diag od;
+	if (rc == 0 && (rc = open_output(o, &out, &od)) < 0)
+		*d = od;
+	else if (rc == 0) {
+		if (o->frames)
+			rc = write_frames(o, &p->tree, root, df.excluded, &out.sink, d);
+		else if (o->format == AF_OUT_FOLDED)
+			rc = af_diff_write_folded(&p->tree, root, &df, p->decimals, &out.sink);
+		else
+			rc = af_render_to(o->format, &p->tree, root, df.excluded, &o->layout,
+					  &o->render, &out.sink, d);
+		rc = finish_output(&out, rc, &od, d);
+	}
+	if (rc == 0 && o->cp && o->layout.palette.map)
+		rc = save_palette_map(o, d);
+	af_palette_map_free(o->layout.palette.map);
+	free(app);
+	af_buf_release(&subtitle);
+	af_diff_release(&df);
+	return rc;
+}
+
+static int compare_runs(struct options *o)
+{
+	struct run r[2];
+	struct af_diag d;
+	memset(r, 0, sizeof r);
+	af_profile_init(&r[0].p);
+	af_profile_init(&r[1].p);
+	int rc = read_run(o, &r[0], o->inputs[0], &d);
+	if (rc == 0)
+		rc = read_run(o, &r[1], o->inputs[1], &d);
+	if (rc == 0) {
+		/* one thread (or process) against one, else whole graphs */
+		const struct selection *a = &r[0].sel, *b = &r[1].sel;
+		if ((a->root == AF_ROOT) != (b->root == AF_ROOT) || (a->nsel == 1) != (b->nsel == 1))
+			r[0].sel.root = r[1].sel.root = AF_ROOT;
+		if (strcmp(r[0].p.unit, r[1].p.unit) != 0 ||
+		    (r[0].p.clock && r[1].p.clock && strcmp(r[0].p.clock, r[1].p.clock) != 0))
+			fprintf(stderr, PROG ": warning: comparing %s%s%s (%s) with %s%s%s (%s)\n",
+				r[0].p.clock ? r[0].p.clock : "", r[0].p.clock ? " clock " : "", r[0].p.unit,
+				o->inputs[0], r[1].p.clock ? r[1].p.clock : "", r[1].p.clock ? " clock " : "",
+				r[1].p.unit, o->inputs[1]);
+		af_diag_init(&d, o->inputs[1]);
+		rc = af_diff_match_decimals(&r[0].p, &r[1].p, &d);
+	}
+	if (rc == 0)
+		rc = o->report ? compare_report(o, r, &d) : compare_graph(o, r, &d);
+	if (rc < 0)
+		print_diag(&d);
+	release_run(&r[0]);
+	release_run(&r[1]);
+	free(o->threads);
+	free(o->processes);
+	return rc < 0 ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
 	setlocale(LC_ALL, "C");
@@ -730,6 +1023,8 @@ int main(int argc, char **argv)
 	af_output_install_signals();
 	if (o.per_thread)
 		return per_thread(&o);
+	if (o.diff)
+		return compare_runs(&o);
 
 	struct af_diag d;
 	af_diag_init(&d, o.inputs[0]);

@@ -12,7 +12,10 @@
  * fixed point with the input's decimals; --factor does not change it.
  * Differential graphs add a column after samples: delta, the change of the
  * frame's own weight (after - before). The name is the rest of the line,
- * bytes as read (annotations such as "_[k]" kept). */
+ * bytes as read (annotations such as "_[k]" kept). Comparisons of two runs
+ * (--diff) give instead "samples before after delta colour kind": both
+ * runs' inclusive weights, the change the colour shows, the colour
+ * (#rrggbb) and the kind (plain, removed, context, band). */
 #include "render.h"
 
 #include <inttypes.h>
@@ -36,7 +39,9 @@ int af_render_frames(const struct af_layout *l, const struct af_render_opts *o,
 		     struct af_sink *out, struct af_diag *d)
 {
 	(void)d;
-	af_sink_puts(out, l->differential ? "# depth x width samples delta name\n"
+	static const char *const kinds[] = { "plain", "removed", "context", "band" };
+	af_sink_puts(out, l->compare ? "# depth x width samples before after delta colour kind name\n"
+		     : l->differential ? "# depth x width samples delta name\n"
 		     : "# depth x width samples name\n");
 	for (size_t i = 0; i < l->nframes; i++) {
 		const struct af_frame *f = &l->frames[i];
@@ -47,11 +52,19 @@ int af_render_frames(const struct af_layout *l, const struct af_render_opts *o,
 		snprintf(w, sizeof w, "%.1f", strtod(x2, NULL) - strtod(x1, NULL));
 		af_sink_printf(out, "%" PRIu32 " %s %s ", f->depth, x1, w);
 		put_fixed(out, f->width, o->decimals, false);
+		if (l->compare) {
+			af_sink_putc(out, ' ');
+			put_fixed(out, f->before, o->decimals, false);
+			af_sink_putc(out, ' ');
+			put_fixed(out, f->after, o->decimals, false);
+		}
 		if (l->differential) {
 			af_sink_putc(out, ' ');
 			put_fixed(out, f->delta < 0 ? (uint64_t)-(f->delta + 1) + 1 : (uint64_t)f->delta,
 				  o->decimals, f->delta < 0);
 		}
+		if (l->compare)
+			af_sink_printf(out, " #%06" PRIx32 " %s", f->colour, kinds[f->kind & 3]);
 		af_sink_putc(out, ' ');
 		af_sink_write(out, af_tree_name(l->tree, f->name), af_tree_name_len(l->tree, f->name));
 		af_sink_putc(out, '\n');

@@ -3,9 +3,11 @@
  * are fixed point (folded input may have decimals), percentages are of the
  * report's total with two decimals. */
 #include "report.h"
+#include "util.h"
 
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* ---- numbers ---- */
@@ -442,6 +444,240 @@ int af_render_report(const struct af_report *r, enum af_report_format fmt,
 		break;
 	case AF_REPORT_HTML:
 		write_html(r, o, out);
+		break;
+	}
+	return out->error ? -1 : 0;
+}
+
+/* ---- comparing two runs ---- */
+
+/* a - b with its sign ("+12", "-3.5", "0") */
+static void change_str(char *s, size_t size, uint64_t b, uint64_t a, unsigned decimals)
+{
+	char w[48];   /* 20 digits, a point and 19 decimals at most */
+	weight_str(w, sizeof w, a > b ? a - b : b - a, decimals);
+	snprintf(s, size, "%s%s", a > b ? "+" : a < b ? "-" : "", w);
+}
+
+/* (a - b) / b in percent with its sign; "new" when b is 0 and a is not */
+static void change_pct_str(char *s, size_t size, uint64_t b, uint64_t a)
+{
+	char p[32];
+	if (!b) {
+		snprintf(s, size, "%s", a ? "new" : "0.00");
+		return;
+	}
+	pct_str(p, sizeof p, a > b ? a - b : b - a, b);
+	snprintf(s, size, "%s%s", a > b ? "+" : a < b ? "-" : "", p);
+}
+
+/* The cells of one row: exclusive before, after, change, %, the same for
+ * inclusive, calls "before/after". */
+enum { C_EB, C_EA, C_EC, C_EP, C_IB, C_IA, C_IC, C_IP, C_CALLS, C_N };
+struct cells { char c[C_N][64]; };
+
+static void row_cells(const struct af_report_change *r, unsigned decimals, struct cells *c)
+{
+	weight_str(c->c[C_EB], 64, r->exclusive[0], decimals);
+	weight_str(c->c[C_EA], 64, r->exclusive[1], decimals);
+	change_str(c->c[C_EC], 64, r->exclusive[0], r->exclusive[1], decimals);
+	change_pct_str(c->c[C_EP], 64, r->exclusive[0], r->exclusive[1]);
+	weight_str(c->c[C_IB], 64, r->inclusive[0], decimals);
+	weight_str(c->c[C_IA], 64, r->inclusive[1], decimals);
+	change_str(c->c[C_IC], 64, r->inclusive[0], r->inclusive[1], decimals);
+	change_pct_str(c->c[C_IP], 64, r->inclusive[0], r->inclusive[1]);
+	snprintf(c->c[C_CALLS], 64, "%" PRIu64 "/%" PRIu64, r->calls[0], r->calls[1]);
+}
+
+static const char *const diff_heads[C_N] = {
+	"Excl before", "Excl after", "Change", "%", "Incl before", "Incl after", "Change", "%",
+	"Calls",
+};
+
+static void diff_text(const struct af_report_diff *rd, const struct af_report_opts *o,
+		      struct af_sink *out)
+{
+	char tb[64], ta[64], tc[64], tp[32];
+	weight_str(tb, sizeof tb, rd->total[0], o->decimals);
+	weight_str(ta, sizeof ta, rd->total[1], o->decimals);
+	change_str(tc, sizeof tc, rd->total[0], rd->total[1], o->decimals);
+	change_pct_str(tp, sizeof tp, rd->total[0], rd->total[1]);
+	af_sink_printf(out, "Method profile comparison: %s\n", o->title ? o->title : "all");
+	af_sink_printf(out, "Before: %s%s\nAfter: %s\n", o->source_before ? o->source_before : "-",
+		       rd->normalized ? " (normalized to the after total)" : "",
+		       o->source ? o->source : "-");
+	if (o->clock)
+		af_sink_printf(out, "Clock: %s (%s)\n", o->clock, o->unit);
+	af_sink_printf(out, "Total: %s %s before, %s %s after, %s %s (%s%s)\n", tb, o->unit, ta,
+		       o->unit, tc, o->unit, tp, rd->total[0] ? "%" : "");
+	af_sink_printf(out, "Methods: %zu (%zu only before, %zu only after, %zu changed)",
+		       rd->nmethods, rd->only[0], rd->only[1], rd->changed);
+	if (rd->nrows < rd->nmethods)
+		af_sink_printf(out, ", the %zu largest changes shown", rd->nrows);
+	af_sink_printf(out, "\nSorted by the change of %s time, largest increase first\n\n",
+		       rd->by_inclusive ? "inclusive" : "exclusive");
+	struct cells *cells = af_xmalloc((rd->nrows ? rd->nrows : 1) * sizeof *cells);
+	int w[C_N];
+	for (int k = 0; k < C_N; k++)
+		w[k] = (int)strlen(diff_heads[k]);
+	for (size_t i = 0; i < rd->nrows; i++) {
+		row_cells(&rd->rows[i], o->decimals, &cells[i]);
+		for (int k = 0; k < C_N; k++)
+			if ((int)strlen(cells[i].c[k]) > w[k])
+				w[k] = (int)strlen(cells[i].c[k]);
+	}
+	int ncols = rd->has_calls ? C_N : C_N - 1;
+	for (int k = 0; k < ncols; k++)
+		af_sink_printf(out, "%*s%s", w[k], diff_heads[k], k == C_EP || k == C_IP ? "   " : "  ");
+	af_sink_puts(out, "Method\n");
+	for (size_t i = 0; i < rd->nrows; i++) {
+		for (int k = 0; k < ncols; k++)
+			af_sink_printf(out, "%*s%s", w[k], cells[i].c[k],
+				       k == C_EP || k == C_IP ? (strcmp(cells[i].c[k], "new") ? "%  " : "   ")
+				       : "  ");
+		af_sink_printf(out, "%s\n", rd->rows[i].name);
+	}
+	free(cells);
+}
+
+static void diff_csv(const struct af_report_diff *rd, const struct af_report_opts *o,
+		     struct af_sink *out)
+{
+	const char *u = strcmp(o->unit, "\xc2\xb5s") == 0 ? "us" : o->unit;
+	af_sink_printf(out, "rank,method,exclusive_before_%s,exclusive_after_%s,exclusive_change_%s,"
+		       "exclusive_change_pct,inclusive_before_%s,inclusive_after_%s,"
+		       "inclusive_change_%s,inclusive_change_pct,calls_before,calls_after\n",
+		       u, u, u, u, u, u);
+	for (size_t i = 0; i < rd->nrows; i++) {
+		struct cells c;
+		row_cells(&rd->rows[i], o->decimals, &c);
+		af_sink_printf(out, "%zu,", i + 1);
+		csv_field(out, rd->rows[i].name);
+		for (int k = 0; k < C_CALLS; k++)
+			af_sink_printf(out, ",%s", strcmp(c.c[k], "new") ? c.c[k] : "");
+		if (rd->has_calls)
+			af_sink_printf(out, ",%" PRIu64 ",%" PRIu64 "\n", rd->rows[i].calls[0],
+				       rd->rows[i].calls[1]);
+		else
+			af_sink_puts(out, ",,\n");
+	}
+}
+
+static void json_run(struct af_sink *out, const char *key, const char *file, uint64_t total,
+		     unsigned decimals)
+{
+	char t[64];
+	weight_str(t, sizeof t, total, decimals);
+	af_sink_printf(out, ",\"%s\":{\"file\":", key);
+	if (file)
+		json_string(out, file);
+	else
+		af_sink_puts(out, "null");
+	af_sink_printf(out, ",\"total\":%s}", t);
+}
+
+static void diff_json(const struct af_report_diff *rd, const struct af_report_opts *o,
+		      struct af_sink *out)
+{
+	static const char *const keys[C_CALLS] = {
+		"exclusive_before", "exclusive_after", "exclusive_change", "exclusive_change_pct",
+		"inclusive_before", "inclusive_after", "inclusive_change", "inclusive_change_pct",
+	};
+	af_sink_puts(out, "{\"title\":");
+	json_string(out, o->title ? o->title : "all");
+	json_run(out, "before", o->source_before, rd->total[0], o->decimals);
+	json_run(out, "after", o->source, rd->total[1], o->decimals);
+	af_sink_puts(out, ",\"clock\":");
+	if (o->clock)
+		json_string(out, o->clock);
+	else
+		af_sink_puts(out, "null");
+	af_sink_puts(out, ",\"unit\":");
+	json_string(out, o->unit);
+	af_sink_printf(out, ",\"normalized\":%s,\"sorted_by\":\"%s\",\"method_count\":%zu,"
+		       "\"only_before\":%zu,\"only_after\":%zu,\"changed\":%zu,\"methods\":[",
+		       rd->normalized ? "true" : "false", rd->by_inclusive ? "inclusive" : "exclusive",
+		       rd->nmethods, rd->only[0], rd->only[1], rd->changed);
+	for (size_t i = 0; i < rd->nrows; i++) {
+		struct cells c;
+		row_cells(&rd->rows[i], o->decimals, &c);
+		af_sink_printf(out, "%s\n  {\"rank\":%zu,\"method\":", i ? "," : "", i + 1);
+		json_string(out, rd->rows[i].name);
+		for (int k = 0; k < C_CALLS; k++) {
+			const char *v = c.c[k][0] == '+' ? c.c[k] + 1 : c.c[k];
+			af_sink_printf(out, ",\"%s\":%s", keys[k], strcmp(v, "new") ? v : "null");
+		}
+		if (rd->has_calls)
+			af_sink_printf(out, ",\"calls_before\":%" PRIu64 ",\"calls_after\":%" PRIu64,
+				       rd->rows[i].calls[0], rd->rows[i].calls[1]);
+		af_sink_putc(out, '}');
+	}
+	af_sink_puts(out, "\n]}\n");
+}
+
+static void diff_html(const struct af_report_diff *rd, const struct af_report_opts *o,
+		      struct af_sink *out)
+{
+	const char *title = o->title ? o->title : "all";
+	af_sink_puts(out, html_head);
+	af_sink_puts(out, "<title>Method profile comparison: ");
+	html_text(out, title);
+	af_sink_puts(out, "</title>\n</head>\n<body>\n<h1>Method profile comparison: ");
+	html_text(out, title);
+	af_sink_puts(out, "</h1>\n<p>Before: ");
+	html_text(out, o->source_before ? o->source_before : "-");
+	af_sink_puts(out, rd->normalized ? " (normalized to the after total)" : "");
+	af_sink_puts(out, " &middot; after: ");
+	html_text(out, o->source ? o->source : "-");
+	if (o->clock) {
+		af_sink_puts(out, " &middot; ");
+		html_text(out, o->clock);
+		af_sink_puts(out, " clock");
+	}
+	af_sink_printf(out, " &middot; %zu methods (%zu only before, %zu only after). Sorted by the "
+		       "change of %s time, largest increase first; click a column to sort.</p>\n"
+		       "<table id=\"profile\">\n<thead><tr><th>#</th>", rd->nmethods, rd->only[0],
+		       rd->only[1], rd->by_inclusive ? "inclusive" : "exclusive");
+	int ncols = rd->has_calls ? C_N : C_N - 1;
+	for (int k = 0; k < ncols; k++)
+		af_sink_printf(out, "<th>%s</th>", diff_heads[k]);
+	af_sink_puts(out, "<th class=\"m\">Method</th></tr></thead>\n<tbody>\n");
+	for (size_t i = 0; i < rd->nrows; i++) {
+		struct cells c;
+		row_cells(&rd->rows[i], o->decimals, &c);
+		af_sink_printf(out, "<tr><td>%zu</td>", i + 1);
+		for (int k = 0; k < C_CALLS; k++) {
+			bool pct = k == C_EP || k == C_IP, isnew = strcmp(c.c[k], "new") == 0;
+			af_sink_printf(out, "<td data-v=\"%s\">%s%s</td>", isnew ? "1e300" : c.c[k], c.c[k],
+				       pct && !isnew ? "%" : "");
+		}
+		if (rd->has_calls)
+			af_sink_printf(out, "<td data-v=\"%" PRIu64 "\">%s</td>", rd->rows[i].calls[1],
+				       c.c[C_CALLS]);
+		af_sink_puts(out, "<td class=\"m\">");
+		html_text(out, rd->rows[i].name);
+		af_sink_puts(out, "</td></tr>\n");
+	}
+	af_sink_puts(out, "</tbody>\n</table>\n");
+	af_sink_puts(out, html_script);
+	af_sink_puts(out, "</body>\n</html>\n");
+}
+
+int af_render_report_diff(const struct af_report_diff *rd, enum af_report_format fmt,
+			  const struct af_report_opts *o, struct af_sink *out)
+{
+	switch (fmt) {
+	case AF_REPORT_TEXT:
+		diff_text(rd, o, out);
+		break;
+	case AF_REPORT_CSV:
+		diff_csv(rd, o, out);
+		break;
+	case AF_REPORT_JSON:
+		diff_json(rd, o, out);
+		break;
+	case AF_REPORT_HTML:
+		diff_html(rd, o, out);
 		break;
 	}
 	return out->error ? -1 : 0;

@@ -632,6 +632,32 @@ static void data_names(struct svg *g, uint32_t *index)
 	af_sink_putc(out, ']');
 }
 
+/* Comparisons of two runs (--diff): D.bf and D.af each frame's inclusive
+ * weight in the first and second run, D.dk the frames' kinds as a string of
+ * digits (enum af_frame_kind), D.dt 1 when D.d is the change of inclusive
+ * weight, D.ng 1 when it is negated (--negate). */
+static void data_compare(struct svg *g)
+{
+	const struct af_layout *l = g->l;
+	struct af_sink *out = g->out;
+	af_sink_printf(out, ",dt:%d,ng:%d,\nbf:[", l->diff_total, l->negate);
+	for (size_t i = 0; i < l->nframes; i++) {
+		if (i)
+			af_sink_write(out, ",\n", i % 32 ? 1 : 2);
+		af_sink_u64(out, l->frames[i].before);
+	}
+	af_sink_puts(out, "],\naf:[");
+	for (size_t i = 0; i < l->nframes; i++) {
+		if (i)
+			af_sink_write(out, ",\n", i % 32 ? 1 : 2);
+		af_sink_u64(out, l->frames[i].after);
+	}
+	af_sink_puts(out, "],\ndk:\"");
+	for (size_t i = 0; i < l->nframes; i++)
+		af_sink_putc(out, (char)('0' + l->frames[i].kind));
+	af_sink_putc(out, '"');
+}
+
 /* D.g: each frame's colour group, when colours are not per name; D.d:
  * differential graphs, each frame's change of its own weight. */
 static void data_per_frame(struct svg *g)
@@ -647,6 +673,8 @@ static void data_per_frame(struct svg *g)
 		}
 		af_sink_putc(out, ']');
 	}
+	if (l->compare)
+		data_compare(g);
 	if (l->differential) {
 		af_sink_puts(out, ",\nd:[");
 		for (size_t i = 0; i < l->nframes; i++) {

@@ -281,3 +281,122 @@ void af_report_release(struct af_report *r)
 	free(r->edges);
 	memset(r, 0, sizeof *r);
 }
+
+/* ---- comparing two runs ---- */
+
+static uint64_t scaled(uint64_t v, uint64_t to, uint64_t from)
+{
+	return (uint64_t)((unsigned __int128)v * to / from);
+}
+
+static int64_t change_of(const struct af_report_change *c, bool inclusive)
+{
+	const uint64_t *v = inclusive ? c->inclusive : c->exclusive;
+	uint64_t m = v[1] > v[0] ? v[1] - v[0] : v[0] - v[1];
+	int64_t d = m > (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)m;
+	return v[1] >= v[0] ? d : -d;
+}
+
+static uint64_t magnitude(int64_t d)
+{
+	return d < 0 ? (uint64_t)-(d + 1) + 1 : (uint64_t)d;
+}
+
+/* Largest change either way first (for --top). */
+static int by_magnitude(const void *a, const void *b)
+{
+	const struct af_report_change *x = a, *y = b;
+	uint64_t mx = magnitude(x->key[0]), my = magnitude(y->key[0]);
+	if (mx != my)
+		return mx < my ? 1 : -1;
+	if (x->key[0] != y->key[0])
+		return x->key[0] < y->key[0] ? 1 : -1;
+	return strcmp(x->name, y->name);
+}
+
+/* Largest increase first, largest decrease last; then the other measure. */
+static int by_change(const void *a, const void *b)
+{
+	const struct af_report_change *x = a, *y = b;
+	for (int k = 0; k < 2; k++)
+		if (x->key[k] != y->key[k])
+			return x->key[k] < y->key[k] ? 1 : -1;
+	return strcmp(x->name, y->name);
+}
+
+static void add_run(struct af_report_diff *rd, struct af_tree *names, uint32_t **row_of,
+		    size_t *cap_row_of, size_t *cap_rows, const struct af_report *r, int run)
+{
+	for (size_t i = 0; i < r->nmethods; i++) {
+		const struct af_report_method *m = &r->methods[i];
+		const char *name = af_tree_name(r->tree, m->name);
+		size_t had = names->nnames;
+		uint32_t id = af_tree_intern(names, name, af_tree_name_len(r->tree, m->name));
+		if (names->nnames > had) {
+			af_grow(row_of, cap_row_of, names->nnames, sizeof **row_of);
+			(*row_of)[id] = AF_NONE;
+		}
+		uint32_t row = (*row_of)[id];
+		if (row == AF_NONE) {
+			af_grow(&rd->rows, cap_rows, rd->nmethods + 1, sizeof *rd->rows);
+			row = (uint32_t)rd->nmethods++;
+			memset(&rd->rows[row], 0, sizeof *rd->rows);
+			rd->rows[row].name = name;
+			(*row_of)[id] = row;
+		}
+		struct af_report_change *c = &rd->rows[row];
+		c->exclusive[run] += m->exclusive;
+		c->inclusive[run] += m->inclusive;
+		c->calls[run] += m->calls + m->recursive_calls;
+		c->in[run] = true;
+	}
+	rd->total[run] = r->total;
+}
+
+void af_report_diff_build(struct af_report_diff *rd, const struct af_report *before,
+			  const struct af_report *after, bool by_inclusive, bool normalize,
+			  size_t top)
+{
+	memset(rd, 0, sizeof *rd);
+	rd->has_calls = before->has_calls || after->has_calls;
+	rd->by_inclusive = by_inclusive;
+	struct af_tree names;
+	af_tree_init(&names);   /* only to match names: "all" is in it already */
+	size_t cap_row_of = 0, cap_rows = 0;
+	uint32_t *row_of = NULL;
+	af_grow(&row_of, &cap_row_of, names.nnames, sizeof *row_of);
+	for (size_t i = 0; i < names.nnames; i++)
+		row_of[i] = AF_NONE;
+	add_run(rd, &names, &row_of, &cap_row_of, &cap_rows, before, 0);
+	add_run(rd, &names, &row_of, &cap_row_of, &cap_rows, after, 1);
+	free(row_of);
+	af_tree_release(&names);
+	if (normalize && rd->total[0] && rd->total[0] != rd->total[1]) {
+		for (size_t i = 0; i < rd->nmethods; i++) {
+			rd->rows[i].exclusive[0] = scaled(rd->rows[i].exclusive[0], rd->total[1], rd->total[0]);
+			rd->rows[i].inclusive[0] = scaled(rd->rows[i].inclusive[0], rd->total[1], rd->total[0]);
+		}
+		rd->total[0] = rd->total[1];
+		rd->normalized = true;
+	}
+	for (size_t i = 0; i < rd->nmethods; i++) {
+		struct af_report_change *c = &rd->rows[i];
+		rd->only[0] += c->in[0] && !c->in[1];
+		rd->only[1] += c->in[1] && !c->in[0];
+		rd->changed += change_of(c, false) || change_of(c, true);
+		c->key[0] = change_of(c, by_inclusive);
+		c->key[1] = change_of(c, !by_inclusive);
+	}
+	rd->nrows = rd->nmethods;
+	if (top && top < rd->nmethods) {
+		qsort(rd->rows, rd->nmethods, sizeof *rd->rows, by_magnitude);
+		rd->nrows = top;
+	}
+	qsort(rd->rows, rd->nrows, sizeof *rd->rows, by_change);
+}
+
+void af_report_diff_release(struct af_report_diff *rd)
+{
+	free(rd->rows);
+	memset(rd, 0, sizeof *rd);
+}

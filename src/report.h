@@ -66,6 +66,7 @@ enum af_report_format { AF_REPORT_TEXT, AF_REPORT_CSV, AF_REPORT_JSON, AF_REPORT
 struct af_report_opts {
 	const char *title;       /* what was profiled: a thread name, "All threads" */
 	const char *source;      /* input file name; may be NULL */
+	const char *source_before; /* comparisons: the first run's file */
 	const char *clock;       /* "wall", "thread-cpu"; NULL for folded input */
 	const char *unit;        /* "µs", "samples" */
 	unsigned decimals;       /* weights are fixed point with this many decimals */
@@ -78,5 +79,47 @@ struct af_report_opts {
  * Returns 0, or -1 if the sink failed. */
 int af_render_report(const struct af_report *r, enum af_report_format fmt,
 		     const struct af_report_opts *o, struct af_sink *out);
+
+/* ---- comparing two runs (--diff --report) ----
+ *
+ * Methods of two reports matched by name (dmtracedump -d). The change of a
+ * method is second run minus first run; rows are listed by the change of
+ * exclusive time (inclusive with by_inclusive), largest increase first and
+ * largest decrease last, so what got slower leads and what got faster ends
+ * the list. With top, the top rows of largest change either way are kept,
+ * listed in that same order. */
+
+struct af_report_change {
+	const char *name;                /* valid while the reports' trees are */
+	uint64_t exclusive[2], inclusive[2];  /* [0] first run, [1] second */
+	uint64_t calls[2];               /* all calls, recursive ones included */
+	bool in[2];                      /* the method appears in that run */
+	int64_t key[2];                  /* sort keys: change of the measure
+					    sorted by, then of the other */
+};
+
+struct af_report_diff {
+	struct af_report_change *rows;   /* shown rows, in order */
+	size_t nrows;
+	size_t nmethods;                 /* methods of either run */
+	size_t only[2];                  /* methods only in the first / second run */
+	size_t changed;                  /* methods whose exclusive or inclusive
+					    time changed */
+	uint64_t total[2];
+	bool has_calls, by_inclusive, normalized;
+};
+
+/* Build the comparison of `before` and `after`. normalize scales the first
+ * run's times to the second run's total (each rounded down). top: keep that
+ * many rows (0: all). Never fails; release with af_report_diff_release(). */
+void af_report_diff_build(struct af_report_diff *rd, const struct af_report *before,
+			  const struct af_report *after, bool by_inclusive, bool normalize,
+			  size_t top);
+void af_report_diff_release(struct af_report_diff *rd);
+
+/* Write the comparison as text, CSV, JSON or HTML (o->source_before names
+ * the first run, o->source the second). Returns 0, or -1 if the sink failed. */
+int af_render_report_diff(const struct af_report_diff *rd, enum af_report_format fmt,
+			  const struct af_report_opts *o, struct af_sink *out);
 
 #endif

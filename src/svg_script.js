@@ -8,8 +8,11 @@
  * character advance, px), fh (frame height), u (count unit), n (distinct frame
  * names) and f (four integers per frame, see data() in render_svg.c); when
  * set, dc (decimals of the weights), k (--factor), nt (--nametype), g (each
- * frame's colour path, when colours are not per name) and d (differential
- * graphs: each frame's change of its own weight).
+ * frame's colour path, when colours are not per name), d (differential
+ * graphs: each frame's change of its own weight, or with dt of its inclusive
+ * weight; negated when ng) and, comparing two runs (--diff), bf and af
+ * (each frame's inclusive weight in the first and second run) and dk (each
+ * frame's kind, a digit: 0 plain, 1 removed, 2 context, 3 the band).
  *
  * The script finds its own <svg> through document.currentScript, so several
  * graphs inlined in one HTML page work independently. Frames are subpaths of
@@ -127,7 +130,23 @@ function setup(svg) {
 		var h = Math.round(a * 10000 / b), f = h % 100;
 		return Math.floor(h / 100) + (f < 10 ? ".0" : ".") + f;
 	}
+	/* comparisons (--diff): both runs' inclusive weights and the change;
+	 * a frame coloured by its own weight also gives that change */
+	function signed(v) { return (v > 0 ? "+" : "") + count(v); }
+	function compared(i) {
+		var k = +D.dk.charAt(i), b = D.bf[i], a = D.af[i], u = " " + D.u, own;
+		var s = D.n[nm[i]] + " (";
+		if (k === 3) return s + count(b) + u + " only in the first run)";
+		if (k === 2) return s + count(b) + u + " of removed calls below)";
+		s += "before " + count(b) + u + ", after " + count(a) + u + ", " + signed(a - b) + u +
+			", " + (b > 0 ? spct(a - b, b) + "%" : "new");
+		own = D.d[i] * (D.ng ? -1 : 1);
+		if (k === 1) s += "; removed";
+		else if (!D.dt && own !== a - b) s += "; self " + (own ? signed(own) + u : "unchanged");
+		return s + ")";
+	}
 	function describe(i) {
+		if (D.bf) return compared(i);
 		var s = D.n[nm[i]] + " (" + count(wd[i]) + " " + D.u + ", " + pct(wd[i], TOTAL) + "%";
 		if (Z && i > Z && i < en[Z])
 			s += ", " + pct(wd[i], wd[Z]) + "% of zoom";
