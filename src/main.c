@@ -798,6 +798,9 @@ static int read_run(struct options *o, struct run *r, const char *path, struct a
 	if (af_read(&r->p, &r->in.in, o->input_format, &o->read, d) < 0)
 		return -1;
 	print_warnings(&r->p, path);
+	if (r->p.tree.before)
+		return af_diag_error(d, "two counts per line make a comparison already: "
+				     "--diff needs one run in each input");
 	return select_graph(o, &r->p, &r->sel, d);
 }
 
