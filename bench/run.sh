@@ -49,27 +49,28 @@ row() {
 	local med mb bytes frames
 	med=$(tr ' ' '\n' <<<"$times" | grep . | median)
 	mb=$(awk -v b="$(stat -c %s "$input")" 'BEGIN {printf "%.1f", b / 1e6}')
-	bytes=$(cat "$OUT"/result* 2>/dev/null | wc -c)
+	bytes=$(find "$OUT" -path '*result*' -type f -exec cat {} + 2>/dev/null | wc -c)
 	[ "$bytes" -gt 0 ] || bytes=$(wc -c <"$OUT/stdout")
-	frames=$(sed -n 's/.*stats: \([0-9]*\) frames.*/\1/p' "$OUT/stderr" | awk '{s += $1} END {print s ? s : "-"}')
+	frames=${FRAMES:--}
 	printf '%-34s %9s %9s %9s %10s %11s %9s %s\n' "$name" "$mb" "$med" \
-		"$(awk -v b="$mb" -v t="$med" 'BEGIN {printf "%.0f", t > 0 ? b / t : 0}')" \
+		"$(awk -v b="$mb" -v t="$med" 'BEGIN {printf "%.0f", (t > 0 ? b / t : 0)}')" \
 		"$(awk -v k="$rss" 'BEGIN {printf "%.1f", k / 1024}')" "$bytes" "$frames" "$target"
 	rm -rf "$OUT"/result*
 }
 
-row "ART 57 MB -> SVG, every thread" "<=0.25 s, <=100 MB" "$art" "$AF" "$art" -o "$OUT/result.svg"
-row "ART 57 MB streaming -> SVG" "" "$DATA/art-4.09M-streaming.trace" \
-	"$AF" "$DATA/art-4.09M-streaming.trace" -o "$OUT/result.svg"
-if "$AF" --help | grep -q -- --per-thread; then
-	row "ART 57 MB -> PNG per thread" "<=1 s" "$art" "$AF" --per-thread "$OUT/result-dir" --format png "$art"
-fi
-row "folded 60 MB -> SVG" "<=0.15 s, <=100 MB" "$DATA/folded-60M.folded" \
-	"$AF" "$DATA/folded-60M.folded" -o "$OUT/result.svg"
-row "folded 247 MB -> SVG" "<=0.6 s, <=350 MB" "$DATA/folded-247M.folded" \
-	"$AF" "$DATA/folded-247M.folded" -o "$OUT/result.svg"
-row "atrace 200 MB -> SVG" ">=400 MB/s" "$DATA/atrace-200M.txt" \
-	"$AF" "$DATA/atrace-200M.txt" -o "$OUT/result.svg"
+# frames drawn in the SVG of FILE (one line each in --format frames)
+frames_of() { "$AF" "$@" --format frames 2>/dev/null | grep -vc '^#'; }
+
+FRAMES=$(frames_of "$art") row "ART 57 MB -> SVG, every thread" "<=0.25 s, <=100 MB" "$art" "$AF" "$art" -o "$OUT/result.svg"
+FRAMES=$(frames_of "$DATA/art-4.09M-streaming.trace") row "ART 57 MB streaming -> SVG" "" \
+	"$DATA/art-4.09M-streaming.trace" "$AF" "$DATA/art-4.09M-streaming.trace" -o "$OUT/result.svg"
+row "ART 57 MB -> PNG per thread" "<=1 s" "$art" "$AF" --per-thread "$OUT/result-dir" --format png "$art"
+FRAMES=$(frames_of "$DATA/folded-60M.folded") row "folded 60 MB -> SVG" "<=0.15 s, <=100 MB" \
+	"$DATA/folded-60M.folded" "$AF" "$DATA/folded-60M.folded" -o "$OUT/result.svg"
+FRAMES=$(frames_of "$DATA/folded-247M.folded") row "folded 247 MB -> SVG" "<=0.6 s, <=350 MB" \
+	"$DATA/folded-247M.folded" "$AF" "$DATA/folded-247M.folded" -o "$OUT/result.svg"
+FRAMES=$(frames_of "$DATA/atrace-200M.txt") row "atrace 200 MB -> SVG" ">=400 MB/s" \
+	"$DATA/atrace-200M.txt" "$AF" "$DATA/atrace-200M.txt" -o "$OUT/result.svg"
 
 if [ -n "${FLAMEGRAPH_PL:-}" ]; then
 	echo
@@ -85,7 +86,7 @@ if [ "${SCALING:-1}" = 1 ]; then
 	for k in 1 4 16; do
 		n=$((1000000 * k))
 		make_input "$DATA/art-scale-$k.trace" "$GEN/gen_art" legacy "$n" 7
-		RUNS=3 row "ART ${k}M records -> SVG" "" "$DATA/art-scale-$k.trace" \
+		FRAMES=$(frames_of "$DATA/art-scale-$k.trace") RUNS=3 row "ART ${k}M records -> SVG" "" "$DATA/art-scale-$k.trace" \
 			"$AF" "$DATA/art-scale-$k.trace" -o "$OUT/result.svg"
 	done
 fi

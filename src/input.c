@@ -67,12 +67,24 @@ int af_input_load(struct af_mapped *m, const char *path, struct af_diag *d)
 			m->map_len = (size_t)st.st_size;
 			m->in.data = p;
 			m->in.len = (size_t)st.st_size;
+			m->in.mapped = true;
 		}
 	} else {
 		rc = read_all(m, fd, d);
 	}
 	close(fd);
 	return rc;
+}
+
+void af_input_consumed(const struct af_input *in, size_t upto)
+{
+	if (!in->mapped)
+		return;
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	size_t len = upto < in->len ? upto : in->len;
+	len &= ~(page - 1);   /* the mapping starts on a page */
+	if (len)
+		madvise((void *)(uintptr_t)in->data, len, MADV_DONTNEED);
 }
 
 void af_input_release(struct af_mapped *m)

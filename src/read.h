@@ -37,7 +37,17 @@ struct af_input {
 	const uint8_t *data;
 	size_t len;
 	const char *name;      /* for messages */
+	bool mapped;           /* data is a read-only file mapping (input.c) */
 };
+
+/* The reader is done with data[0, upto): a mapped input's pages there stop
+ * counting towards memory (a later read faults them in again from the page
+ * cache, with the same bytes). Keeps peak memory to the tree, not the file,
+ * for inputs larger than RAM would like. Cheap; call every few MiB. */
+void af_input_consumed(const struct af_input *in, size_t upto);
+
+/* How often readers call af_input_consumed(), in bytes. */
+#define AF_INPUT_CONSUME_STEP ((size_t)16 << 20)
 
 enum af_format { AF_FORMAT_AUTO, AF_FORMAT_ART, AF_FORMAT_FOLDED, AF_FORMAT_ATRACE };
 

@@ -654,7 +654,10 @@ static void read_records(struct art *a, const struct legacy *h)
 	size_t n = (a->in->len - h->data) / h->record_size;
 	size_t word_at = h->version == 1 ? 1 : 2;
 	a->record_id_bits = h->version == 1 ? 8 : 16;
+	size_t step = AF_INPUT_CONSUME_STEP / h->record_size;
 	for (size_t i = 0; i < n; i++, p += h->record_size) {
+		if (i % step == step - 1)
+			af_input_consumed(a->in, (size_t)(p - a->in->data));
 		uint32_t tid = h->version == 1 ? p[0] : (uint32_t)af_le(p, 2);
 		uint32_t word = (uint32_t)af_le(p + word_at, 4);
 		uint32_t t = (uint32_t)af_le(p + h->time_offset, 4);

@@ -281,8 +281,10 @@ static int decode(struct art *a, struct stream *s)
 	const uint8_t *d = a->in->data;
 	const size_t rs = s->record_size, end = s->end;
 	const size_t tpos = s->version == 3 && a->use_wall ? 10 : 6;
-	size_t p = s->data;
+	size_t p = s->data, consumed = 0;
 	while (p < end) {
+		if (p - consumed >= AF_INPUT_CONSUME_STEP)
+			af_input_consumed(a->in, consumed = p);
 		uint32_t tid = end - p >= 2 ? (uint32_t)af_le(d + p, 2) : 1;
 		if (tid) {
 			if (end - p < rs) {

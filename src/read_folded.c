@@ -106,13 +106,15 @@ static bool scale_count(const struct folded *f, uint64_t *count, unsigned decima
 	return true;
 }
 
-/* Split a line into stack and count. */
+/* Split a line into stack and count: the count is the last token, digits
+ * and a point, after a space or tab. Only that token is scanned, so a line
+ * costs nothing here however long its stack (parse_count checks the digits). */
 static bool split_line(const char *s, size_t n, size_t *stack_len, const char **count, size_t *count_len)
 {
 	size_t k = n;
-	while (k > 0 && s[k - 1] != ' ' && s[k - 1] != '\t')
+	while (k > 0 && ((s[k - 1] >= '0' && s[k - 1] <= '9') || s[k - 1] == '.'))
 		k--;
-	if (k == 0 || k == n)
+	if (k == 0 || k == n || (s[k - 1] != ' ' && s[k - 1] != '\t'))
 		return false;
 	*count = s + k;
 	*count_len = n - k;
@@ -311,7 +313,13 @@ int af_read_folded(struct af_profile *p, const struct af_input *in,
 	p->unit = "samples";
 	const char *s = (const char *)in->data, *end = s + in->len;
 	int rc = 0;
+	const char *consumed = s;
 	while (s < end && rc == 0) {
+		/* the previous stack is still read (shared prefix): keep it. With
+		 * --reverse it is a rewritten copy, and s itself is the bound. */
+		const char *keep = f.prev >= consumed && f.prev < end ? f.prev : s;
+		if ((size_t)(keep - consumed) >= AF_INPUT_CONSUME_STEP)
+			af_input_consumed(in, (size_t)((consumed = keep) - (const char *)in->data));
 		const char *nl = memchr(s, '\n', (size_t)(end - s));
 		size_t n = (size_t)((nl ? nl : end) - s);
 		f.lines++;

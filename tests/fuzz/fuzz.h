@@ -90,7 +90,7 @@ static int fuzz_one(enum af_format fmt, const uint8_t *data, size_t size)
 		.signatures = flags & 0x04,
 		.strict = flags & 0x08,
 	};
-	struct af_input in = { data + 1, size - 1, "fuzz" };
+	struct af_input in = { .data = data + 1, .len = size - 1, .name = "fuzz" };
 	struct af_profile p;
 	struct af_diag d;
 	af_profile_init(&p);

@@ -26,7 +26,7 @@ void read_input(struct read_result *res, const void *data, size_t len, const cha
 		af_reader_fn *reader, const struct af_read_opts *o)
 {
 	static const struct af_read_opts defaults;
-	struct af_input in = { data, len, name };
+	struct af_input in = { .data = data, .len = len, .name = name };
 	struct af_diag d;
 	af_diag_init(&d, name);
 	af_profile_init(&res->p);
