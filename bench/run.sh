@@ -16,11 +16,14 @@ OUT=$(mktemp -d)
 trap 'rm -rf "$OUT"' EXIT
 mkdir -p "$DATA"
 
-# make_input FILE CMD...: generate FILE unless it is already there
+# make_input FILE GENERATOR ARGS...: generate FILE unless it is there and
+# newer than its generator
 make_input() {
 	local file=$1
 	shift
-	[ -s "$file" ] || { echo "generating $(basename "$file") ..." >&2; "$@" >"$file.tmp" && mv "$file.tmp" "$file"; }
+	[ -s "$file" ] && [ "$file" -nt "$1" ] && return 0
+	echo "generating $(basename "$file") ..." >&2
+	"$@" >"$file.tmp" && mv "$file.tmp" "$file"
 }
 
 art=$DATA/art-4.09M.trace

@@ -969,12 +969,17 @@ static void rd_release(struct rd *r)
 	af_tree_release(&r->slice_tree);
 }
 
-static int read_text(struct rd *r, const struct atrace_text *t)
+static int read_text(struct rd *r, const struct atrace_text *t, const struct af_input *in)
 {
 	if (t->procdump)
 		process_dump(r, t->procdump, t->procdump_len);
 	const char *s = t->data, *end = s + t->len;
+	/* plain text is the mapped input itself: release what has been read */
+	const char *base = (const char *)in->data, *consumed = s;
+	bool in_map = s >= base && end <= base + in->len;
 	while (s < end) {
+		if (in_map && (size_t)(s - consumed) >= AF_INPUT_CONSUME_STEP)
+			af_input_consumed(in, (size_t)((consumed = s) - base));
 		const char *nl = memchr(s, '\n', (size_t)(end - s));
 		size_t n = (size_t)((nl ? nl : end) - s);
 		r->st.lines++;
@@ -1011,7 +1016,7 @@ int af_read_atrace(struct af_profile *p, const struct af_input *in,
 	memset(&t, 0, sizeof t);
 	int rc = atrace_unwrap(&t, in, d);
 	if (rc == 0)
-		rc = read_text(&r, &t);
+		rc = read_text(&r, &t, in);
 	atrace_text_release(&t);
 	rd_release(&r);
 	return rc;
