@@ -59,6 +59,7 @@ row() {
 		"$(awk -v b="$mb" -v t="$med" 'BEGIN {printf "%.0f", (t > 0 ? b / t : 0)}')" \
 		"$(awk -v k="$rss" 'BEGIN {printf "%.1f", k / 1024}')" "$bytes" "$frames" "$target"
 	rm -rf "$OUT"/result*
+	LAST_TIME=$med
 }
 
 # frames drawn in the SVG of FILE (one line each in --format frames)
@@ -68,10 +69,13 @@ FRAMES=$(frames_of "$art") row "ART 57 MB -> SVG, every thread" "<=0.25 s, <=100
 FRAMES=$(frames_of "$DATA/art-4.09M-streaming.trace") row "ART 57 MB streaming -> SVG" "" \
 	"$DATA/art-4.09M-streaming.trace" "$AF" "$DATA/art-4.09M-streaming.trace" -o "$OUT/result.svg"
 row "ART 57 MB -> PNG per thread" "<=1 s" "$art" "$AF" --per-thread "$OUT/result-dir" --format png "$art"
+declare -A OURS
 FRAMES=$(frames_of "$DATA/folded-60M.folded") row "folded 60 MB -> SVG" "<=0.15 s, <=100 MB" \
 	"$DATA/folded-60M.folded" "$AF" "$DATA/folded-60M.folded" -o "$OUT/result.svg"
+OURS[folded-60M]=$LAST_TIME
 FRAMES=$(frames_of "$DATA/folded-247M.folded") row "folded 247 MB -> SVG" "<=0.6 s, <=350 MB" \
 	"$DATA/folded-247M.folded" "$AF" "$DATA/folded-247M.folded" -o "$OUT/result.svg"
+OURS[folded-247M]=$LAST_TIME
 FRAMES=$(frames_of "$DATA/atrace-200M.txt") row "atrace 200 MB -> SVG" ">=400 MB/s" \
 	"$DATA/atrace-200M.txt" "$AF" "$DATA/atrace-200M.txt" -o "$OUT/result.svg"
 
@@ -79,7 +83,9 @@ if [ -n "${FLAMEGRAPH_PL:-}" ]; then
 	echo
 	echo "flamegraph.pl ($FLAMEGRAPH_PL), same inputs:"
 	for f in folded-60M folded-247M; do
+		ours=${OURS[$f]}
 		RUNS=1 row "flamegraph.pl $f" "" "$DATA/$f.folded" perl "$FLAMEGRAPH_PL" "$DATA/$f.folded"
+		awk -v a="$LAST_TIME" -v b="$ours" 'BEGIN {printf "  aflame-render is %.0fx faster on %s\n", (b > 0 ? a / b : 0), "'"$f"'"}'
 	done
 fi
 
