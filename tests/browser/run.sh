@@ -191,6 +191,28 @@ if [ -f "$corpus/art/yamp-legacy.trace" ] &&
 	generic "$tmp/yamp.svg" art-yamp 5000
 fi
 
+# More hostile names (issue #9): control characters, a right-to-left
+# override, invalid UTF-8, a NUL byte, comment and CDATA markers, entities
+# that would decode to markup, JavaScript line separators and escapes. The
+# SVG must be valid XML (render runs xmllint), its script must parse, and in
+# the browser nothing of these may run or become an element.
+printf '%s\n' \
+	'main;ctl\x01\x1b[31m\x7fend 300' \
+	'main;rtl \xe2\x80\xaecod.exe 250' \
+	'main;bad \xff\xfe utf8 \xc3 200' \
+	'main;nul\x00byte 150' \
+	'main;<!-- c --><![CDATA[ x ]]> 120' \
+	'main;&lt;script&gt;alert(1)&lt;/script&gt;&#x3C;img src=x onerror=alert(2)&#x3E; 110' \
+	'main;sep\xe2\x80\xa8line\xe2\x80\xa9para\\u0022\\x3c\\ 100' \
+	'main;javascript:alert(3) 90' | while IFS= read -r line; do printf "$line\n"; done >"$tmp/hostile.folded"
+if render "$tmp/hostile.svg" "$tmp/hostile.folded"; then
+	echo "PASS: hostile names (control, RTL, invalid UTF-8, NUL, markup) give valid XML and a parsing script"
+	generic "$tmp/hostile.svg" hostile 5000
+else
+	echo "FAIL: hostile names (control, RTL, invalid UTF-8, NUL, markup) give valid XML and a parsing script: $(head -3 "$tmp/stderr" | tr '\n' ' ')"
+	failed=1
+fi
+
 if [ "$have_known" = 1 ] && [ -n "$art" ]; then
 	{
 		printf '<!DOCTYPE html>\n<html><head><meta charset="utf-8"><title>two graphs</title>\n'
