@@ -59,8 +59,13 @@ static void release_pending(struct af_output *o)
 	o->slot = -1;
 }
 
+static mode_t new_file_mode = 0644;
+
 void af_output_install_signals(void)
 {
+	mode_t mask = umask(0);   /* umask can only be read by setting it */
+	umask(mask);
+	new_file_mode = 0666 & ~mask;
 	struct sigaction sa;
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = on_signal;
@@ -103,10 +108,16 @@ int af_output_open(struct af_output *o, const char *path, struct af_diag *d)
 		af_sink_init(&o->sink, af_write_file, o->fp);
 		return 0;
 	}
-	o->tmp = temp_name(path);
+	/* -o through a symlink updates the file it points to, not the link */
+	struct stat lst;
+	if (lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode))
+		o->target = realpath(path, NULL);
+	bool exists = stat(o->target ? o->target : path, &st) == 0;
+	o->tmp = temp_name(o->target ? o->target : path);
 	if (strlen(o->tmp) >= sizeof pending_path[0]) {
 		free(o->tmp);
 		o->tmp = NULL;
+		af_output_abort(o);
 		return af_diag_error(d, "output path is too long");
 	}
 	int fd = mkstemp(o->tmp);
@@ -114,9 +125,10 @@ int af_output_open(struct af_output *o, const char *path, struct af_diag *d)
 		int e = errno;
 		free(o->tmp);
 		o->tmp = NULL;
+		af_output_abort(o);
 		return af_diag_error(d, "cannot create output: %s", strerror(e));
 	}
-	fchmod(fd, 0644 & ~(mode_t)0);
+	fchmod(fd, exists ? st.st_mode & 07777 : new_file_mode);
 	o->slot = claim_pending(o->tmp);
 	o->fp = fdopen(fd, "wb");
 	if (!o->fp) {
@@ -145,7 +157,7 @@ int af_output_commit(struct af_output *o, struct af_diag *d)
 	o->fp = NULL;
 	if (!o->tmp)
 		return failed ? af_diag_error(d, "cannot write output: %s", strerror(failed)) : 0;
-	if (!failed && rename(o->tmp, o->path) != 0)
+	if (!failed && rename(o->tmp, o->target ? o->target : o->path) != 0)
 		failed = errno;
 	if (failed) {
 		af_output_abort(o);
@@ -154,6 +166,8 @@ int af_output_commit(struct af_output *o, struct af_diag *d)
 	release_pending(o);
 	free(o->tmp);
 	o->tmp = NULL;
+	free(o->target);
+	o->target = NULL;
 	return 0;
 }
 
@@ -172,4 +186,6 @@ void af_output_abort(struct af_output *o)
 		free(o->tmp);
 		o->tmp = NULL;
 	}
+	free(o->target);
+	o->target = NULL;
 }
