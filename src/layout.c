@@ -213,29 +213,13 @@ static int64_t node_delta(const struct change *c, uint32_t n)
 	}
 }
 
-/* Inclusive before weights, by the same post-order as af_tree_totals. */
+/* Inclusive before weights. */
 static uint64_t *before_totals(const struct af_tree *t)
 {
 	uint64_t *tot = af_xmalloc(t->nnodes * sizeof *tot);
 	for (size_t i = 0; i < t->nnodes; i++)
 		tot[i] = af_tree_before(t, (uint32_t)i);
-	uint32_t n = AF_ROOT;
-	while (t->nodes[n].first_child != AF_NONE)
-		n = t->nodes[n].first_child;
-	for (;;) {
-		uint32_t p = t->nodes[n].parent;
-		if (p == AF_NONE)
-			break;
-		tot[p] += tot[n];
-		uint32_t s = t->nodes[n].next_sibling;
-		if (s == AF_NONE) {
-			n = p;
-			continue;
-		}
-		n = s;
-		while (t->nodes[n].first_child != AF_NONE)
-			n = t->nodes[n].first_child;
-	}
+	af_tree_sum_up(t, tot);
 	return tot;
 }
 

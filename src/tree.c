@@ -331,13 +331,19 @@ size_t af_tree_nchildren(const struct af_tree *t, uint32_t node)
 	return n;
 }
 
-/* Visit every node of the tree below root in post-order without recursion:
- * descend through first_child, climb through parent. */
 uint64_t *af_tree_totals(const struct af_tree *t)
 {
 	uint64_t *tot = af_xmalloc(t->nnodes * sizeof *tot);
 	for (size_t i = 0; i < t->nnodes; i++)
 		tot[i] = t->nodes[i].self;
+	af_tree_sum_up(t, tot);
+	return tot;
+}
+
+/* Visit every node in post-order without recursion: descend through
+ * first_child, climb through parent; each node adds itself to its parent. */
+void af_tree_sum_up(const struct af_tree *t, uint64_t *tot)
+{
 	uint32_t n = AF_ROOT;
 	while (t->nodes[n].first_child != AF_NONE)
 		n = t->nodes[n].first_child;
@@ -355,7 +361,6 @@ uint64_t *af_tree_totals(const struct af_tree *t)
 		while (t->nodes[n].first_child != AF_NONE)
 			n = t->nodes[n].first_child;
 	}
-	return tot;
 }
 
 uint32_t af_tree_max_depth(const struct af_tree *t, uint32_t node)

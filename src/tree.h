@@ -134,6 +134,9 @@ size_t af_tree_nchildren(const struct af_tree *t, uint32_t node);
 /* Inclusive weight of every node (self + all descendants), indexed by node
  * id. Caller frees with free(). Iterative post-order, any depth. */
 uint64_t *af_tree_totals(const struct af_tree *t);
+/* The same for any per-node weights: w[node] becomes w[node] plus the w of
+ * all its descendants (w has one entry per node). */
+void af_tree_sum_up(const struct af_tree *t, uint64_t *w);
 
 /* Rank of every name in byte-wise (strcmp) order, so that siblings can be
  * sorted by comparing integers. Valid until the next af_tree_intern(). */
