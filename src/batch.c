@@ -511,41 +511,6 @@ static void *work(void *arg)
 
 /* ---- index.html ---- */
 
-static void html_text(struct af_sink *out, const char *s)
-{
-	char *clean = af_utf8_clean(s, strlen(s));
-	for (const char *c = clean; *c; c++) {
-		switch (*c) {
-		case '&': af_sink_puts(out, "&amp;"); break;
-		case '<': af_sink_puts(out, "&lt;"); break;
-		case '>': af_sink_puts(out, "&gt;"); break;
-		case '"': af_sink_puts(out, "&quot;"); break;
-		case '\'': af_sink_puts(out, "&#39;"); break;
-		default: af_sink_putc(out, *c);
-		}
-	}
-	free(clean);
-}
-
-static void put_total(struct af_sink *out, uint64_t total, const struct input *in)
-{
-	double v = (double)total;
-	for (unsigned i = 0; i < in->decimals; i++)
-		v /= 10;
-	if (strcmp(in->unit, "\xc2\xb5s") == 0) {
-		if (v >= 1e6)
-			af_sink_printf(out, "%.2f s", v / 1e6);
-		else if (v >= 1e3)
-			af_sink_printf(out, "%.1f ms", v / 1e3);
-		else
-			af_sink_printf(out, "%.0f \xc2\xb5s", v);
-	} else {
-		af_sink_fixed(out, v, (int)in->decimals);
-		af_sink_putc(out, ' ');
-		html_text(out, in->unit);
-	}
-}
-
 static int cmp_rec(const void *a, const void *b)
 {
 	const struct rec *x = a, *y = b;
@@ -557,24 +522,24 @@ static int cmp_rec(const void *a, const void *b)
 static void index_row(struct af_sink *out, const struct input *in, const struct rec *r, size_t id)
 {
 	af_sink_printf(out, "<tr><td><a href=\"#g%zu\">", id);
-	html_text(out, r->name);
+	af_sink_markup(out, r->name);
 	af_sink_puts(out, "</a></td><td class=\"n\">");
 	if (!r->whole)
 		af_sink_u64(out, r->tid);
 	af_sink_puts(out, "</td><td class=\"n\">");
-	put_total(out, r->total, in);
+	af_sink_weight(out, r->total, in->decimals, in->unit);
 	af_sink_puts(out, "</td><td class=\"n\">");
 	af_sink_fixed(out, in->total ? 100.0 * (double)r->total / (double)in->total : 0, 1);
 	af_sink_puts(out, "%</td><td>");
 	if (r->error) {
 		af_sink_puts(out, "<span class=\"err\">");
-		html_text(out, r->error);
+		af_sink_markup(out, r->error);
 		af_sink_puts(out, "</span>");
 	} else {
 		af_sink_puts(out, "<a href=\"");
-		html_text(out, r->file);
+		af_sink_markup(out, r->file);
 		af_sink_puts(out, "\">");
-		html_text(out, r->file);
+		af_sink_markup(out, r->file);
 		af_sink_puts(out, "</a>");
 	}
 	af_sink_puts(out, "</td></tr>\n");
@@ -584,29 +549,29 @@ static void index_figure(struct af_sink *out, const struct input *in, const stru
 			 size_t id, enum af_out_format f)
 {
 	af_sink_printf(out, "<figure id=\"g%zu\"><figcaption>", id);
-	html_text(out, r->name);
+	af_sink_markup(out, r->name);
 	if (!r->whole)
 		af_sink_printf(out, " (%" PRIu64 ")", r->tid);
 	af_sink_puts(out, " \xc2\xb7 ");
-	put_total(out, r->total, in);
+	af_sink_weight(out, r->total, in->decimals, in->unit);
 	af_sink_puts(out, "</figcaption>\n");
 	if (r->error) {
 		af_sink_puts(out, "<p class=\"err\">not written: ");
-		html_text(out, r->error);
+		af_sink_markup(out, r->error);
 		af_sink_puts(out, "</p>");
 	} else if (f == AF_OUT_PNG || f == AF_OUT_SVG || f == AF_OUT_SVG_STATIC) {
 		af_sink_puts(out, "<a href=\"");
-		html_text(out, r->file);
+		af_sink_markup(out, r->file);
 		af_sink_puts(out, "\"><img src=\"");
-		html_text(out, r->file);
+		af_sink_markup(out, r->file);
 		af_sink_puts(out, "\" alt=\"flame graph of ");
-		html_text(out, r->name);
+		af_sink_markup(out, r->name);
 		af_sink_puts(out, "\" loading=\"lazy\"></a>");
 	} else {
 		af_sink_puts(out, "<a href=\"");
-		html_text(out, r->file);
+		af_sink_markup(out, r->file);
 		af_sink_puts(out, "\">");
-		html_text(out, r->file);
+		af_sink_markup(out, r->file);
 		af_sink_puts(out, "</a>");
 	}
 	af_sink_puts(out, "</figure>\n");
@@ -615,17 +580,17 @@ static void index_figure(struct af_sink *out, const struct input *in, const stru
 static void index_input(struct af_sink *out, struct input *in, size_t *id, enum af_out_format f)
 {
 	af_sink_puts(out, "<section>\n<h2>");
-	html_text(out, in->path);
+	af_sink_markup(out, in->path);
 	af_sink_puts(out, "</h2>\n");
 	if (in->error) {
 		af_sink_puts(out, "<p class=\"err\">not read: ");
-		html_text(out, in->error);
+		af_sink_markup(out, in->error);
 		af_sink_puts(out, "</p>\n</section>\n");
 		return;
 	}
 	if (in->subtitle.len) {
 		af_sink_puts(out, "<p>");
-		html_text(out, in->subtitle.data);
+		af_sink_markup(out, in->subtitle.data);
 		af_sink_puts(out, "</p>\n");
 	}
 	qsort(in->recs, in->nrecs, sizeof *in->recs, cmp_rec);

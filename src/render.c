@@ -1,6 +1,8 @@
 /* render.c: defaults shared by the back ends. */
 #include "render.h"
+#include "fonts.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 void af_render_opts_default(struct af_render_opts *o)
@@ -13,4 +15,39 @@ void af_render_opts_default(struct af_render_opts *o)
 	o->bg_top = 0xeeeeee;
 	o->bg_bottom = 0xeeeeb0;
 	o->scale = 1;
+}
+
+void af_sink_markup(struct af_sink *out, const char *s)
+{
+	char *clean = af_utf8_clean(s, strlen(s));
+	for (const char *c = clean; *c; c++) {
+		switch (*c) {
+		case '&': af_sink_puts(out, "&amp;"); break;
+		case '<': af_sink_puts(out, "&lt;"); break;
+		case '>': af_sink_puts(out, "&gt;"); break;
+		case '"': af_sink_puts(out, "&quot;"); break;
+		case '\'': af_sink_puts(out, "&#39;"); break;
+		default: af_sink_putc(out, *c);
+		}
+	}
+	free(clean);
+}
+
+void af_sink_weight(struct af_sink *out, uint64_t w, unsigned decimals, const char *unit)
+{
+	double v = (double)w;
+	for (unsigned i = 0; i < decimals; i++)
+		v /= 10;
+	if (strcmp(unit, "\xc2\xb5s") == 0) {
+		if (v >= 1e6)
+			af_sink_printf(out, "%.2f s", v / 1e6);
+		else if (v >= 1e3)
+			af_sink_printf(out, "%.1f ms", v / 1e3);
+		else
+			af_sink_printf(out, "%.0f \xc2\xb5s", v);
+		return;
+	}
+	af_sink_fixed(out, v, (int)decimals);
+	af_sink_putc(out, ' ');
+	af_sink_markup(out, unit);
 }

@@ -292,20 +292,6 @@ static int write_png(const struct af_buf *png, const struct af_render_opts *o,
 	return 0;
 }
 
-static void xml_text(struct af_sink *out, const char *s)
-{
-	char *clean = af_utf8_clean(s, strlen(s));
-	for (const char *c = clean; *c; c++) {
-		switch (*c) {
-		case '&': af_sink_puts(out, "&amp;"); break;
-		case '<': af_sink_puts(out, "&lt;"); break;
-		case '>': af_sink_puts(out, "&gt;"); break;
-		default: af_sink_putc(out, *c);
-		}
-	}
-	free(clean);
-}
-
 /* cairo numbers SVG surfaces ("surface31") with a counter shared by the
  * whole process, so the same graph would differ by where it came in a
  * batch: number them by order of appearance in this document instead. */
@@ -353,7 +339,7 @@ static int write_svg(struct af_buf *svg, const struct af_render_opts *o,
 	size_t head = (size_t)(gt + 1 - svg->data);
 	af_sink_write(out, svg->data, head);
 	af_sink_puts(out, "\n<title>");
-	xml_text(out, o->title ? o->title : "Flame Graph");
+	af_sink_markup(out, o->title ? o->title : "Flame Graph");
 	af_sink_puts(out, "</title>");
 	af_sink_write(out, svg->data + head, svg->len - head);
 	return 0;

@@ -3,6 +3,7 @@
  * are fixed point (folded input may have decimals), percentages are of the
  * report's total with two decimals. */
 #include "report.h"
+#include "render.h"
 #include "util.h"
 
 #include <inttypes.h>
@@ -305,20 +306,6 @@ static void write_json(const struct af_report *r, const struct af_report_opts *o
 
 /* ---- HTML ---- */
 
-static void html_text(struct af_sink *out, const char *s)
-{
-	for (; *s; s++) {
-		switch (*s) {
-		case '&': af_sink_puts(out, "&amp;"); break;
-		case '<': af_sink_puts(out, "&lt;"); break;
-		case '>': af_sink_puts(out, "&gt;"); break;
-		case '"': af_sink_puts(out, "&quot;"); break;
-		case '\'': af_sink_puts(out, "&#39;"); break;
-		default: af_sink_putc(out, *s);
-		}
-	}
-}
-
 static const char html_head[] =
 	"<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
 	"<style>\n"
@@ -364,7 +351,7 @@ static void html_edges(const struct af_report *r, const struct af_report_opts *o
 		if (e[i].method != AF_NONE)
 			af_sink_printf(out, "<a href=\"#m%" PRIu32 "\">[%" PRIu32 "]</a> ",
 				       e[i].method + 1, e[i].method + 1);
-		html_text(out, other_name(r, e[i].method));
+		af_sink_markup(out, other_name(r, e[i].method));
 		af_sink_puts(out, e[i].recursive ? " (recursive)</li>\n" : "</li>\n");
 	}
 }
@@ -385,7 +372,7 @@ static void html_row(const struct af_report *r, const struct af_report_opts *o, 
 		af_sink_printf(out, "<td data-v=\"%" PRIu64 "\">%" PRIu64 "+%" PRIu64 "</td>",
 			       m->calls + m->recursive_calls, m->calls, m->recursive_calls);
 	af_sink_puts(out, "<td class=\"m\"><details><summary>");
-	html_text(out, af_tree_name(r->tree, m->name));
+	af_sink_markup(out, af_tree_name(r->tree, m->name));
 	af_sink_puts(out, "</summary><ul>\n");
 	html_edges(r, o, "caller", m->parents, m->nparents, m, out);
 	html_edges(r, o, "callee", m->children, m->nchildren, m, out);
@@ -399,20 +386,20 @@ static void write_html(const struct af_report *r, const struct af_report_opts *o
 	weight_str(total, sizeof total, r->total, o->decimals);
 	af_sink_puts(out, html_head);
 	af_sink_puts(out, "<title>Method profile: ");
-	html_text(out, title);
+	af_sink_markup(out, title);
 	af_sink_puts(out, "</title>\n</head>\n<body>\n<h1>Method profile: ");
-	html_text(out, title);
+	af_sink_markup(out, title);
 	af_sink_puts(out, "</h1>\n<p>");
 	if (o->source) {
-		html_text(out, o->source);
+		af_sink_markup(out, o->source);
 		af_sink_puts(out, " &middot; ");
 	}
 	if (o->clock) {
-		html_text(out, o->clock);
+		af_sink_markup(out, o->clock);
 		af_sink_puts(out, " clock &middot; ");
 	}
 	af_sink_printf(out, "total %s ", total);
-	html_text(out, o->unit);
+	af_sink_markup(out, o->unit);
 	af_sink_printf(out, " in %zu methods", r->nmethods);
 	if (shown(r, o) < r->nmethods)
 		af_sink_printf(out, " (top %zu shown)", shown(r, o));
@@ -621,17 +608,17 @@ static void diff_html(const struct af_report_diff *rd, const struct af_report_op
 	const char *title = o->title ? o->title : "all";
 	af_sink_puts(out, html_head);
 	af_sink_puts(out, "<title>Method profile comparison: ");
-	html_text(out, title);
+	af_sink_markup(out, title);
 	af_sink_puts(out, "</title>\n</head>\n<body>\n<h1>Method profile comparison: ");
-	html_text(out, title);
+	af_sink_markup(out, title);
 	af_sink_puts(out, "</h1>\n<p>Before: ");
-	html_text(out, o->source_before ? o->source_before : "-");
+	af_sink_markup(out, o->source_before ? o->source_before : "-");
 	af_sink_puts(out, rd->normalized ? " (normalized to the after total)" : "");
 	af_sink_puts(out, " &middot; after: ");
-	html_text(out, o->source ? o->source : "-");
+	af_sink_markup(out, o->source ? o->source : "-");
 	if (o->clock) {
 		af_sink_puts(out, " &middot; ");
-		html_text(out, o->clock);
+		af_sink_markup(out, o->clock);
 		af_sink_puts(out, " clock");
 	}
 	af_sink_printf(out, " &middot; %zu methods (%zu only before, %zu only after). Sorted by the "
@@ -655,7 +642,7 @@ static void diff_html(const struct af_report_diff *rd, const struct af_report_op
 			af_sink_printf(out, "<td data-v=\"%" PRIu64 "\">%s</td>", rd->rows[i].calls[1],
 				       c.c[C_CALLS]);
 		af_sink_puts(out, "<td class=\"m\">");
-		html_text(out, rd->rows[i].name);
+		af_sink_markup(out, rd->rows[i].name);
 		af_sink_puts(out, "</td></tr>\n");
 	}
 	af_sink_puts(out, "</tbody>\n</table>\n");

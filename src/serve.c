@@ -75,22 +75,6 @@ bool af_serve_file_ok(const char *name)
 	return strcmp(ext, ".svg") == 0 || strcmp(ext, ".png") == 0 || strcmp(ext, ".folded") == 0;
 }
 
-void af_serve_html(struct af_sink *out, const char *s)
-{
-	char *clean = af_utf8_clean(s, strlen(s));
-	for (const char *c = clean; *c; c++) {
-		switch (*c) {
-		case '&': af_sink_puts(out, "&amp;"); break;
-		case '<': af_sink_puts(out, "&lt;"); break;
-		case '>': af_sink_puts(out, "&gt;"); break;
-		case '"': af_sink_puts(out, "&quot;"); break;
-		case '\'': af_sink_puts(out, "&#39;"); break;
-		default: af_sink_putc(out, *c);
-		}
-	}
-	free(clean);
-}
-
 void af_serve_size(char *out, size_t size, uint64_t bytes)
 {
 	static const char *const units[] = { "bytes", "KiB", "MiB", "GiB", "TiB" };
@@ -112,7 +96,7 @@ void af_serve_page_head(struct af_sink *out, const char *title, const char *head
 {
 	af_sink_puts(out, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n"
 		     "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/>\n<title>");
-	af_serve_html(out, title);
+	af_sink_markup(out, title);
 	af_sink_puts(out, " \xc2\xb7 AFlame</title>\n<style>\n"
 		     "body{font:14px/1.45 \"DejaVu Sans\",Verdana,sans-serif;margin:1em 2em;color:#222}\n"
 		     "h1{font-size:1.6em}h2{margin-top:1.6em;border-bottom:1px solid #ddd}\n"
@@ -181,9 +165,9 @@ int af_serve_send_message(struct MHD_Connection *c, unsigned status, const char 
 	af_sink_init(&s, af_serve_write_buf, &page);
 	af_serve_page_head(&s, title, NULL);
 	af_sink_puts(&s, "<p class=\"nav\"><a href=\"/\">Upload a trace</a></p>\n<h1>");
-	af_serve_html(&s, title);
+	af_sink_markup(&s, title);
 	af_sink_puts(&s, "</h1>\n<p class=\"msg\">");
-	af_serve_html(&s, text);
+	af_sink_markup(&s, text);
 	af_sink_puts(&s, "</p>\n</body>\n</html>\n");
 	af_sink_finish(&s);
 	return af_serve_send_page(c, status, &page);

@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "buf.h"
+#include "render.h"
 #include "sha256.h"
 
 #define AF_SERVE_PROG "aflame-render"
@@ -41,8 +42,6 @@ bool af_serve_hash_ok(const char *s, size_t len);
 /* name is a file a result directory may hold and the server may serve:
  * "report.html" or "t<N>.svg|png|folded" with N < 10000 in plain decimal. */
 bool af_serve_file_ok(const char *name);
-/* Append s as HTML text (UTF-8 made valid, & < > " ' escaped). */
-void af_serve_html(struct af_sink *out, const char *s);
 /* A byte count for people: "100 MiB", "512 KiB", "17 bytes". */
 void af_serve_size(char *out, size_t size, uint64_t bytes);
 /* The start of every HTML page up to and including <body>: charset, the

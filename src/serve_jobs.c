@@ -425,43 +425,24 @@ static void render_report(struct render *r)
 
 /* ---- the result page ---- */
 
-static void put_weight(struct af_sink *out, const struct af_profile *p, uint64_t w)
-{
-	double v = (double)w;
-	for (unsigned i = 0; i < p->decimals; i++)
-		v /= 10;
-	if (strcmp(p->unit, "\xc2\xb5s") == 0) {
-		if (v >= 1e6)
-			af_sink_printf(out, "%.2f s", v / 1e6);
-		else if (v >= 1e3)
-			af_sink_printf(out, "%.1f ms", v / 1e3);
-		else
-			af_sink_printf(out, "%.0f \xc2\xb5s", v);
-		return;
-	}
-	af_sink_fixed(out, v, (int)p->decimals);
-	af_sink_putc(out, ' ');
-	af_serve_html(out, p->unit);
-}
-
 static void page_summary(struct af_sink *out, const struct render *r)
 {
 	const struct af_profile *p = &r->p;
 	af_sink_puts(out, "<h2>Summary</h2>\n<table class=\"kv\">\n<tr><th>format</th><td>");
-	af_serve_html(out, p->format);
+	af_sink_markup(out, p->format);
 	af_sink_puts(out, "</td></tr>\n");
 	for (size_t i = 0; i < p->nitems; i++) {
 		af_sink_puts(out, "<tr><th>");
-		af_serve_html(out, p->items[i].key);
+		af_sink_markup(out, p->items[i].key);
 		af_sink_puts(out, "</th><td>");
-		af_serve_html(out, p->items[i].value);
+		af_sink_markup(out, p->items[i].value);
 		af_sink_puts(out, "</td></tr>\n");
 	}
 	if (p->clock) {
 		af_sink_puts(out, "<tr><th>weights</th><td>");
-		af_serve_html(out, p->clock);
+		af_sink_markup(out, p->clock);
 		af_sink_puts(out, " clock, ");
-		af_serve_html(out, p->unit);
+		af_sink_markup(out, p->unit);
 		af_sink_puts(out, "</td></tr>\n");
 	}
 	af_sink_printf(out, "<tr><th>threads with events</th><td>%zu</td></tr>\n",
@@ -471,7 +452,7 @@ static void page_summary(struct af_sink *out, const struct render *r)
 		af_sink_puts(out, "<ul class=\"warn\">\n");
 		for (size_t i = 0; i < p->nwarnings; i++) {
 			af_sink_printf(out, "<li>%" PRIu64 " ", p->warnings[i].count);
-			af_serve_html(out, p->warnings[i].text);
+			af_sink_markup(out, p->warnings[i].text);
 			af_sink_puts(out, "</li>\n");
 		}
 		af_sink_puts(out, "</ul>\n");
@@ -483,7 +464,7 @@ static void page_link(struct af_sink *out, const struct render *r, const struct 
 {
 	if (t->error[f]) {
 		af_sink_puts(out, "<span class=\"err\" title=\"");
-		af_serve_html(out, t->error[f]);
+		af_sink_markup(out, t->error[f]);
 		af_sink_printf(out, "\">no %s</span>", file_ext[f]);
 		return;
 	}
@@ -497,15 +478,15 @@ static void page_row(struct af_sink *out, const struct render *r, const struct t
 	af_sink_puts(out, "<tr><td>");
 	if (i < r->ndrawn && t->drawn)
 		af_sink_printf(out, "<a href=\"#t%zu\">", i);
-	af_serve_html(out, t->whole ? "all" : t->name);
+	af_sink_markup(out, t->whole ? "all" : t->name);
 	af_sink_puts(out, i < r->ndrawn && t->drawn ? "</a></td><td>" : "</td><td>");
 	if (t->process)
-		af_serve_html(out, t->process);
+		af_sink_markup(out, t->process);
 	af_sink_puts(out, "</td><td class=\"n\">");
 	if (!t->whole)
 		af_sink_u64(out, t->tid);
 	af_sink_puts(out, "</td><td class=\"n\">");
-	put_weight(out, p, t->total);
+	af_sink_weight(out, t->total, p->decimals, p->unit);
 	af_sink_puts(out, "</td><td class=\"n\">");
 	af_sink_fixed(out, r->total ? 100.0 * (double)t->total / (double)r->total : 0, 1);
 	af_sink_puts(out, "%</td><td>");
@@ -545,21 +526,21 @@ static void page_graphs(struct af_sink *out, const struct render *r)
 		if (!t->drawn)
 			continue;
 		af_sink_printf(out, "<section class=\"graph\" id=\"t%zu\">\n<h3>", i);
-		af_serve_html(out, t->whole ? "All stacks" : t->name);
+		af_sink_markup(out, t->whole ? "All stacks" : t->name);
 		if (!t->whole)
 			af_sink_printf(out, " (%" PRIu64 ")", t->tid);
 		af_sink_puts(out, " \xc2\xb7 ");
-		put_weight(out, &r->p, t->total);
+		af_sink_weight(out, t->total, r->p.decimals, r->p.unit);
 		af_sink_puts(out, "</h3>\n");
 		if (t->error[F_SVG]) {
 			af_sink_puts(out, "<p class=\"err\">");
-			af_serve_html(out, t->error[F_SVG]);
+			af_sink_markup(out, t->error[F_SVG]);
 			af_sink_puts(out, "</p>\n");
 		} else {
 			af_sink_printf(out, "<iframe sandbox=\"allow-scripts\" loading=\"lazy\" "
 				       "src=\"/trace/%s/t%zu.svg\" width=\"%.0f\" height=\"%.0f\" title=\"flame graph of ",
 				       r->hash, i, t->width, t->height);
-			af_serve_html(out, t->whole ? "all stacks" : t->name);
+			af_sink_markup(out, t->whole ? "all stacks" : t->name);
 			af_sink_puts(out, "\"></iframe>\n");
 		}
 		af_sink_puts(out, "</section>\n");
@@ -571,7 +552,7 @@ static void page_report(struct af_sink *out, const struct render *r)
 	af_sink_puts(out, "<h2>Profile</h2>\n");
 	if (r->report_error) {
 		af_sink_puts(out, "<p class=\"err\">");
-		af_serve_html(out, r->report_error);
+		af_sink_markup(out, r->report_error);
 		af_sink_puts(out, "</p>\n");
 		return;
 	}
