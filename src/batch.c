@@ -519,6 +519,15 @@ static int cmp_rec(const void *a, const void *b)
 	return (x->tid > y->tid) - (x->tid < y->tid);
 }
 
+static void file_link(struct af_sink *out, const char *file)
+{
+	af_sink_puts(out, "<a href=\"");
+	af_sink_markup(out, file);
+	af_sink_puts(out, "\">");
+	af_sink_markup(out, file);
+	af_sink_puts(out, "</a>");
+}
+
 static void index_row(struct af_sink *out, const struct input *in, const struct rec *r, size_t id)
 {
 	af_sink_printf(out, "<tr><td><a href=\"#g%zu\">", id);
@@ -536,11 +545,7 @@ static void index_row(struct af_sink *out, const struct input *in, const struct 
 		af_sink_markup(out, r->error);
 		af_sink_puts(out, "</span>");
 	} else {
-		af_sink_puts(out, "<a href=\"");
-		af_sink_markup(out, r->file);
-		af_sink_puts(out, "\">");
-		af_sink_markup(out, r->file);
-		af_sink_puts(out, "</a>");
+		file_link(out, r->file);
 	}
 	af_sink_puts(out, "</td></tr>\n");
 }
@@ -568,11 +573,7 @@ static void index_figure(struct af_sink *out, const struct input *in, const stru
 		af_sink_markup(out, r->name);
 		af_sink_puts(out, "\" loading=\"lazy\"></a>");
 	} else {
-		af_sink_puts(out, "<a href=\"");
-		af_sink_markup(out, r->file);
-		af_sink_puts(out, "\">");
-		af_sink_markup(out, r->file);
-		af_sink_puts(out, "</a>");
+		file_link(out, r->file);
 	}
 	af_sink_puts(out, "</figure>\n");
 }
