@@ -142,9 +142,12 @@ demo: deps
 .PHONY: demo-render
 demo-render: $(BIN) | $(O)/demo
 	$(BIN) -t main tests/data/art/yamp-legacy.trace -o $(O)/demo/main.svg
-	$(BIN) tests/data/art/yamp-legacy.trace -o $(O)/demo/all-threads.svg
-	$(BIN) -t main tests/data/art/yamp-legacy.trace -o $(O)/demo/main.folded
-	@echo "open $(O)/demo/main.svg in a browser"
+	$(BIN) tests/data/art/yamp-legacy.trace -o $(O)/demo/all-threads.svg 2>/dev/null
+	$(BIN) -t main tests/data/art/yamp-legacy.trace -o $(O)/demo/main.png 2>/dev/null
+	$(BIN) -t main tests/data/art/yamp-legacy.trace -o $(O)/demo/profile.html 2>/dev/null
+	$(BIN) --flamechart -t main tests/data/art/yamp-legacy.trace -o $(O)/demo/timeline.svg 2>/dev/null
+	$(BIN) --per-thread $(O)/demo/threads --format png tests/data/art/yamp-legacy.trace 2>/dev/null
+	@echo "open $(O)/demo/main.svg (interactive), main.png, profile.html, timeline.svg and threads/index.html"
 
 # `make check` runs every suite on the normal build, then again on an
 # AddressSanitizer + UndefinedBehaviorSanitizer build (leaks included);
