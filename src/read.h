@@ -26,9 +26,10 @@ struct af_read_opts {
 	bool timeline;         /* flame chart: ART every call its own node at its
 				  entry time; folded: input order, consecutive
 				  identical stacks merged (flamegraph.pl --flamechart) */
-	bool window;           /* ART: keep only the time in [from, to) (µs; wall:
+	bool window;           /* keep only the time in [from, to) (µs; ART wall:
 				  since the trace start, cpu: since the thread's
-				  first event), clipping frames to it */
+				  first event; atrace: since the capture's first
+				  event), clipping frames to it */
 	uint64_t from, to;
 	bool async;            /* atrace: draw async slices (S/F, G/H), not threads */
 };

@@ -815,6 +815,9 @@ static void one_line(struct rd *r, const char *s, size_t n)
 	}
 	if (e.ts > r->st.last_ts)
 		r->st.last_ts = e.ts;
+	/* from here on, times count from the capture's first event, so that
+	 * --from/--to and flame-chart positions start at the capture's start */
+	e.ts = e.ts >= r->st.first_ts ? e.ts - r->st.first_ts : 0;
 	struct athread *th = thread_at(r, e.tid, e.cpu);
 	th->events++;
 	if (!th->fold.started) {
@@ -1010,6 +1013,10 @@ int af_read_atrace(struct af_profile *p, const struct af_input *in,
 	p->clock = "wall";
 	af_tree_init(&r.slice_tree);
 	r.fold.tree = o->async ? &r.slice_tree : &p->tree;
+	r.fold.timeline = o->timeline;
+	r.fold.window = o->window;
+	r.fold.from = o->from;
+	r.fold.to = o->to;
 	r.empty_name = af_tree_intern_str(&p->tree, "");
 	af_buf_init(&r.scratch);
 	struct atrace_text t;

@@ -31,3 +31,4 @@ golden perflib-exception --no-js -t "AsyncTask #1" art/perflib-exception.trace
 golden perflib-basic-all-threads art/perflib-basic.trace
 golden yamp-main --no-js -t main art/yamp-legacy.trace
 golden ffx-regular-cpu-java --no-js --clock cpu --colors java --minwidth 1 art/ffx-art-regular.trace
+golden atrace-decompressed-chart --no-js --flamechart -t 18926 atrace/decompressed_atrace_data.txt
