@@ -36,6 +36,7 @@ static const struct {
 	{ "pdf", "pdf", AF_OUT_PDF },
 	{ "folded", "folded", AF_OUT_FOLDED },
 	{ "tree", "txt", AF_OUT_TREE },
+	{ "frames", "frames", AF_OUT_FRAMES },   /* one text line per drawn frame */
 };
 
 enum af_out_format af_out_format_named(const char *name)
@@ -85,6 +86,7 @@ int af_render_to(enum af_out_format f, struct af_tree *t, uint32_t root,
 	case AF_OUT_PNG: rc = af_render_cairo(&l, ro, AF_CAIRO_PNG, out, d); break;
 	case AF_OUT_PDF: rc = af_render_cairo(&l, ro, AF_CAIRO_PDF, out, d); break;
 	case AF_OUT_SVG_STATIC: rc = af_render_cairo(&l, ro, AF_CAIRO_SVG, out, d); break;
+	case AF_OUT_FRAMES: rc = af_render_frames(&l, ro, out, d); break;
 	case AF_OUT_SVG:
 	default: rc = af_render_svg(&l, ro, out, d); break;
 	}

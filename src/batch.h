@@ -21,10 +21,11 @@
 
 enum af_out_format {
 	AF_OUT_AUTO, AF_OUT_SVG, AF_OUT_SVG_STATIC, AF_OUT_PNG, AF_OUT_PDF,
-	AF_OUT_FOLDED, AF_OUT_TREE
+	AF_OUT_FOLDED, AF_OUT_TREE, AF_OUT_FRAMES
 };
 
-/* "svg", "svg-static", "png", "pdf", "folded", "tree"; AF_OUT_AUTO if none. */
+/* "svg", "svg-static", "png", "pdf", "folded", "tree", "frames"; AF_OUT_AUTO
+ * if none. */
 enum af_out_format af_out_format_named(const char *name);
 /* From a path's extension (.svg .png .pdf .folded .txt); AF_OUT_AUTO when
  * it has none we know. */

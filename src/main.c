@@ -46,7 +46,6 @@ struct options {
 	const char *count_name;   /* --countname */
 	const char *bgcolors;     /* --bgcolors */
 	const char *total;        /* --total, read once the decimals are known */
-	bool frames;              /* --format frames */
 	bool cp;                  /* --cp: colours kept in ./palette.map */
 	bool diff;                /* --diff BEFORE AFTER */
 	bool normalize;           /* --normalize */
@@ -255,7 +254,7 @@ static enum af_out_format format_named(const char *s)
 {
 	enum af_out_format f = af_out_format_named(s);
 	if (f == AF_OUT_AUTO)
-		usage_error("unknown output format '%s' (svg, svg-static, png, pdf, folded or tree)", s);
+		usage_error("unknown output format '%s' (svg, svg-static, png, pdf, folded, tree or frames)", s);
 	return f;
 }
 
@@ -413,8 +412,7 @@ static void parse_option(struct options *o, int c, const char *arg)
 		o->render.font_width = parse_number("--fontwidth", arg, 0.01, 10);
 		break;
 	case OPT_FORMAT:
-		o->frames = strcmp(arg, "frames") == 0;
-		o->format = o->frames ? AF_OUT_SVG : format_named(arg);
+		o->format = format_named(arg);
 		break;
 	case OPT_FROM:
 		o->read.from = parse_time("--from", arg);
@@ -531,12 +529,10 @@ static void parse_args(struct options *o, int argc, char **argv)
 			usage_error("--info and --per-thread cannot be combined");
 		if (o->nprocesses)
 			usage_error("-p and --per-thread cannot be combined (use -t)");
-		if (o->nprocesses)
-			usage_error("-p and --per-thread cannot be combined (use -t)");
 		if (o->format == AF_OUT_AUTO)
 			o->format = AF_OUT_SVG;
-		if (o->frames || o->cp)
-			usage_error("--per-thread cannot be combined with %s", o->cp ? "--cp" : "--format frames");
+		if (o->cp)
+			usage_error("--per-thread cannot be combined with --cp");
 	} else if (o->diff) {
 		check_diff(o);
 	} else if (o->ninputs > 1) {
@@ -627,18 +623,6 @@ static int write_report(const struct options *o, const struct af_profile *p, uin
 	};
 	int rc = af_render_report(&r, o->report_format, &ro, out);
 	af_report_release(&r);
-	return rc;
-}
-
-/* The frames of the graph as text (--format frames). */
-static int write_frames(const struct options *o, struct af_tree *t, uint32_t root,
-			const uint8_t *excluded, struct af_sink *out, struct af_diag *d)
-{
-	struct af_layout l;
-	if (af_layout_build(&l, t, root, excluded, &o->layout, d) < 0)
-		return -1;
-	int rc = af_render_frames(&l, &o->render, out, d);
-	af_layout_release(&l);
 	return rc;
 }
 
@@ -748,8 +732,6 @@ static int produce(struct options *o, struct af_profile *p, struct af_diag *d)
 			write_info(p, o->inputs[0], &out.sink);
 		else if (o->report)
 			rc = write_report(o, p, root, nsel || nproc ? excluded : NULL, &out.sink);
-		else if (o->frames)
-			rc = write_frames(o, &p->tree, root, nsel || nproc ? excluded : NULL, &out.sink, d);
 		else
 			rc = af_render_to(o->format, &p->tree, root, nsel || nproc ? excluded : NULL,
 					  &o->layout, &o->render, &out.sink, d);
@@ -963,9 +945,7 @@ static int compare_graph(struct options *o, struct run *r, struct af_diag *d)
 	if (rc == 0 && (rc = open_output(o, &out, &od)) < 0)
 		*d = od;
 	else if (rc == 0) {
-		if (o->frames)
-			rc = write_frames(o, &p->tree, root, df.excluded, &out.sink, d);
-		else if (o->format == AF_OUT_FOLDED)
+		if (o->format == AF_OUT_FOLDED)
 			rc = af_diff_write_folded(&p->tree, root, &df, p->decimals, &out.sink);
 		else
 			rc = af_render_to(o->format, &p->tree, root, df.excluded, &o->layout,
