@@ -34,6 +34,20 @@ static void fuzz_reports(const struct af_profile *p)
 	af_report_release(&r);
 }
 
+/* Render p in each of formats into a sink that discards. */
+static void fuzz_formats(struct af_profile *p, const enum af_out_format *formats, size_t n,
+			 const struct af_layout_opts *lo, const struct af_render_opts *ro)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct af_sink s;
+		struct af_diag d;
+		af_diag_init(&d, "fuzz");
+		af_sink_init(&s, af_write_null, NULL);
+		af_render_to(formats[i], &p->tree, AF_ROOT, NULL, lo, ro, &s, &d);
+		af_sink_finish(&s);
+	}
+}
+
 static void fuzz_render(struct af_profile *p, uint8_t flags, size_t size)
 {
 	struct af_layout_opts lo;
@@ -46,20 +60,13 @@ static void fuzz_render(struct af_profile *p, uint8_t flags, size_t size)
 	ro.count_name = p->unit;
 	ro.decimals = p->decimals;
 	static const enum af_out_format text_formats[] = {
-		AF_OUT_SVG, AF_OUT_FOLDED, AF_OUT_TREE,
+		AF_OUT_SVG, AF_OUT_FOLDED, AF_OUT_TREE, AF_OUT_FRAMES,
 	};
 	static const enum af_out_format cairo_formats[] = {
 		AF_OUT_SVG_STATIC, AF_OUT_PNG, AF_OUT_PDF,
 	};
 	af_batch_prepare_tree(&p->tree);
-	for (size_t i = 0; i < sizeof text_formats / sizeof *text_formats; i++) {
-		struct af_sink s;
-		struct af_diag d;
-		af_diag_init(&d, "fuzz");
-		af_sink_init(&s, af_write_null, NULL);
-		af_render_to(text_formats[i], &p->tree, AF_ROOT, NULL, &lo, &ro, &s, &d);
-		af_sink_finish(&s);
-	}
+	fuzz_formats(p, text_formats, sizeof text_formats / sizeof *text_formats, &lo, &ro);
 	/* cairo mostly costs PNG compression of tall images: small inputs only */
 	if ((flags & 0xc0) != 0xc0 || size > FUZZ_CAIRO_MAX)
 		return;
@@ -69,14 +76,7 @@ static void fuzz_render(struct af_profile *p, uint8_t flags, size_t size)
 		fuzz_text = af_text_new(&d);
 	}
 	ro.text = fuzz_text;
-	for (size_t i = 0; i < sizeof cairo_formats / sizeof *cairo_formats; i++) {
-		struct af_sink s;
-		struct af_diag d;
-		af_diag_init(&d, "fuzz");
-		af_sink_init(&s, af_write_null, NULL);
-		af_render_to(cairo_formats[i], &p->tree, AF_ROOT, NULL, &lo, &ro, &s, &d);
-		af_sink_finish(&s);
-	}
+	fuzz_formats(p, cairo_formats, sizeof cairo_formats / sizeof *cairo_formats, &lo, &ro);
 }
 
 /* Run one input through the reader for fmt and every back end. */
