@@ -31,6 +31,28 @@ same_file() {
 	fi
 }
 
+# renders_valid NAME INPUT [ARGS...]: INPUT renders to SVG (exit 0), the
+# SVG is valid XML, and a second run gives the same bytes.
+renders_valid() {
+	local name=$1 input=$2 out
+	shift 2
+	out=$TMP/$(printf '%s' "$name" | tr '/ ' '__').svg
+	"$AFLAME" "$@" "$input" -o "$out" 2>"$out.err"
+	local rc=$?
+	if [ "$rc" -ne 0 ]; then
+		fail "$name renders" "exit status $rc: $(head -1 "$out.err")"
+		return
+	fi
+	pass "$name renders"
+	if command -v xmllint >/dev/null; then
+		check "$name is valid XML" xmllint --noout "$out"
+	else
+		skip "$name is valid XML" "xmllint not installed"
+	fi
+	"$AFLAME" "$@" "$input" -o "${out%.svg}.again.svg" 2>/dev/null
+	check "$name is deterministic" cmp "$out" "${out%.svg}.again.svg"
+}
+
 DATA=tests/data
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT

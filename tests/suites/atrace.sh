@@ -94,20 +94,7 @@ expect zlib-bomb.ctrace 1 "(zlib bomb?)"
 
 # ---- SVG: valid XML, byte-identical twice ----
 for f in decompressed_atrace_data.txt compressed_atrace_data.txt android_systrace.html.gz variants.txt variants-systrace.html; do
-	"$AFLAME" "$A/$f" -o "$TMP/$f.svg" 2>/dev/null
-	rc=$?
-	if [ "$rc" -ne 0 ]; then
-		fail "atrace/svg $f renders" "exit status $rc"
-		continue
-	fi
-	pass "atrace/svg $f renders"
-	if command -v xmllint >/dev/null; then
-		check "atrace/svg $f is valid XML" xmllint --noout "$TMP/$f.svg"
-	else
-		skip "atrace/svg $f is valid XML" "xmllint not installed"
-	fi
-	"$AFLAME" "$A/$f" -o "$TMP/$f.again.svg" 2>/dev/null
-	check "atrace/svg $f is deterministic" cmp "$TMP/$f.svg" "$TMP/$f.again.svg"
+	renders_valid "atrace/svg $f" "$A/$f"
 done
 
 # ---- golden flame graph of a real atrace capture ----

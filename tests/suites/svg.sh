@@ -4,20 +4,7 @@
 for f in "$DATA"/art/*.trace; do
 	name=$(basename "$f" .trace)
 	[ "$name" = perflib-header ] && continue
-	"$AFLAME" "$f" -o "$TMP/$name.svg" 2>"$TMP/$name.err"
-	rc=$?
-	if [ "$rc" -ne 0 ]; then
-		fail "svg/$name renders" "exit status $rc: $(head -1 "$TMP/$name.err")"
-		continue
-	fi
-	pass "svg/$name renders"
-	if command -v xmllint >/dev/null; then
-		check "svg/$name is valid XML" xmllint --noout "$TMP/$name.svg"
-	else
-		skip "svg/$name is valid XML" "xmllint not installed"
-	fi
-	"$AFLAME" "$f" -o "$TMP/$name.again.svg" 2>/dev/null
-	check "svg/$name is deterministic" cmp "$TMP/$name.svg" "$TMP/$name.again.svg"
+	renders_valid "svg/$name" "$f"
 done
 
 # golden NAME ARGS...: render with ARGS (from tests/data) and compare
