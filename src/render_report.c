@@ -379,17 +379,30 @@ static void html_row(const struct af_report *r, const struct af_report_opts *o, 
 	af_sink_puts(out, "</ul></details></td></tr>\n");
 }
 
+/* The page up to the opening <p>: head, title and heading "what: title". */
+static void html_start(struct af_sink *out, const char *what, const char *title)
+{
+	af_sink_puts(out, html_head);
+	af_sink_printf(out, "<title>%s: ", what);
+	af_sink_markup(out, title);
+	af_sink_printf(out, "</title>\n</head>\n<body>\n<h1>%s: ", what);
+	af_sink_markup(out, title);
+	af_sink_puts(out, "</h1>\n<p>");
+}
+
+static void html_end(struct af_sink *out)
+{
+	af_sink_puts(out, "</tbody>\n</table>\n");
+	af_sink_puts(out, html_script);
+	af_sink_puts(out, "</body>\n</html>\n");
+}
+
 static void write_html(const struct af_report *r, const struct af_report_opts *o, struct af_sink *out)
 {
 	char total[64];
 	const char *title = o->title ? o->title : "all";
 	weight_str(total, sizeof total, r->total, o->decimals);
-	af_sink_puts(out, html_head);
-	af_sink_puts(out, "<title>Method profile: ");
-	af_sink_markup(out, title);
-	af_sink_puts(out, "</title>\n</head>\n<body>\n<h1>Method profile: ");
-	af_sink_markup(out, title);
-	af_sink_puts(out, "</h1>\n<p>");
+	html_start(out, "Method profile", title);
 	if (o->source) {
 		af_sink_markup(out, o->source);
 		af_sink_puts(out, " &middot; ");
@@ -411,9 +424,7 @@ static void write_html(const struct af_report *r, const struct af_report_opts *o
 	af_sink_puts(out, "<th class=\"m\">Method</th></tr></thead>\n<tbody>\n");
 	for (size_t i = 0; i < shown(r, o); i++)
 		html_row(r, o, i, out);
-	af_sink_puts(out, "</tbody>\n</table>\n");
-	af_sink_puts(out, html_script);
-	af_sink_puts(out, "</body>\n</html>\n");
+	html_end(out);
 }
 
 int af_render_report(const struct af_report *r, enum af_report_format fmt,
@@ -606,12 +617,8 @@ static void diff_html(const struct af_report_diff *rd, const struct af_report_op
 		      struct af_sink *out)
 {
 	const char *title = o->title ? o->title : "all";
-	af_sink_puts(out, html_head);
-	af_sink_puts(out, "<title>Method profile comparison: ");
-	af_sink_markup(out, title);
-	af_sink_puts(out, "</title>\n</head>\n<body>\n<h1>Method profile comparison: ");
-	af_sink_markup(out, title);
-	af_sink_puts(out, "</h1>\n<p>Before: ");
+	html_start(out, "Method profile comparison", title);
+	af_sink_puts(out, "Before: ");
 	af_sink_markup(out, o->source_before ? o->source_before : "-");
 	af_sink_puts(out, rd->normalized ? " (normalized to the after total)" : "");
 	af_sink_puts(out, " &middot; after: ");
@@ -645,9 +652,7 @@ static void diff_html(const struct af_report_diff *rd, const struct af_report_op
 		af_sink_markup(out, rd->rows[i].name);
 		af_sink_puts(out, "</td></tr>\n");
 	}
-	af_sink_puts(out, "</tbody>\n</table>\n");
-	af_sink_puts(out, html_script);
-	af_sink_puts(out, "</body>\n</html>\n");
+	html_end(out);
 }
 
 int af_render_report_diff(const struct af_report_diff *rd, enum af_report_format fmt,
