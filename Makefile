@@ -15,7 +15,7 @@ CFLAGS ?= -O2 -g
 
 DEPS := cairo pangocairo pangoft2 fontconfig zlib libmicrohttpd
 DEBIAN_PACKAGES := build-essential pkg-config libcairo2-dev libpango1.0-dev \
-	libfontconfig-dev zlib1g-dev libxml2-utils chromium dmtracedump poppler-utils \
+	libfontconfig-dev zlib1g-dev libiberty-dev libxml2-utils chromium dmtracedump poppler-utils \
 	libmicrohttpd-dev curl
 
 WARN := -std=c11 -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
@@ -32,7 +32,8 @@ DEPS_LIBS := $(shell $(PKG_CONFIG) --libs $(DEPS) 2>/dev/null)
 ALL_CFLAGS := $(WARN) -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE $(SAN) -pthread \
 	-I src -I $(O)/gen $(DEPS_CFLAGS) $(CFLAGS)
 ALL_LDFLAGS := $(SAN) -pthread $(LDFLAGS) -Wl,--as-needed
-LIBS := $(DEPS_LIBS) -lm
+# libiberty (static, Debian libiberty-dev): the C++ demangler of binutils
+LIBS := $(DEPS_LIBS) -liberty -lm
 # The pinned font (fonts/README): found here when run from the tree, and in
 # $(PREFIX)/share/aflame-render/fonts (beside ../bin) after make install.
 FONT_DIR ?= $(abspath fonts)

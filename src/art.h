@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include "buf.h"
 #include "fold.h"
+#include "idmap.h"
 #include "read.h"
 
 /* A method as listed (text line, streaming op 1, V2 method-info). Strings
@@ -53,16 +54,15 @@ struct art {
 	struct af_fold fold;
 	struct art_method *methods;
 	size_t nmethods, cap_methods;
-	uint32_t *mslots;        /* method id -> index, open addressing */
-	size_t nmslots;
-	/* direct-mapped cache in front of mslots: the few thousand methods a
+	struct af_idmap method_ids;  /* method id -> methods[] index */
+	/* direct-mapped cache in front of method_ids: the few thousand methods a
 	 * trace really calls stay in L1/L2 instead of a probe each */
 	struct art_method_cache { uint64_t id; uint32_t index; } *mcache;
 	struct art_listed_thread *listed;
 	size_t nlisted, cap_listed;
 	struct art_thread *threads;  /* one per thread with events */
 	size_t nthreads, cap_threads;
-	uint32_t *by_record_id;  /* record thread id (u16) -> threads[] index + 1 */
+	struct af_idmap thread_ids;  /* record thread id -> threads[] index */
 	unsigned record_id_bits; /* 8 (v1) or 16 */
 	bool use_wall;           /* weigh by wall clock (else thread-cpu) */
 	bool relist_ok;          /* a method listed again is expected (streaming
@@ -127,13 +127,9 @@ int art_text_error_at(struct art *a, size_t offset, const char *what);
 /* Close open frames, record thread facts and warnings in the profile. */
 void art_finish(struct art *a);
 
-/* The variant readers, called by af_read_art once the magic and version say
+/* The variant readers, called by read_art once the magic and version say
  * which one it is; -1 with diag set on bad input. */
 int art_read_stream(struct art *a);
 int art_read_v2(struct art *a);
-
-/* Say what a file that is not an ART method trace is (simpleperf, Perfetto,
- * ART's low-overhead dumps): true with diag set if it is one of them. */
-bool art_identify_foreign(const struct af_input *in, struct af_diag *d);
 
 #endif

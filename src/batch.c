@@ -371,7 +371,7 @@ static void read_input(struct batch *b, size_t i)
 	int rc = af_input_load(&in->in, in->path, &d);
 	bool loaded = rc == 0;
 	if (rc == 0)
-		rc = af_read(&in->p, &in->in.in, o->input_format, &o->read, &d);
+		rc = af_read(&in->p, &in->in.in, o->reader, &o->read, &d);
 	if (rc == 0 && in->subdir) {
 		struct af_buf dir;
 		af_buf_init(&dir);

@@ -56,7 +56,7 @@ struct af_batch_opts {
 	char *const *threads;          /* -t specs; none: every thread */
 	size_t nthreads;
 	const char *title, *subtitle;  /* overrides of the defaults */
-	enum af_format input_format;
+	const struct af_reader *reader;  /* -f; NULL: detect */
 	struct af_read_opts read;
 	struct af_layout_opts layout;
 	struct af_render_opts render;

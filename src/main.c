@@ -32,7 +32,7 @@ struct options {
 	unsigned jobs;
 	bool static_svg;
 	enum af_out_format format;
-	enum af_format input_format;
+	const struct af_reader *reader;  /* -f; NULL: detect */
 	char **threads;
 	size_t nthreads;
 	char **processes;         /* -p: atrace processes to draw */
@@ -96,8 +96,8 @@ static const char usage_text[] =
 	"      --per-thread DIR    one file per thread in DIR, <tid>-<name>.<ext>, and\n"
 	"                          DIR/index.html; several FILEs go to DIR/<file name>/\n"
 	"  -j, --jobs N            render on N threads (with --per-thread; default: 1)\n"
-	"  -f, --input-format FMT  art, atrace or folded (default: detected from the\n"
-	"                          content)\n"
+	"  -f, --input-format FMT  @FORMATS@\n"
+	"                          (default: detected from the content)\n"
 	"      --clock CLOCK       wall or cpu (default: wall when the trace has it)\n"
 	"      --signatures        add parameter types to method names\n"
 	"      --title TEXT        graph title (default: the thread name)\n"
@@ -130,6 +130,15 @@ static const char usage_text[] =
 	"  -V, --version           print the version\n"
 	"\n"
 	"Exit status: 0 success, 1 bad input or failed output, 2 bad usage.\n";
+
+/* The usage text with the input formats of the reader table in it. */
+static void print_usage(void)
+{
+	const char *at = strstr(usage_text, "@FORMATS@");
+	fwrite(usage_text, 1, (size_t)(at - usage_text), stdout);
+	fputs(af_reader_names(), stdout);
+	fputs(at + strlen("@FORMATS@"), stdout);
+}
 
 static _Noreturn __attribute__((format(printf, 1, 2))) void usage_error(const char *fmt, ...)
 {
@@ -333,17 +342,12 @@ static void parse_option(struct options *o, int c, const char *arg)
 {
 	switch (c) {
 	case 'f':
-		if (strcmp(arg, "art") == 0)
-			o->input_format = AF_FORMAT_ART;
-		else if (strcmp(arg, "atrace") == 0)
-			o->input_format = AF_FORMAT_ATRACE;
-		else if (strcmp(arg, "folded") == 0)
-			o->input_format = AF_FORMAT_FOLDED;
-		else
-			usage_error("unknown input format '%s' (art, atrace or folded)", arg);
+		o->reader = af_reader_named(arg);
+		if (!o->reader)
+			usage_error("unknown input format '%s' (%s)", arg, af_reader_names());
 		break;
 	case 'h':
-		fputs(usage_text, stdout);
+		print_usage();
 		exit(0);
 	case 'j': { /* at most 64 outputs open at once: see output.c */
 		double v = parse_number("--jobs", arg, 1, 64);
@@ -752,7 +756,7 @@ static int per_thread(struct options *o)
 	struct af_batch_opts b = {
 		.prog = PROG, .dir = o->per_thread, .format = o->format,
 		.jobs = o->jobs ? o->jobs : 1, .threads = o->threads, .nthreads = o->nthreads,
-		.title = o->title, .subtitle = o->subtitle, .input_format = o->input_format,
+		.title = o->title, .subtitle = o->subtitle, .reader = o->reader,
 		.read = o->read, .layout = o->layout, .render = o->render,
 		.progress = isatty(STDERR_FILENO),
 	};
@@ -777,7 +781,7 @@ static int read_run(struct options *o, struct run *r, const char *path, struct a
 	if (af_input_load(&r->in, path, d) < 0)
 		return -1;
 	r->loaded = true;
-	if (af_read(&r->p, &r->in.in, o->input_format, &o->read, d) < 0)
+	if (af_read(&r->p, &r->in.in, o->reader, &o->read, d) < 0)
 		return -1;
 	print_warnings(&r->p, path);
 	if (r->p.tree.before)
@@ -1016,7 +1020,7 @@ int main(int argc, char **argv)
 	af_profile_init(&p);
 	int rc = af_input_load(&in, o.inputs[0], &d);
 	if (rc == 0) {
-		rc = af_read(&p, &in.in, o.input_format, &o.read, &d);
+		rc = af_read(&p, &in.in, o.reader, &o.read, &d);
 		if (rc == 0 && !o.info)
 			print_warnings(&p, o.inputs[0]);
 		char *app = NULL;

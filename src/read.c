@@ -1,90 +1,285 @@
-/* read.c: input format detection and dispatch to the front ends. */
+/* read.c: the table of input formats, detection, and the layers every
+ * format may come wrapped in (gzip, zlib, UTF-16) peeled before detection.
+ *
+ * To add a reader: write src/read_NAME.c defining `const struct af_reader
+ * af_reader_NAME`, declare it in read.h, and list it below. Detection order
+ * matters only between formats that can both claim an input: magic numbers
+ * first, loose text formats last. */
 #include "read.h"
-#include "art.h"
+#include "inflate.h"
+#include "cursor.h"
 
+#include <stdio.h>
 #include <string.h>
 
-static bool starts(const struct af_input *in, const char *s)
+/* ---- formats we recognise, to say what they are, but do not read ---- */
+
+static bool starts(const uint8_t *data, size_t len, const char *s)
 {
 	size_t n = strlen(s);
-	return in->len >= n && memcmp(in->data, s, n) == 0;
+	return len >= n && memcmp(data, s, n) == 0;
 }
 
-/* Folded stacks: the first non-blank, non-comment line ends in a count. */
-/* Folded stacks: the first non-blank, non-comment line ends in a count.
- * That line is found whole, however long (one stack can be megabytes). */
-static bool looks_folded(const struct af_input *in)
+static enum af_sniff sniff_simpleperf(const uint8_t *data, size_t len)
 {
-	const uint8_t *p = in->data, *end = p + in->len;
-	while (p < end) {
-		const uint8_t *nl = memchr(p, '\n', (size_t)(end - p));
-		const uint8_t *e = nl ? nl : end;
-		while (e > p && (e[-1] == '\r' || e[-1] == ' ' || e[-1] == '\t'))
-			e--;
-		if (e > p && *p != '#') {
-			const uint8_t *k = e;
-			while (k > p && ((k[-1] >= '0' && k[-1] <= '9') || k[-1] == '.'))
-				k--;
-			return k < e && k > p && (k[-1] == ' ' || k[-1] == '\t') && !memchr(p, 0, (size_t)(e - p));
-		}
-		p = nl ? nl + 1 : end;
-	}
-	return false;
+	return starts(data, len, "SIMPLEPERF") ? AF_SNIFF_YES : AF_SNIFF_NO;
 }
 
-enum af_format af_detect_format(const struct af_input *in, struct af_diag *d)
+static const struct af_reader reader_simpleperf = {
+	.name = "simpleperf", .what = "a simpleperf report-sample profile", .sniff = sniff_simpleperf,
+	.nothing = "this is a simpleperf CPU profile, not an ART method trace (open it with simpleperf's report scripts or Android Studio)",
+};
+
+static enum af_sniff sniff_perf_data(const uint8_t *data, size_t len)
+{
+	return starts(data, len, "PERFILE2") ? AF_SNIFF_YES : AF_SNIFF_NO;
+}
+
+static const struct af_reader reader_perf_data = {
+	.name = "perf-data", .what = "a perf.data recording", .sniff = sniff_perf_data,
+	.nothing = "this is a perf.data CPU recording (simpleperf record or Linux perf; magic PERFILE2), which aflame-render does not read yet (convert it with simpleperf report-sample or perf script and stackcollapse-perf.pl)",
+};
+
+/* Perfetto: a protobuf Trace is repeated field 1 (TracePacket): byte 0x0A, a
+ * varint length, the packet; the next packet starts with 0x0A again. */
+static enum af_sniff sniff_perfetto(const uint8_t *data, size_t len)
+{
+	struct af_cursor c = { data, len, 0 };
+	uint8_t tag;
+	uint64_t n;
+	for (int packets = 0; packets < 4; packets++) {
+		if (af_cursor_left(&c) == 0)
+			return packets > 0 ? AF_SNIFF_YES : AF_SNIFF_NO;
+		if (!af_cursor_u8(&c, &tag) || tag != 0x0a || !af_cursor_uleb(&c, &n))
+			return AF_SNIFF_NO;
+		if (n > af_cursor_left(&c))   /* a cut capture */
+			return packets > 0 || af_cursor_left(&c) > 1024 ? AF_SNIFF_YES : AF_SNIFF_NO;
+		c.pos += (size_t)n;
+	}
+	return AF_SNIFF_YES;
+}
+
+static const struct af_reader reader_perfetto = {
+	.name = "perfetto", .what = "a Perfetto trace", .sniff = sniff_perfetto,
+	.nothing = "this is a Perfetto trace (protobuf), not an ART method trace (open it with ui.perfetto.dev or trace_processor)",
+};
+
+/* Android 16 TraceProfiler::Dump: an entry block first, no header. */
+static enum af_sniff sniff_lowoverhead(const uint8_t *data, size_t len)
+{
+	if (len < 12 || data[0] != 2)
+		return AF_SNIFF_NO;
+	uint64_t count = af_le(data + 5, 3), size = af_le(data + 8, 4);
+	return count > 0 && size >= count && size <= len - 12 ? AF_SNIFF_YES : AF_SNIFF_NO;
+}
+
+static const struct af_reader reader_lowoverhead = {
+	.name = "art-lowoverhead", .what = "an ART low-overhead dump", .sniff = sniff_lowoverhead,
+	.nothing = "this looks like an ART low-overhead method trace (Android 16 TraceProfiler dump, no header), which aflame-render does not read (Perfetto does)",
+};
+
+/* ---- the table ---- */
+
+const struct af_reader *const af_readers[] = {
+	&af_reader_art,
+	&reader_simpleperf,
+	&reader_perf_data,
+	&af_reader_atrace,
+	&af_reader_folded,
+	&reader_perfetto,
+	&reader_lowoverhead,
+	NULL,
+};
+
+const struct af_reader *af_reader_named(const char *name)
+{
+	for (const struct af_reader *const *r = af_readers; *r; r++)
+		if ((*r)->read && strcmp((*r)->name, name) == 0)
+			return *r;
+	return NULL;
+}
+
+/* names[] or whats[] of the readers we read, joined as "a, b or c" */
+static void join_readers(char *out, size_t size, bool whats)
+{
+	size_t n = 0, count = 0, i = 0;
+	for (const struct af_reader *const *r = af_readers; *r; r++)
+		count += (*r)->read != NULL;
+	out[0] = 0;
+	for (const struct af_reader *const *r = af_readers; *r && n < size; r++) {
+		if (!(*r)->read)
+			continue;
+		const char *sep = i == 0 ? "" : i + 1 == count ? " or " : ", ";
+		int k = snprintf(out + n, size - n, "%s%s", sep, whats ? (*r)->what : (*r)->name);
+		n += k > 0 ? (size_t)k : 0;
+		i++;
+	}
+}
+
+const char *af_reader_names(void)
+{
+	static char names[256];
+	if (!names[0])
+		join_readers(names, sizeof names, false);
+	return names;
+}
+
+const struct af_reader *af_detect(const struct af_input *in, struct af_diag *d)
 {
 	if (in->len == 0) {
 		af_diag_error(d, "empty file");
-		return AF_FORMAT_AUTO;
-	}
-	if (starts(in, "*version\n") || starts(in, "*version\r\n") || starts(in, "SLOW"))
-		return AF_FORMAT_ART;
-	if (starts(in, "SIMPLEPERF") && art_identify_foreign(in, d))
-		return AF_FORMAT_AUTO;
-	int atrace = af_atrace_sniff(in);
-	if (atrace == 2)
-		return AF_FORMAT_ATRACE;
-	if (looks_folded(in))
-		return AF_FORMAT_FOLDED;
-	/* other things Android Studio saves as .trace: Perfetto, ART dumps */
-	if (art_identify_foreign(in, d))
-		return AF_FORMAT_AUTO;
-	if (atrace == 1)   /* JSON: the reader says whether it holds ftrace text */
-		return AF_FORMAT_ATRACE;
-	af_diag_error(d, "unrecognised input: not an ART method trace, an atrace/systrace capture or folded stacks");
-	return AF_FORMAT_AUTO;
-}
-
-static af_reader_fn *reader_for(enum af_format fmt, const char **what)
-{
-	switch (fmt) {
-	case AF_FORMAT_ART:
-		*what = "no method records";
-		return af_read_art;
-	case AF_FORMAT_FOLDED:
-		*what = "no stacks";
-		return af_read_folded;
-	case AF_FORMAT_ATRACE:
-		*what = "no slices (Trace.beginSection/endSection marks)";
-		return af_read_atrace;
-	case AF_FORMAT_AUTO:
-	default:
 		return NULL;
 	}
+	const struct af_reader *maybe = NULL;
+	for (const struct af_reader *const *r = af_readers; *r; r++) {
+		enum af_sniff s = (*r)->sniff(in->data, in->len);
+		if (s == AF_SNIFF_YES) {
+			maybe = *r;
+			break;
+		}
+		if (s == AF_SNIFF_MAYBE && !maybe)
+			maybe = *r;
+	}
+	if (maybe && !maybe->read) {
+		af_diag_error(d, "%s", maybe->nothing);
+		return NULL;
+	}
+	if (!maybe) {
+		char whats[512];
+		join_readers(whats, sizeof whats, true);
+		af_diag_error(d, "unrecognised input: not %s", whats);
+	}
+	return maybe;
 }
 
-int af_read(struct af_profile *p, const struct af_input *in, enum af_format fmt,
+/* ---- layers peeled before detection ---- */
+
+/* UTF-16 text (Windows tools write folded stacks so) as UTF-8; unpaired
+ * surrogates become U+FFFD. The byte-order mark says which end first. */
+static void utf16_to_utf8(const uint8_t *p, size_t len, bool big_endian, struct af_buf *out)
+{
+	af_buf_reserve(out, len + len / 2);
+	for (size_t i = 0; i + 1 < len; i += 2) {
+		uint32_t c = big_endian ? (uint32_t)p[i] << 8 | p[i + 1] : (uint32_t)p[i + 1] << 8 | p[i];
+		if (c >= 0xd800 && c < 0xdc00 && i + 3 < len) {
+			uint32_t lo = big_endian ? (uint32_t)p[i + 2] << 8 | p[i + 3] : (uint32_t)p[i + 3] << 8 | p[i + 2];
+			if (lo >= 0xdc00 && lo < 0xe000) {
+				c = 0x10000 + ((c - 0xd800) << 10) + (lo - 0xdc00);
+				i += 2;
+			}
+		}
+		if (c >= 0xd800 && c < 0xe000)
+			c = 0xfffd;
+		char u[4];
+		size_t n;
+		if (c < 0x80) {
+			u[0] = (char)c;
+			n = 1;
+		} else if (c < 0x800) {
+			u[0] = (char)(0xc0 | c >> 6);
+			u[1] = (char)(0x80 | (c & 0x3f));
+			n = 2;
+		} else if (c < 0x10000) {
+			u[0] = (char)(0xe0 | c >> 12);
+			u[1] = (char)(0x80 | ((c >> 6) & 0x3f));
+			u[2] = (char)(0x80 | (c & 0x3f));
+			n = 3;
+		} else {
+			u[0] = (char)(0xf0 | c >> 18);
+			u[1] = (char)(0x80 | ((c >> 12) & 0x3f));
+			u[2] = (char)(0x80 | ((c >> 6) & 0x3f));
+			u[3] = (char)(0x80 | (c & 0x3f));
+			n = 4;
+		}
+		af_buf_add(out, u, n);
+	}
+}
+
+enum { MAX_LAYERS = 4 };
+
+struct layers {
+	struct af_buf buf[MAX_LAYERS];
+	size_t n;
+	char what[96];         /* "gzip > UTF-16LE", for --info */
+	uint64_t trailing;     /* bytes after the compressed data, ignored */
+};
+
+static void note_layer(struct layers *l, const char *what)
+{
+	size_t n = strlen(l->what);
+	snprintf(l->what + n, sizeof l->what - n, "%s%s", n ? " > " : "", what);
+}
+
+/* Peel one layer off *in into l; 1 if one was peeled, 0 if none, -1 on
+ * error. Offsets in messages are within the layer being peeled. */
+static int peel(struct layers *l, struct af_input *in, struct af_diag *d)
+{
+	const uint8_t *p = in->data;
+	size_t len = in->len;
+	bool gzip = af_inflate_is_gzip(p, len);
+	bool zlib = !gzip && len >= 2 && p[0] == 0x78 && af_inflate_is_zlib(p, len);
+	bool utf16 = len >= 2 && ((p[0] == 0xff && p[1] == 0xfe) || (p[0] == 0xfe && p[1] == 0xff));
+	if (!(gzip || zlib || utf16) || l->n == MAX_LAYERS)
+		return 0;
+	struct af_buf *b = &l->buf[l->n++];
+	if (utf16) {
+		utf16_to_utf8(p + 2, len - 2, p[0] == 0xfe, b);
+		note_layer(l, p[0] == 0xfe ? "UTF-16BE" : "UTF-16LE");
+	} else {
+		size_t used;
+		if (af_inflate(p, len, af_inflate_limit(in->len), b, &used, d) < 0)
+			return -1;
+		l->trailing += len - used;
+		note_layer(l, gzip ? "gzip" : "zlib");
+	}
+	in->data = (const uint8_t *)b->data;
+	in->len = b->len;
+	in->mapped = false;
+	return 1;
+}
+
+static void release_layers(struct layers *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		af_buf_release(&l->buf[i]);
+}
+
+/* A UTF-8 byte-order mark says nothing about the format: skip it. */
+static void skip_utf8_bom(struct af_input *in)
+{
+	if (starts(in->data, in->len, "\xef\xbb\xbf")) {
+		in->data += 3;
+		in->len -= 3;
+		in->mapped = false;
+	}
+}
+
+int af_read(struct af_profile *p, const struct af_input *in, const struct af_reader *r,
 	    const struct af_read_opts *o, struct af_diag *d)
 {
-	if (fmt == AF_FORMAT_AUTO)
-		fmt = af_detect_format(in, d);
-	const char *nothing;
-	af_reader_fn *read = reader_for(fmt, &nothing);
-	if (!read || read(p, in, o, d) < 0)
-		return -1;
-	/* an empty picture is never what the user wanted: say why */
-	if (p->tree.nnodes == 1 && !o->info_only)
-		return af_diag_error(d, "nothing to draw: the file has %s", nothing);
-	return 0;
+	struct layers l = { .n = 0 };
+	struct af_input plain = *in;
+	int rc;
+	while ((rc = peel(&l, &plain, d)) > 0)
+		;
+	if (rc == 0) {
+		skip_utf8_bom(&plain);
+		if (!r)
+			r = af_detect(&plain, d);
+		if (!r || !r->read)
+			rc = r ? af_diag_error(d, "%s", r->nothing) : -1;
+		else
+			rc = r->read(p, &plain, o, d);
+	}
+	if (rc == 0) {
+		p->format = r->name;
+		if (l.what[0])
+			af_profile_info(p, "compression", "%s", l.what);
+		af_profile_warn(p, l.trailing, "bytes after the compressed data ignored");
+		/* an empty picture is never what the user wanted: say why */
+		if (p->tree.nnodes == 1 && !o->info_only)
+			rc = af_diag_error(d, "nothing to draw: the file has %s", r->nothing);
+	}
+	release_layers(&l);
+	return rc;
 }

@@ -50,27 +50,48 @@ void af_input_consumed(const struct af_input *in, size_t upto);
 /* How often readers call af_input_consumed(), in bytes. */
 #define AF_INPUT_CONSUME_STEP ((size_t)16 << 20)
 
-enum af_format { AF_FORMAT_AUTO, AF_FORMAT_ART, AF_FORMAT_FOLDED, AF_FORMAT_ATRACE };
-
 typedef int af_reader_fn(struct af_profile *p, const struct af_input *in,
 			 const struct af_read_opts *o, struct af_diag *d);
 
-af_reader_fn af_read_art;
-af_reader_fn af_read_folded;
-af_reader_fn af_read_atrace;
+/* How sure a reader is, from the first bytes, that an input is its format. */
+enum af_sniff { AF_SNIFF_NO, AF_SNIFF_MAYBE, AF_SNIFF_YES };
 
-/* How much the bytes look like an atrace/systrace capture: 2 surely (gzip,
- * zlib, TRACE:, HTML, "# tracer", an ftrace event line), 1 maybe (JSON, to
- * be refused with a clear message if it holds no ftrace text), 0 not. */
-int af_atrace_sniff(const struct af_input *in);
+/* One input format. Each reader's file defines its descriptor; read.c lists
+ * them in detection order. Detection, -f, --help, --info's format line and
+ * the refusal of formats we only recognise all come from that list. */
+struct af_reader {
+	const char *name;      /* -f NAME, --info's format: "art" */
+	const char *what;      /* in messages and --help: "an ART method trace" */
+	/* on the whole input (decompressed); never reads past len */
+	enum af_sniff (*sniff)(const uint8_t *data, size_t len);
+	af_reader_fn *read;    /* NULL: recognised, not read: `nothing` says why */
+	const char *nothing;   /* what a file with nothing to draw lacks
+				  ("no method records"), or the refusal */
+};
 
-/* Tell the format from the first bytes. Returns AF_FORMAT_AUTO when the
- * input is not something we read, with diag set to say what it is. */
-enum af_format af_detect_format(const struct af_input *in, struct af_diag *d);
+extern const struct af_reader af_reader_art;
+extern const struct af_reader af_reader_atrace;
+extern const struct af_reader af_reader_folded;
 
-/* Read `in` with the reader for `fmt` (detected when AF_FORMAT_AUTO). A
- * file with nothing to draw is an error that says so (unless info_only). */
-int af_read(struct af_profile *p, const struct af_input *in, enum af_format fmt,
+/* The readers in detection order, NULL-terminated. */
+extern const struct af_reader *const af_readers[];
+
+/* The reader called name (-f), or NULL. Refused formats have none. */
+const struct af_reader *af_reader_named(const char *name);
+
+/* "art, atrace or folded": the names -f takes, for usage text. Static. */
+const char *af_reader_names(void);
+
+/* Tell the format from the bytes: the first reader sure of it, else the
+ * first that may be it. NULL when the input is not something we read, with
+ * diag set to say what it is. */
+const struct af_reader *af_detect(const struct af_input *in, struct af_diag *d);
+
+/* Read `in` with reader r (detected when NULL). A gzip or zlib input is
+ * inflated first (bounded), and UTF-16 text with a byte-order mark made
+ * UTF-8, so every reader reads compressed files. A file with nothing to
+ * draw is an error that says so (unless info_only). Sets p->format. */
+int af_read(struct af_profile *p, const struct af_input *in, const struct af_reader *r,
 	    const struct af_read_opts *o, struct af_diag *d);
 
 #endif

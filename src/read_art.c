@@ -33,13 +33,11 @@ void art_init(struct art *a, struct af_profile *p, const struct af_input *in,
 	a->fold.window = o->window;
 	a->fold.from = o->from;
 	a->fold.to = o->to;
-	a->by_record_id = af_xcalloc(1u << 16, sizeof *a->by_record_id);
 	a->mcache = af_xmalloc(METHOD_CACHE * sizeof *a->mcache);
 	for (size_t i = 0; i < METHOD_CACHE; i++)
 		a->mcache[i] = (struct art_method_cache){ UINT64_MAX, AF_NONE };
 	a->record_id_bits = 16;
 	af_buf_init(&a->scratch);
-	p->format = "art";
 	p->unit = "µs";
 }
 
@@ -48,54 +46,21 @@ void art_release(struct art *a)
 	for (size_t i = 0; i < a->nthreads; i++)
 		free(a->threads[i].fold.stack);
 	free(a->methods);
-	free(a->mslots);
+	af_idmap_release(&a->method_ids);
 	free(a->mcache);
 	free(a->listed);
 	free(a->threads);
-	free(a->by_record_id);
+	af_idmap_release(&a->thread_ids);
 	af_fold_release(&a->fold);
 	free(a->gaps);
 	af_buf_release(&a->scratch);
 }
 
-static size_t id_hash(uint64_t id)
-{
-	id ^= id >> 29;
-	id *= 0xbf58476d1ce4e5b9ULL;
-	return (size_t)(id ^ id >> 32);
-}
-
-static void rehash_methods(struct art *a)
-{
-	size_t n = a->nmslots ? a->nmslots * 2 : 4096;
-	uint32_t *slots = af_xmalloc(n * sizeof *slots);
-	memset(slots, 0xff, n * sizeof *slots);
-	for (size_t m = 0; m < a->nmethods; m++) {
-		size_t i = id_hash(a->methods[m].id) & (n - 1);
-		while (slots[i] != AF_NONE)
-			i = (i + 1) & (n - 1);
-		slots[i] = (uint32_t)m;
-	}
-	free(a->mslots);
-	a->mslots = slots;
-	a->nmslots = n;
-}
-
-/* Slot holding id, or the empty slot where it would go. */
-static size_t method_slot(const struct art *a, uint64_t id)
-{
-	size_t mask = a->nmslots - 1, i = id_hash(id) & mask;
-	while (a->mslots[i] != AF_NONE && a->methods[a->mslots[i]].id != id)
-		i = (i + 1) & mask;
-	return i;
-}
-
 static uint32_t insert_method(struct art *a, const struct art_method *m)
 {
-	if ((a->nmethods + 1) * 2 > a->nmslots)
-		rehash_methods(a);
-	size_t slot = method_slot(a, m->id);
-	if (a->mslots[slot] != AF_NONE)
+	bool found;
+	uint32_t *slot = af_idmap_slot(&a->method_ids, m->id, &found);
+	if (found)
 		return AF_NONE;
 	if (a->nmethods >= AF_NONE - 1)
 		AF_BUG("too many methods");
@@ -103,7 +68,7 @@ static uint32_t insert_method(struct art *a, const struct art_method *m)
 	uint32_t idx = (uint32_t)a->nmethods++;
 	a->methods[idx] = *m;
 	a->methods[idx].frame = AF_NONE;
-	a->mslots[slot] = idx;
+	*slot = idx;
 	return idx;
 }
 
@@ -114,11 +79,9 @@ bool art_add_method(struct art *a, const struct art_method *m)
 
 static uint32_t lookup_method(struct art *a, uint64_t id)
 {
-	if (a->nmslots) {
-		uint32_t idx = a->mslots[method_slot(a, id)];
-		if (idx != AF_NONE)
-			return idx;
-	}
+	uint32_t idx = af_idmap_get(&a->method_ids, id);
+	if (idx != AF_NONE)
+		return idx;
 	a->unknown_methods++;
 	struct art_method m = { .id = id, .unknown = true };
 	return insert_method(a, &m);
@@ -188,24 +151,14 @@ static const struct art_listed_thread *find_listed(const struct art *a, uint64_t
 	return trunc;
 }
 
-/* A thread seen before: by_record_id holds the last thread whose id had
- * these low 16 bits; V2's 32-bit tids may share them, so check the id. */
 static struct art_thread *known_thread(struct art *a, uint64_t record_id)
 {
-	uint32_t slot = a->by_record_id[record_id & 0xffff];
-	if (!slot)
-		return NULL;
-	if (a->threads[slot - 1].record_id == record_id)
-		return &a->threads[slot - 1];
-	for (size_t i = 0; i < a->nthreads; i++)
-		if (a->threads[i].record_id == record_id)
-			return &a->threads[i];
-	return NULL;
+	uint32_t i = af_idmap_get(&a->thread_ids, record_id);
+	return i != AF_NONE ? &a->threads[i] : NULL;
 }
 
 struct art_thread *art_thread_for(struct art *a, uint64_t record_id)
 {
-	uint32_t key = (uint32_t)(record_id & 0xffff);
 	struct art_thread *known = known_thread(a, record_id);
 	if (known)
 		return known;
@@ -234,7 +187,7 @@ struct art_thread *art_thread_for(struct art *a, uint64_t record_id)
 	th->record_id = record_id;
 	th->index = ti;
 	af_fold_thread_init(&th->fold, node);
-	a->by_record_id[key] = (uint32_t)a->nthreads;
+	af_idmap_put(&a->thread_ids, record_id, (uint32_t)(a->nthreads - 1));
 	return th;
 }
 
@@ -685,52 +638,6 @@ static int read_legacy(struct art *a)
 
 /* ---- variant dispatch (spec §0, §8) ---- */
 
-/* Android 16's TraceProfiler::Dump starts with an entry block: type 2, u4
- * tid, u3 count, u4 payload size that fits in the file. */
-static bool looks_like_lowoverhead_dump(const struct af_input *in)
-{
-	if (in->len < 12 || in->data[0] != 2)
-		return false;
-	uint64_t count = af_le(in->data + 5, 3), size = af_le(in->data + 8, 4);
-	return count > 0 && size >= count && size <= in->len - 12;
-}
-
-/* Perfetto: a protobuf Trace is repeated field 1 (TracePacket): byte 0x0A, a
- * varint length, the packet; the next packet starts with 0x0A again. */
-static bool looks_like_perfetto(const struct af_input *in)
-{
-	struct af_cursor c = { in->data, in->len, 0 };
-	uint8_t tag;
-	uint64_t n;
-	for (int packets = 0; packets < 4; packets++) {
-		if (af_cursor_left(&c) == 0)
-			return packets > 0;
-		if (!af_cursor_u8(&c, &tag) || tag != 0x0a || !af_cursor_uleb(&c, &n))
-			return false;
-		if (n > af_cursor_left(&c))
-			return packets > 0 || af_cursor_left(&c) > 1024;   /* a cut capture */
-		c.pos += (size_t)n;
-	}
-	return true;
-}
-
-bool art_identify_foreign(const struct af_input *in, struct af_diag *d)
-{
-	if (in->len >= 10 && memcmp(in->data, "SIMPLEPERF", 10) == 0) {
-		af_diag_error(d, "this is a simpleperf CPU profile, not an ART method trace (open it with simpleperf's report scripts or Android Studio)");
-		return true;
-	}
-	if (looks_like_perfetto(in)) {
-		af_diag_error(d, "this is a Perfetto trace (protobuf), not an ART method trace (open it with ui.perfetto.dev or trace_processor)");
-		return true;
-	}
-	if (looks_like_lowoverhead_dump(in)) {
-		af_diag_error(d, "this looks like an ART low-overhead method trace (Android 16 TraceProfiler dump, no header), which aflame-render does not read (Perfetto does)");
-		return true;
-	}
-	return false;
-}
-
 static int read_slow(struct art *a)
 {
 	unsigned v = (unsigned)af_le(a->in->data + 4, 2);
@@ -747,7 +654,7 @@ static int read_slow(struct art *a)
 	return af_diag_offset(a->d, 4, "unsupported ART trace version 0x%x (known: 0xf2, 0xf3 streaming; 4, 5, 0xf4, 0xf5 V2)", v);
 }
 
-int af_read_art(struct af_profile *p, const struct af_input *in,
+static int read_art(struct af_profile *p, const struct af_input *in,
 		const struct af_read_opts *o, struct af_diag *d)
 {
 	struct art a;
@@ -759,10 +666,21 @@ int af_read_art(struct af_profile *p, const struct af_input *in,
 		rc = read_slow(&a);
 	else if (in->len >= 4 && memcmp(in->data, "SLOW", 4) == 0)
 		rc = af_diag_offset(d, 4, "truncated header (%zu bytes, need 32)", in->len);
-	else if (!art_identify_foreign(in, d))
-		rc = af_diag_offset(d, 0, "not an ART method trace: no '*version' text section or 'SLOW' header");
 	else
-		rc = -1;
+		rc = af_diag_offset(d, 0, "not an ART method trace: no '*version' text section or 'SLOW' header");
 	art_release(&a);
 	return rc;
 }
+
+static enum af_sniff sniff(const uint8_t *data, size_t len)
+{
+	if ((len >= 9 && memcmp(data, "*version\n", 9) == 0) ||
+	    (len >= 10 && memcmp(data, "*version\r\n", 10) == 0) || (len >= 4 && memcmp(data, "SLOW", 4) == 0))
+		return AF_SNIFF_YES;
+	return AF_SNIFF_NO;
+}
+
+const struct af_reader af_reader_art = {
+	.name = "art", .what = "an ART method trace", .sniff = sniff,
+	.read = read_art, .nothing = "no method records",
+};

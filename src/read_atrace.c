@@ -16,6 +16,7 @@
  * One pass over the text: lines split with memchr, no regex, no allocation
  * per line once tables have grown; times are integer µs. */
 #include "atrace.h"
+#include "idmap.h"
 #include "fold.h"
 #include "inflate.h"
 #include "names.h"
@@ -180,86 +181,6 @@ bool atrace_parse_line(const char *s, size_t n, struct atrace_event *e)
 
 /* ---- tables ---- */
 
-/* u64 key -> u32 value, open addressing, backward-shift deletion. */
-struct idmap {
-	uint64_t *keys;
-	uint32_t *vals;    /* AF_NONE = empty slot */
-	size_t cap, n;
-};
-
-static uint64_t mix(uint64_t x)
-{
-	x ^= x >> 30;
-	x *= 0xbf58476d1ce4e5b9ULL;
-	x ^= x >> 27;
-	x *= 0x94d049bb133111ebULL;
-	return x ^ (x >> 31);
-}
-
-static size_t idmap_slot(const struct idmap *m, uint64_t key)
-{
-	size_t mask = m->cap - 1, i = (size_t)mix(key) & mask;
-	while (m->vals[i] != AF_NONE && m->keys[i] != key)
-		i = (i + 1) & mask;
-	return i;
-}
-
-static uint32_t idmap_get(const struct idmap *m, uint64_t key)
-{
-	return m->cap ? m->vals[idmap_slot(m, key)] : AF_NONE;
-}
-
-static void idmap_put(struct idmap *m, uint64_t key, uint32_t val)
-{
-	if ((m->n + 1) * 2 > m->cap) {
-		struct idmap old = *m;
-		m->cap = old.cap ? old.cap * 2 : 256;
-		m->keys = af_xmalloc(m->cap * sizeof *m->keys);
-		m->vals = af_xmalloc(m->cap * sizeof *m->vals);
-		memset(m->vals, 0xff, m->cap * sizeof *m->vals);
-		for (size_t i = 0; i < old.cap; i++) {
-			if (old.vals[i] != AF_NONE) {
-				size_t s = idmap_slot(m, old.keys[i]);
-				m->keys[s] = old.keys[i];
-				m->vals[s] = old.vals[i];
-			}
-		}
-		free(old.keys);
-		free(old.vals);
-	}
-	size_t s = idmap_slot(m, key);
-	m->n += m->vals[s] == AF_NONE;
-	m->keys[s] = key;
-	m->vals[s] = val;
-}
-
-static void idmap_del(struct idmap *m, uint64_t key)
-{
-	if (!m->cap)
-		return;
-	size_t mask = m->cap - 1, i = idmap_slot(m, key);
-	if (m->vals[i] == AF_NONE)
-		return;
-	m->vals[i] = AF_NONE;
-	m->n--;
-	for (size_t j = (i + 1) & mask; m->vals[j] != AF_NONE; j = (j + 1) & mask) {
-		size_t home = (size_t)mix(m->keys[j]) & mask;
-		/* move j back to i unless its home lies cyclically in (i, j] */
-		if ((j > i && (home <= i || home > j)) || (j < i && home <= i && home > j)) {
-			m->keys[i] = m->keys[j];
-			m->vals[i] = m->vals[j];
-			m->vals[j] = AF_NONE;
-			i = j;
-		}
-	}
-}
-
-static void idmap_release(struct idmap *m)
-{
-	free(m->keys);
-	free(m->vals);
-}
-
 struct athread {
 	uint64_t tid;
 	uint32_t cpu;          /* tid 0 only: each CPU's idle task is a thread */
@@ -309,14 +230,14 @@ struct rd {
 	struct af_tree slice_tree;     /* --async: thread slices go here, unused */
 	struct athread *threads;
 	size_t nthreads, cap_threads;
-	struct idmap by_tid;           /* tid << 20 | cpu key -> threads[] */
+	struct af_idmap by_tid;           /* tid << 20 | cpu key -> threads[] */
 	struct aproc *procs;
 	size_t nprocs, cap_procs;
-	struct idmap by_pid;
+	struct af_idmap by_pid;
 	struct aopen *open;
 	size_t nopen, cap_open;
 	uint32_t free_open;
-	struct idmap by_async;         /* async key hash -> open[] */
+	struct af_idmap by_async;         /* async key hash -> open[] */
 	struct af_buf scratch;
 	uint32_t empty_name;
 	struct stats st;
@@ -325,7 +246,7 @@ struct rd {
 static struct athread *thread_at(struct rd *r, uint64_t tid, uint32_t cpu)
 {
 	uint64_t key = tid << 20 | (tid == 0 ? (uint64_t)cpu + 1 : 0);
-	uint32_t i = idmap_get(&r->by_tid, key);
+	uint32_t i = af_idmap_get(&r->by_tid, key);
 	if (i != AF_NONE)
 		return &r->threads[i];
 	af_grow(&r->threads, &r->cap_threads, r->nthreads + 1, sizeof *r->threads);
@@ -333,20 +254,20 @@ static struct athread *thread_at(struct rd *r, uint64_t tid, uint32_t cpu)
 	*th = (struct athread){ .tid = tid, .cpu = cpu, .tgid = -1, .dump_tgid = -1, .mark_pid = -1,
 				.comm = AF_NONE, .dump_name = AF_NONE, .node = AF_NONE, .pindex = SIZE_MAX };
 	af_fold_thread_init(&th->fold, AF_NONE);
-	idmap_put(&r->by_tid, key, (uint32_t)r->nthreads);
+	af_idmap_put(&r->by_tid, key, (uint32_t)r->nthreads);
 	r->nthreads++;
 	return th;
 }
 
 static struct aproc *proc_at(struct rd *r, int64_t pid)
 {
-	uint32_t i = idmap_get(&r->by_pid, (uint64_t)pid);
+	uint32_t i = af_idmap_get(&r->by_pid, (uint64_t)pid);
 	if (i != AF_NONE)
 		return &r->procs[i];
 	af_grow(&r->procs, &r->cap_procs, r->nprocs + 1, sizeof *r->procs);
 	struct aproc *pr = &r->procs[r->nprocs];
 	*pr = (struct aproc){ .pid = pid, .dump_name = AF_NONE, .node = AF_NONE, .pindex = SIZE_MAX };
-	idmap_put(&r->by_pid, (uint64_t)pid, (uint32_t)r->nprocs);
+	af_idmap_put(&r->by_pid, (uint64_t)pid, (uint32_t)r->nprocs);
 	r->nprocs++;
 	return pr;
 }
@@ -471,7 +392,7 @@ static uint64_t cookie_value(const char *s, size_t n)
 
 static uint64_t async_key(int64_t pid, uint32_t track, uint32_t name, uint64_t cookie)
 {
-	return mix(mix(mix((uint64_t)pid) ^ ((uint64_t)track << 32 | name)) ^ cookie);
+	return af_hash64(af_hash64(af_hash64((uint64_t)pid) ^ ((uint64_t)track << 32 | name)) ^ cookie);
 }
 
 static void async_begin(struct rd *r, int64_t pid, uint32_t track, uint32_t name, uint64_t cookie, uint64_t ts)
@@ -479,7 +400,7 @@ static void async_begin(struct rd *r, int64_t pid, uint32_t track, uint32_t name
 	r->st.async_begins++;
 	uint32_t key_name = track == AF_NONE ? name : AF_NONE;
 	uint64_t key = async_key(pid, track, key_name, cookie);
-	if (idmap_get(&r->by_async, key) != AF_NONE) {
+	if (af_idmap_get(&r->by_async, key) != AF_NONE) {
 		r->st.async_dup_begins++;   /* Perfetto's "unnestable": keep the first */
 		return;
 	}
@@ -492,14 +413,14 @@ static void async_begin(struct rd *r, int64_t pid, uint32_t track, uint32_t name
 		i = (uint32_t)r->nopen++;
 	}
 	r->open[i] = (struct aopen){ pid, track, name, cookie, ts, AF_NONE };
-	idmap_put(&r->by_async, key, i);
+	af_idmap_put(&r->by_async, key, i);
 }
 
 static void async_end(struct rd *r, int64_t pid, uint32_t track, uint32_t name, uint64_t cookie, uint64_t ts)
 {
 	r->st.async_ends++;
 	uint64_t key = async_key(pid, track, track == AF_NONE ? name : AF_NONE, cookie);
-	uint32_t i = idmap_get(&r->by_async, key);
+	uint32_t i = af_idmap_get(&r->by_async, key);
 	struct aopen *o = i != AF_NONE ? &r->open[i] : NULL;
 	if (!o || o->pid != pid || o->track != track || o->cookie != cookie) {
 		r->st.async_orphan_ends++;
@@ -513,7 +434,7 @@ static void async_end(struct rd *r, int64_t pid, uint32_t track, uint32_t name, 
 		node = af_tree_child(t, node, o->name);
 		t->nodes[node].self += ts > o->start ? ts - o->start : 0;
 	}
-	idmap_del(&r->by_async, key);
+	af_idmap_del(&r->by_async, key);
 	o->next_free = r->free_open;
 	r->free_open = i;
 }
@@ -855,7 +776,7 @@ static void process_name(struct rd *r, const struct aproc *pr, struct af_buf *b)
 {
 	const struct af_tree *t = &r->p->tree;
 	b->len = 0;
-	uint32_t main_thread = pr->pid > 0 ? idmap_get(&r->by_tid, (uint64_t)pr->pid << 20) : AF_NONE;
+	uint32_t main_thread = pr->pid > 0 ? af_idmap_get(&r->by_tid, (uint64_t)pr->pid << 20) : AF_NONE;
 	const struct athread *mt = main_thread != AF_NONE ? &r->threads[main_thread] : NULL;
 	uint32_t id = pr->dump_name != AF_NONE ? pr->dump_name
 		: mt && mt->comm != AF_NONE ? mt->comm
@@ -965,9 +886,9 @@ static void rd_release(struct rd *r)
 	free(r->procs);
 	free(r->open);
 	af_fold_release(&r->fold);
-	idmap_release(&r->by_tid);
-	idmap_release(&r->by_pid);
-	idmap_release(&r->by_async);
+	af_idmap_release(&r->by_tid);
+	af_idmap_release(&r->by_pid);
+	af_idmap_release(&r->by_async);
 	af_buf_release(&r->scratch);
 	af_tree_release(&r->slice_tree);
 }
@@ -1004,11 +925,10 @@ static int read_text(struct rd *r, const struct atrace_text *t, const struct af_
 	return 0;
 }
 
-int af_read_atrace(struct af_profile *p, const struct af_input *in,
-		   const struct af_read_opts *o, struct af_diag *d)
+static int read_atrace(struct af_profile *p, const struct af_input *in,
+		       const struct af_read_opts *o, struct af_diag *d)
 {
 	struct rd r = { .p = p, .o = o, .d = d, .free_open = AF_NONE };
-	p->format = "atrace";
 	p->unit = "µs";
 	p->clock = "wall";
 	af_tree_init(&r.slice_tree);
@@ -1031,25 +951,24 @@ int af_read_atrace(struct af_profile *p, const struct af_input *in,
 
 /* ---- detection ---- */
 
-int af_atrace_sniff(const struct af_input *in)
+/* Sure for TRACE:, HTML, "# tracer", trace-cmd and ftrace event lines;
+ * JSON only maybe (the reader then says whether it holds ftrace text). */
+static enum af_sniff sniff(const uint8_t *data, size_t n)
 {
-	const char *s = (const char *)in->data;
-	size_t n = in->len;
-	if (af_inflate_is_gzip(in->data, n) || (n >= 2 && in->data[0] == 0x78 && af_inflate_is_zlib(in->data, n)))
-		return 2;
+	const char *s = (const char *)data;
 	size_t head = n < 4096 ? n : 4096;
 	for (const char *at = s; (at = atrace_find(at, head - (size_t)(at - s), "TRACE:", 6)); at += 6)
 		if (at == s || at[-1] == '\n')
-			return 2;
+			return AF_SNIFF_YES;
 	size_t i = 0;
 	while (i < n && (s[i] == ' ' || s[i] == '\t' || s[i] == '\r' || s[i] == '\n'))
 		i++;
 	if (i < n && (s[i] == '{' || s[i] == '['))
-		return 1;
+		return AF_SNIFF_MAYBE;
 	if (i < n && s[i] == '<' && i + 1 < n && (s[i + 1] == '!' || s[i + 1] == 'h' || s[i + 1] == 'H'))
-		return 2;   /* HTML; "<...>-123" and "<idle>-0" are task names */
+		return AF_SNIFF_YES;   /* HTML; "<...>-123" and "<idle>-0" are task names */
 	if (n - i >= 8 && (memcmp(s + i, "# tracer", 8) == 0 || memcmp(s + i, "cpus=", 5) == 0))
-		return 2;
+		return AF_SNIFF_YES;
 	/* the first line that is not a comment is an event line */
 	size_t scan = n < 65536 ? n : 65536;
 	for (size_t at = 0; at < scan;) {
@@ -1068,7 +987,12 @@ int af_atrace_sniff(const struct af_input *in)
 		if (j == k || line[0] == '#')
 			continue;
 		struct atrace_event e;
-		return atrace_parse_line(line, k, &e) ? 2 : 0;
+		return atrace_parse_line(line, k, &e) ? AF_SNIFF_YES : AF_SNIFF_NO;
 	}
-	return 0;
+	return AF_SNIFF_NO;
 }
+
+const struct af_reader af_reader_atrace = {
+	.name = "atrace", .what = "an atrace/systrace capture", .sniff = sniff,
+	.read = read_atrace, .nothing = "no slices (Trace.beginSection/endSection marks)",
+};

@@ -303,13 +303,12 @@ static int fold_line(struct folded *f, const char *s, size_t n)
 	return 0;
 }
 
-int af_read_folded(struct af_profile *p, const struct af_input *in,
+static int read_folded(struct af_profile *p, const struct af_input *in,
 		   const struct af_read_opts *o, struct af_diag *d)
 {
 	struct folded f = { .p = p, .o = o, .d = d };
 	if (o->window)
 		return af_diag_error(d, "--from and --to need a method trace: folded stacks have no times");
-	p->format = "folded";
 	p->unit = "samples";
 	const char *s = (const char *)in->data, *end = s + in->len;
 	int rc = 0;
@@ -342,3 +341,30 @@ int af_read_folded(struct af_profile *p, const struct af_input *in,
 	af_profile_warn(p, f.samples_overflow, "counts too large to add (ignored)");
 	return 0;
 }
+
+/* The first non-blank, non-comment line ends in a count. That line is
+ * found whole, however long (one stack can be megabytes). */
+static enum af_sniff sniff(const uint8_t *data, size_t len)
+{
+	const uint8_t *p = data, *end = p + len;
+	while (p < end) {
+		const uint8_t *nl = memchr(p, '\n', (size_t)(end - p));
+		const uint8_t *e = nl ? nl : end;
+		while (e > p && (e[-1] == '\r' || e[-1] == ' ' || e[-1] == '\t'))
+			e--;
+		if (e > p && *p != '#') {
+			const uint8_t *k = e;
+			while (k > p && ((k[-1] >= '0' && k[-1] <= '9') || k[-1] == '.'))
+				k--;
+			bool counted = k < e && k > p && (k[-1] == ' ' || k[-1] == '\t');
+			return counted && !memchr(p, 0, (size_t)(e - p)) ? AF_SNIFF_YES : AF_SNIFF_NO;
+		}
+		p = nl ? nl + 1 : end;
+	}
+	return AF_SNIFF_NO;
+}
+
+const struct af_reader af_reader_folded = {
+	.name = "folded", .what = "folded stacks", .sniff = sniff,
+	.read = read_folded, .nothing = "no stacks",
+};

@@ -601,7 +601,7 @@ static int render_job(struct worker *w, struct job *x, char **msg)
 	int rc = af_input_load(&in, path.data, &d);
 	if (rc == 0) {
 		in.in.name = "uploaded file";
-		rc = af_read(&r.p, &in.in, AF_FORMAT_AUTO, &ropts, &d);
+		rc = af_read(&r.p, &in.in, NULL, &ropts, &d);
 		if (rc == 0) {
 			plan(&r, o->max_threads);
 			af_batch_prepare_tree(&r.p.tree);

@@ -80,7 +80,8 @@ static void fuzz_render(struct af_profile *p, uint8_t flags, size_t size)
 }
 
 /* Run one input through the reader for fmt and every back end. */
-static int fuzz_one(enum af_format fmt, const uint8_t *data, size_t size)
+/* Run the reader called `reader` (read.c's table) on one input. */
+static int fuzz_one(const char *reader, const uint8_t *data, size_t size)
 {
 	if (size < 1 || size > FUZZ_MAX_INPUT)
 		return 0;
@@ -95,7 +96,7 @@ static int fuzz_one(enum af_format fmt, const uint8_t *data, size_t size)
 	struct af_diag d;
 	af_profile_init(&p);
 	af_diag_init(&d, "fuzz");
-	if (af_read(&p, &in, fmt, &o, &d) == 0) {
+	if (af_read(&p, &in, af_reader_named(reader), &o, &d) == 0) {
 		fuzz_render(&p, flags, size);
 		fuzz_reports(&p);
 	} else if (!d.set) {

@@ -3,5 +3,5 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	return fuzz_one(AF_FORMAT_FOLDED, data, size);
+	return fuzz_one("folded", data, size);
 }

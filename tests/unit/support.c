@@ -32,7 +32,7 @@ void read_input(struct read_result *res, const void *data, size_t len, const cha
 	af_profile_init(&res->p);
 	if (!o)
 		o = &defaults;
-	res->rc = reader ? reader(&res->p, &in, o, &d) : af_read(&res->p, &in, AF_FORMAT_AUTO, o, &d);
+	res->rc = reader ? reader(&res->p, &in, o, &d) : af_read(&res->p, &in, NULL, o, &d);
 	res->error[0] = 0;
 	res->folded = NULL;
 	if (res->rc < 0)

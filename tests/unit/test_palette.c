@@ -132,7 +132,7 @@ void test_folded_differential_and_reverse(void)
 {
 	static const char in[] = "a;b 1 3\na;c 5\na;b;d 2.5 0\n";
 	struct read_result r;
-	read_input(&r, in, sizeof in - 1, "t.folded", af_read_folded, NULL);
+	read_input(&r, in, sizeof in - 1, "t.folded", af_reader_folded.read, NULL);
 	INT_EQ(r.rc, 0);
 	struct af_tree *t = &r.p.tree;
 	OK(t->before != NULL);
@@ -150,15 +150,15 @@ void test_folded_differential_and_reverse(void)
 
 	static const char in2[] = "a;b;c 2\n;x;;y; 1\nw;--;v;u 3\n";
 	struct af_read_opts o = { .reverse = true };
-	read_input(&r, in2, sizeof in2 - 1, "t.folded", af_read_folded, &o);
+	read_input(&r, in2, sizeof in2 - 1, "t.folded", af_reader_folded.read, &o);
 	STR_EQ(r.folded, "c;b;a 2\nu;v;--;w 3\ny;x 1\n");
 	read_result_release(&r);
 	struct af_read_opts o2 = { .mark_wakers = true };
-	read_input(&r, in2, sizeof in2 - 1, "t.folded", af_read_folded, &o2);
+	read_input(&r, in2, sizeof in2 - 1, "t.folded", af_reader_folded.read, &o2);
 	STR_EQ(r.folded, "a;b;c 2\nw;--;v_[w];u_[w] 3\nx;y 1\n");
 	read_result_release(&r);
 	struct af_read_opts o3 = { .mark_wakers = true, .reverse = true };
-	read_input(&r, in2, sizeof in2 - 1, "t.folded", af_read_folded, &o3);
+	read_input(&r, in2, sizeof in2 - 1, "t.folded", af_reader_folded.read, &o3);
 	STR_EQ(r.folded, "c;b;a 2\nu;v;--;w_[w] 3\ny;x 1\n");
 	read_result_release(&r);
 }

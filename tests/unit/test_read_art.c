@@ -42,7 +42,7 @@ static struct af_buf build(const char *text, unsigned version, unsigned offset,
 static void run(struct read_result *res, const struct af_buf *file, enum af_clock clock)
 {
 	struct af_read_opts o = { .clock = clock };
-	read_input(res, file->data, file->len, "t.trace", af_read_art, &o);
+	read_input(res, file->data, file->len, "t.trace", af_reader_art.read, &o);
 }
 
 static void done(struct read_result *res, struct af_buf *file)

@@ -13,7 +13,7 @@
 static void run(struct read_result *res, const char *data, size_t len, bool async)
 {
 	struct af_read_opts o = { .async = async };
-	read_input(res, data, len, "t.txt", af_read_atrace, &o);
+	read_input(res, data, len, "t.txt", af_reader_atrace.read, &o);
 }
 
 static void done(struct read_result *res)

@@ -1,0 +1,116 @@
+/* idmap.c: the id map and its keyed hash. */
+#include "idmap.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/random.h>
+
+static uint64_t secret[2];
+static pthread_once_t secret_once = PTHREAD_ONCE_INIT;
+
+static void draw_secret(void)
+{
+	if (getrandom(secret, sizeof secret, GRND_NONBLOCK) != (ssize_t)sizeof secret) {
+		struct timespec ts;
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		secret[0] = (uint64_t)ts.tv_nsec * 0x9e3779b97f4a7c15ULL ^ (uint64_t)getpid();
+		secret[1] = (uint64_t)(uintptr_t)&ts ^ (uint64_t)ts.tv_sec << 32;
+	}
+	secret[0] |= 1;
+	secret[1] |= 1;
+}
+
+/* wyhash's multiply-fold: both halves of the 128-bit product */
+static inline uint64_t mum(uint64_t a, uint64_t b)
+{
+	__uint128_t r = (__uint128_t)a * b;
+	return (uint64_t)r ^ (uint64_t)(r >> 64);
+}
+
+uint64_t af_hash64(uint64_t x)
+{
+	pthread_once(&secret_once, draw_secret);
+	return mum(mum(x ^ secret[0], secret[1] ^ 0xe7037ed1a0b428dbULL), 0xa0761d6478bd642fULL);
+}
+
+static size_t find(const struct af_idmap *m, uint64_t key)
+{
+	size_t mask = m->cap - 1, i = (size_t)af_hash64(key) & mask;
+	while (m->vals[i] != AF_NONE && m->keys[i] != key)
+		i = (i + 1) & mask;
+	return i;
+}
+
+uint32_t af_idmap_get(const struct af_idmap *m, uint64_t key)
+{
+	return m->cap ? m->vals[find(m, key)] : AF_NONE;
+}
+
+static void grow(struct af_idmap *m)
+{
+	struct af_idmap old = *m;
+	m->cap = old.cap ? old.cap * 2 : 256;
+	if (!af_mul_ok(m->cap, sizeof *m->keys))
+		AF_BUG("id map too large");
+	m->keys = af_xmalloc(m->cap * sizeof *m->keys);
+	m->vals = af_xmalloc(m->cap * sizeof *m->vals);
+	memset(m->vals, 0xff, m->cap * sizeof *m->vals);
+	for (size_t i = 0; i < old.cap; i++) {
+		if (old.vals[i] != AF_NONE) {
+			size_t s = find(m, old.keys[i]);
+			m->keys[s] = old.keys[i];
+			m->vals[s] = old.vals[i];
+		}
+	}
+	af_idmap_release(&old);
+}
+
+uint32_t *af_idmap_slot(struct af_idmap *m, uint64_t key, bool *found)
+{
+	if ((m->n + 1) * 2 > m->cap)
+		grow(m);
+	size_t s = find(m, key);
+	*found = m->vals[s] != AF_NONE;
+	if (!*found) {
+		m->n++;
+		m->keys[s] = key;
+	}
+	return &m->vals[s];
+}
+
+void af_idmap_put(struct af_idmap *m, uint64_t key, uint32_t val)
+{
+	bool found;
+	*af_idmap_slot(m, key, &found) = val;
+}
+
+void af_idmap_del(struct af_idmap *m, uint64_t key)
+{
+	if (!m->cap)
+		return;
+	size_t mask = m->cap - 1, i = find(m, key);
+	if (m->vals[i] == AF_NONE)
+		return;
+	m->vals[i] = AF_NONE;
+	m->n--;
+	for (size_t j = (i + 1) & mask; m->vals[j] != AF_NONE; j = (j + 1) & mask) {
+		size_t home = (size_t)af_hash64(m->keys[j]) & mask;
+		/* move j back to i unless its home lies cyclically in (i, j] */
+		if ((j > i && (home <= i || home > j)) || (j < i && home <= i && home > j)) {
+			m->keys[i] = m->keys[j];
+			m->vals[i] = m->vals[j];
+			m->vals[j] = AF_NONE;
+			i = j;
+		}
+	}
+}
+
+void af_idmap_release(struct af_idmap *m)
+{
+	free(m->keys);
+	free(m->vals);
+	af_idmap_init(m);
+}

@@ -1,0 +1,155 @@
+/* test_read.c: the reader table (detection, refusals), the layers peeled
+ * before detection (gzip, zlib, UTF-16), the protobuf walker and the id map. */
+#include "harness.h"
+#include "support.h"
+#include "idmap.h"
+#include "proto.h"
+#include "demangle.h"
+
+#include <stdlib.h>
+#include <zlib.h>
+
+static const char folded[] = "main;a;b 3\nmain;c 2\n";
+
+static void expect_folded(const void *data, size_t len, const char *want_format)
+{
+	struct read_result r;
+	read_input(&r, data, len, "t", NULL, NULL);
+	INT_EQ(r.rc, 0);
+	STR_EQ(r.folded, "main;a;b 3\nmain;c 2\n");
+	STR_EQ(r.p.format, want_format);
+	read_result_release(&r);
+}
+
+/* deflate s as zlib (window_bits 15) or gzip (31) */
+static size_t pack(uint8_t *out, size_t cap, const char *s, int window_bits)
+{
+	z_stream z = { 0 };
+	OK(deflateInit2(&z, 6, Z_DEFLATED, window_bits, 8, Z_DEFAULT_STRATEGY) == Z_OK);
+	z.next_in = (Bytef *)s;
+	z.avail_in = (uInt)strlen(s);
+	z.next_out = out;
+	z.avail_out = (uInt)cap;
+	OK(deflate(&z, Z_FINISH) == Z_STREAM_END);
+	size_t n = z.total_out;
+	deflateEnd(&z);
+	return n;
+}
+
+void test_read_table(void)
+{
+	STR_EQ(af_reader_names(), "art, atrace or folded");
+	OK(af_reader_named("art") == &af_reader_art);
+	OK(af_reader_named("folded") == &af_reader_folded);
+	OK(af_reader_named("perfetto") == NULL);   /* recognised only: not for -f */
+	OK(af_reader_named("nonsense") == NULL);
+	struct read_result r;
+	read_input(&r, "\x01\x02\x03 garbage", 11, "t", NULL, NULL);
+	STR_EQ(r.error, "t: unrecognised input: not an ART method trace, an atrace/systrace capture or folded stacks");
+	read_result_release(&r);
+	read_input(&r, "PERFILE2\x68\0\0\0\0\0\0\0", 16, "t", NULL, NULL);
+	OK(strstr(r.error, "perf.data") != NULL);
+	read_result_release(&r);
+}
+
+void test_read_layers(void)
+{
+	uint8_t z[256];
+	expect_folded(folded, strlen(folded), "folded");
+	expect_folded(z, pack(z, sizeof z, folded, 31), "folded");
+	expect_folded(z, pack(z, sizeof z, folded, 15), "folded");
+	/* UTF-16LE and BE with their marks, and UTF-8's mark */
+	uint8_t u[128];
+	size_t n = strlen(folded);
+	for (int be = 0; be < 2; be++) {
+		u[0] = be ? 0xfe : 0xff;
+		u[1] = be ? 0xff : 0xfe;
+		for (size_t i = 0; i < n; i++) {
+			u[2 + 2 * i + be] = (uint8_t)folded[i];
+			u[2 + 2 * i + !be] = 0;
+		}
+		expect_folded(u, 2 + 2 * n, "folded");
+	}
+	char bom[64] = "\xef\xbb\xbf";
+	strcat(bom, folded);
+	expect_folded(bom, strlen(bom), "folded");
+	/* what --info says about the layers */
+	struct read_result r;
+	read_input(&r, z, pack(z, sizeof z, folded, 31), "t", NULL, NULL);
+	STR_EQ(af_profile_get_info(&r.p, "compression"), "gzip");
+	read_result_release(&r);
+	/* a corrupt gzip names its offset */
+	size_t len = pack(z, sizeof z, folded, 31);
+	read_input(&r, z, len / 2, "t", NULL, NULL);
+	OK(r.rc < 0 && strstr(r.error, "t: ") == r.error);
+	read_result_release(&r);
+}
+
+void test_proto_walk(void)
+{
+	/* field 1 varint 150; field 2 { field 3 "hi" }; field 5 fixed32 */
+	const uint8_t msg[] = { 0x08, 0x96, 0x01, 0x12, 0x04, 0x1a, 0x02, 'h', 'i', 0x2d, 1, 0, 0, 0 };
+	struct af_proto m, sub;
+	struct af_proto_field f;
+	af_proto_init(&m, msg, sizeof msg, 100);
+	INT_EQ(af_proto_next(&m, &f), 1);
+	INT_EQ(f.num, 1);
+	INT_EQ(f.u, 150);
+	INT_EQ(af_proto_next(&m, &f), 1);
+	INT_EQ(f.num, 2);
+	INT_EQ(f.wire, AF_WIRE_LEN);
+	af_proto_sub(&m, &f, &sub);
+	INT_EQ(af_proto_next(&sub, &f), 1);
+	INT_EQ(f.num, 3);
+	INT_EQ(f.len, 2);
+	INT_EQ(f.offset, 105);
+	INT_EQ(af_proto_next(&sub, &f), 0);
+	INT_EQ(af_proto_next(&m, &f), 1);
+	INT_EQ(f.u, 1);
+	INT_EQ(af_proto_next(&m, &f), 0);
+	/* a length past the end of its message, inside a nested message */
+	const uint8_t bad[] = { 0x12, 0x03, 0x0a, 0x05, 'x' };
+	af_proto_init(&m, bad, sizeof bad, 0);
+	INT_EQ(af_proto_next(&m, &f), 1);
+	af_proto_sub(&m, &f, &sub);
+	INT_EQ(af_proto_next(&sub, &f), -1);
+	INT_EQ(sub.error_offset, 2);
+	STR_EQ(sub.error, "length runs past the end of its message");
+	INT_EQ(af_proto_zigzag(3), -2);
+	INT_EQ(af_proto_zigzag(4), 2);
+}
+
+void test_idmap(void)
+{
+	struct af_idmap m;
+	af_idmap_init(&m);
+	INT_EQ(af_idmap_get(&m, 7), AF_NONE);
+	for (uint32_t i = 0; i < 100000; i++)
+		af_idmap_put(&m, (uint64_t)i << 32, i);
+	for (uint32_t i = 0; i < 100000; i += 2)
+		af_idmap_del(&m, (uint64_t)i << 32);
+	bool found;
+	*af_idmap_slot(&m, 5, &found) = 42;
+	OK(!found);
+	OK(*af_idmap_slot(&m, 5, &found) == 42 && found);
+	int wrong = 0;
+	for (uint32_t i = 0; i < 100000; i++)
+		wrong += af_idmap_get(&m, (uint64_t)i << 32) != (i % 2 ? i : AF_NONE);
+	INT_EQ(wrong, 0);
+	INT_EQ(m.n, 50001);
+	af_idmap_release(&m);
+}
+
+void test_demangle(void)
+{
+	struct af_buf b;
+	af_buf_init(&b);
+	const char *m = "_ZN7android6Looper8pollOnceEiPiS1_PPv";
+	OK(af_demangle(m, strlen(m), &b));
+	STR_EQ(b.data, "android::Looper::pollOnce(int, int*, int*, void**)");
+	b.len = 0;
+	OK(!af_demangle("epoll_wait", 10, &b));
+	OK(!af_demangle("_Zgarbage", 9, &b));
+	INT_EQ(b.len, 0);
+	af_buf_release(&b);
+}
