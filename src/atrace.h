@@ -64,7 +64,31 @@ struct atrace_event {
 	size_t payload_len;
 };
 
-/* Split one line (no "\n"). False if it is not an ftrace event line. */
+static inline bool atrace_is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+/* Digits at *p (at most 19, so no overflow); false if none. */
+static inline bool atrace_digits(const char **p, const char *end, uint64_t *v)
+{
+	const char *s = *p;
+	uint64_t x = 0;
+	while (*p < end && atrace_is_digit(**p) && *p - s < 19)
+		x = x * 10 + (uint64_t)(*(*p)++ - '0');
+	*v = x;
+	return *p > s && (*p == end || !atrace_is_digit(**p));
+}
+
+static inline const char *atrace_spaces(const char *p, const char *end)
+{
+	while (p < end && (*p == ' ' || *p == '\t'))
+		p++;
+	return p;
+}
+
+/* Split one line (no "\n"). False if it is not an ftrace event line
+ * (atrace_line.c). */
 bool atrace_parse_line(const char *s, size_t n, struct atrace_event *e);
 
 #endif

@@ -18,7 +18,6 @@
 #include "atrace.h"
 #include "idmap.h"
 #include "fold.h"
-#include "inflate.h"
 #include "names.h"
 #include "util.h"
 
@@ -27,157 +26,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- line grammar ---- */
-
-static bool is_digit(char c)
-{
-	return c >= '0' && c <= '9';
-}
-
-static bool is_flag(char c)
-{
-	return c == '.' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
-}
-
-static bool is_hexflag(char c)
-{
-	return c == '.' || is_digit(c) || (c >= 'a' && c <= 'f');
-}
-
-/* Digits at *p (at most 19, so no overflow); false if none. */
-static bool digits(const char **p, const char *end, uint64_t *v)
-{
-	const char *s = *p;
-	uint64_t x = 0;
-	while (*p < end && is_digit(**p) && *p - s < 19)
-		x = x * 10 + (uint64_t)(*(*p)++ - '0');
-	*v = x;
-	return *p > s && (*p == end || !is_digit(**p));
-}
-
-static const char *spaces(const char *p, const char *end)
-{
-	while (p < end && (*p == ' ' || *p == '\t'))
-		p++;
-	return p;
-}
-
-/* "(  640)", "( 3)", "(-----)": the TGID column. */
-static bool tgid_column(const char **pp, const char *end, int64_t *tgid)
-{
-	const char *p = spaces(*pp + 1, end);
-	uint64_t v;
-	*tgid = -1;
-	if (p < end && *p == '-') {
-		while (p < end && *p == '-')
-			p++;
-	} else if (digits(&p, end, &v)) {
-		*tgid = (int64_t)v;
-	}
-	p = spaces(p, end);
-	if (p >= end || *p != ')')
-		return false;
-	*pp = p + 1;
-	return true;
-}
-
-/* irq flags: 4 characters, a 5th on newer kernels, none on old ones; the
- * timestamp may follow with no space ("....316.196720"). */
-static const char *flags(const char *p, const char *end)
-{
-	if (p >= end || is_digit(*p))
-		return p;   /* no flags */
-	if (end - p < 5 || !is_flag(p[0]) || !is_flag(p[1]) || !is_flag(p[2]) || !is_hexflag(p[3]))
-		return NULL;
-	p += 4;
-	/* a 5th flag character; a digit only when a space follows it */
-	if (p < end && is_hexflag(*p) && (!is_digit(*p) || (p + 1 < end && p[1] == ' ')))
-		p++;
-	return spaces(p, end);
-}
-
-/* secs.frac as µs: extra digits are dropped, fewer are padded. */
-static bool timestamp(const char **pp, const char *end, uint64_t *us)
-{
-	const char *p = *pp;
-	uint64_t secs;
-	if (!digits(&p, end, &secs) || p >= end || *p != '.' || secs > UINT64_MAX / 2000000)
-		return false;
-	p++;
-	uint64_t frac = 0;
-	int n = 0;
-	const char *f = p;
-	while (p < end && is_digit(*p)) {
-		if (n < 6) {
-			frac = frac * 10 + (uint64_t)(*p - '0');
-			n++;
-		}
-		p++;
-	}
-	if (p == f)
-		return false;
-	for (; n < 6; n++)
-		frac *= 10;
-	*us = secs * 1000000 + frac;
-	*pp = p;
-	return true;
-}
-
-/* Everything after "-<tid>" that the grammar needs; false if no match. */
-static bool after_dash(const char *p, const char *end, struct atrace_event *e)
-{
-	if (!digits(&p, end, &e->tid) || p >= end || (*p != ' ' && *p != '\t'))
-		return false;
-	p = spaces(p, end);
-	e->tgid = -1;
-	if (p < end && *p == '(' && !tgid_column(&p, end, &e->tgid))
-		return false;
-	p = spaces(p, end);
-	uint64_t cpu;
-	if (p >= end || *p != '[')
-		return false;
-	p++;
-	if (!digits(&p, end, &cpu) || p >= end || *p != ']' || cpu > 0xfffff)
-		return false;
-	e->cpu = (uint32_t)cpu;
-	p = flags(spaces(p + 1, end), end);
-	if (!p || !timestamp(&p, end, &e->ts) || p + 1 >= end || p[0] != ':' || p[1] != ' ')
-		return false;
-	p = spaces(p + 1, end);
-	const char *name = p;
-	while (p < end && *p != ' ')
-		p++;
-	if (p == name || p[-1] != ':')   /* the event name ends in ':' */
-		return false;
-	e->event = name;
-	e->event_len = (size_t)(p - 1 - name);
-	p = spaces(p, end);
-	const char *q = end;
-	while (q > p && (q[-1] == ' ' || q[-1] == '\t' || q[-1] == '\r'))
-		q--;
-	e->payload = p;
-	e->payload_len = (size_t)(q - p);
-	return true;
-}
-
-bool atrace_parse_line(const char *s, size_t n, struct atrace_event *e)
-{
-	const char *end = s + n, *p = s;
-	/* the task may contain '-' and digits: the first "-<tid>" followed by
-	 * the rest of the grammar is the one (as Perfetto's regex search) */
-	while ((p = memchr(p, '-', (size_t)(end - p))) != NULL) {
-		if (after_dash(p + 1, end, e)) {
-			const char *t = s;
-			while (t < p && (*t == ' ' || *t == '\t'))
-				t++;
-			e->task = t;
-			e->task_len = (size_t)(p - t);
-			return true;
-		}
-		p++;
-	}
-	return false;
-}
 
 /* ---- tables ---- */
 
@@ -379,7 +227,7 @@ static uint64_t cookie_value(const char *s, size_t n)
 	uint64_t v = 0;
 	bool numeric = n > 0 && n < 20;
 	for (size_t i = (n && s[0] == '-'); i < n && numeric; i++) {
-		numeric = is_digit(s[i]);
+		numeric = atrace_is_digit(s[i]);
 		v = v * 10 + (uint64_t)(s[i] - '0');
 	}
 	if (numeric)
@@ -446,7 +294,7 @@ static bool mark_pid(const char **s, const char *end, int64_t *pid, bool *more)
 {
 	uint64_t v;
 	const char *p = *s;
-	if (!digits(&p, end, &v) || (p < end && *p != '|'))
+	if (!atrace_digits(&p, end, &v) || (p < end && *p != '|'))
 		return false;
 	*pid = (int64_t)v;
 	*more = p < end;
@@ -511,7 +359,7 @@ static void mark(struct rd *r, struct athread *th, const struct atrace_event *e)
 		/* print: "<ip symbol>: B|..." as trace-cmd shows it */
 		const char *c = atrace_find(s, (size_t)(end - s), ": ", 2);
 		if (c)
-			s = spaces(c + 2, end);
+			s = atrace_spaces(c + 2, end);
 	}
 	if (end - s >= 2 && end[-2] == '\\' && end[-1] == 'n')
 		end -= 2;   /* an escaped trailing newline (catapult strips it too) */
@@ -577,7 +425,7 @@ static void comm_pid(struct rd *r, const char *s, const char *end, const char *k
 		return;
 	const char *p = n + nl;
 	uint64_t tid;
-	if (!digits(&p, end, &tid) || tid == 0)
+	if (!atrace_digits(&p, end, &tid) || tid == 0)
 		return;
 	r->st.sched_names++;
 	set_comm(r, thread_at(r, tid, 0), comm, (size_t)(n - comm));
@@ -608,7 +456,7 @@ static size_t split_ws(const char *s, const char *end, const char **tok, size_t 
 	size_t k = 0;
 	const char *p = s;
 	while (k < max) {
-		p = spaces(p, end);
+		p = atrace_spaces(p, end);
 		if (p >= end)
 			break;
 		const char *q = p;
@@ -643,14 +491,14 @@ static void ps_row(struct rd *r, const struct ps_cols *c, const char *end,
 		return;
 	uint64_t pid, tid;
 	const char *p = tok[c->pid];
-	if (!digits(&p, tok[c->pid] + len[c->pid], &pid))
+	if (!atrace_digits(&p, tok[c->pid] + len[c->pid], &pid))
 		return;
 	/* the last column runs to the end of the line (names with spaces) */
 	size_t nlen = c->name == c->ncols - 1 ? (size_t)(end - tok[c->name]) : len[c->name];
 	uint32_t name = af_tree_intern(&r->p->tree, tok[c->name], nlen);
 	if (c->tid >= 0) {
 		p = tok[c->tid];
-		if (!digits(&p, tok[c->tid] + len[c->tid], &tid) || tid == 0)
+		if (!atrace_digits(&p, tok[c->tid] + len[c->tid], &tid) || tid == 0)
 			return;
 		struct athread *th = thread_at(r, tid, 0);
 		th->dump_tgid = (int64_t)pid;
@@ -692,9 +540,9 @@ static void header_line(struct rd *r, const char *s, size_t n)
 	}
 	const char *k = atrace_find(s, n, "entries-in-buffer/entries-written:", 34);
 	if (k) {
-		const char *p = spaces(k + 34, end);
+		const char *p = atrace_spaces(k + 34, end);
 		uint64_t a, b;
-		if (digits(&p, end, &a) && p < end && *p == '/' && (p++, digits(&p, end, &b))) {
+		if (atrace_digits(&p, end, &a) && p < end && *p == '/' && (p++, atrace_digits(&p, end, &b))) {
 			r->st.entries_in_buffer += a;
 			r->st.entries_written += b;
 			r->st.have_entries = true;

@@ -1,6 +1,7 @@
 /* serve_int.h: the parts of the serve subcommand (serve.c: options, daemon,
  * routes and pages; serve_upload.c: POST /upload; serve_jobs.c: the render
- * queue and what it writes under --data/<hash>/).
+ * queue and what it writes under --data/<hash>/; serve_page.c: responses,
+ * the page frame and name checks, which the others build on).
  *
  * Invariants: a hash is exactly 64 lowercase hex digits (af_serve_hash_ok)
  * before it is used in a path; files under --data/<hash>/ have fixed names
@@ -17,6 +18,9 @@
 #include "sha256.h"
 
 #define AF_SERVE_PROG "aflame-render"
+
+struct MHD_Connection;
+struct MHD_Response;
 
 struct af_serve_opts {
 	const char *bind;         /* numeric IPv4 or IPv6 address */
@@ -82,7 +86,6 @@ void af_jobs_status(struct af_jobs *j, const char *hash, struct af_job_status *s
 
 /* ---- uploads (serve_upload.c) ---- */
 
-struct MHD_Connection;
 struct af_server;
 
 /* The access handler's work for POST /upload (libmicrohttpd's calling
@@ -103,6 +106,18 @@ struct af_server {
 /* Queue an HTML page (body is a whole page, taken over and freed) with
  * status and the page security headers. Returns libmicrohttpd's result. */
 int af_serve_send_page(struct MHD_Connection *c, unsigned status, struct af_buf *body);
+
+/* Content security policies: our own pages; what a trace produced (its
+ * script runs in an opaque origin); pictures and downloads (nothing runs). */
+extern const char af_serve_csp_page[], af_serve_csp_sandbox[], af_serve_csp_inert[];
+/* Add the headers every response carries (type, nosniff, no referrer, csp);
+ * -1 if one could not be added. */
+int af_serve_headers(struct MHD_Response *r, const char *type, const char *csp);
+/* Queue r and drop our reference to it. */
+int af_serve_queue(struct MHD_Connection *c, unsigned status, struct MHD_Response *r);
+/* Send body (taken over) with a type, a CSP and a cache policy. */
+int af_serve_send_buf(struct MHD_Connection *c, unsigned status, struct af_buf *body,
+		      const char *type, const char *csp, const char *cache);
 /* A short page "<h1>title</h1><p>text</p>" (both escaped) with a link home. */
 int af_serve_send_message(struct MHD_Connection *c, unsigned status, const char *title,
 			  const char *text);

@@ -18,7 +18,7 @@ trap 'rm -f "$all"' EXIT
 suite() {
 	local name=$1
 	shift
-	local out
+	local out start=$SECONDS
 	out=$("$@" 2>&1)
 	local rc=$?
 	printf '%s\n' "$out" >>"$all"
@@ -31,7 +31,7 @@ suite() {
 		fail=1
 		printf '%s\n' "$out" | tail -20
 	fi
-	printf '%-10s %4d passed, %d failed, %d skipped\n' "$name" "$pass" "$fail" "$skip"
+	printf '%-12s %4d passed, %d failed, %d skipped  (%ds)\n' "$name" "$pass" "$fail" "$skip" $((SECONDS - start))
 	grep -E '^(FAIL|SKIP):' <<<"$out" | sed 's/^/    /'
 	# a failing unit test explains itself on the lines before its FAIL
 	[ "$fail" -gt 0 ] && grep -E '^    ' <<<"$out" | head -40
