@@ -14,12 +14,17 @@ CFLAGS ?= -O2 -g
 -include config.mak
 
 DEPS := cairo pangocairo pangoft2 fontconfig zlib libmicrohttpd
+# What building and running need (make demo), and what the tests use (make check).
 DEBIAN_PACKAGES := build-essential pkg-config libcairo2-dev libpango1.0-dev \
-	libfontconfig-dev zlib1g-dev libiberty-dev libxml2-utils chromium dmtracedump poppler-utils \
-	libmicrohttpd-dev curl
+	libfontconfig-dev zlib1g-dev libiberty-dev libmicrohttpd-dev
+TEST_PACKAGES := libxml2-utils chromium dmtracedump poppler-utils curl python3
 
 WARN := -std=c11 -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
 	-Wwrite-strings -Wvla -Wformat=2 -Wundef -Wpointer-arith -Wimplicit-fallthrough
+# Warnings are errors in a git checkout (developers, CI), not in a release
+# build with a compiler newer than ours; the same flags for make, make test
+# and make check, so switching between them rebuilds nothing.
+WERROR ?= $(if $(wildcard .git),1,0)
 ifeq ($(WERROR),1)
 WARN += -Werror
 endif
@@ -46,7 +51,7 @@ UNIT_SRCS := $(wildcard tests/unit/*.c)
 UNIT_OBJS := $(UNIT_SRCS:tests/unit/%.c=$(O)/obj/unit/%.o)
 BIN := $(O)/aflame-render
 
-.PHONY: all check demo deps bless bench clean lint install FORCE
+.PHONY: all check demo deps test-deps bless bench clean lint install FORCE
 all: $(BIN)
 
 # Rebuild everything when the flags change (e.g. `make check` adds -Werror).
@@ -125,9 +130,9 @@ $(O)/serve-sha256-test: tests/serve/test_sha256.c $(O)/obj/sha256.o $(O)/flags |
 
 # ---- user commands ----
 
-# Install what is missing (apt-get, with sudo when not root), build, render the sample.
-deps:
-	@missing=""; for p in $(DEBIAN_PACKAGES); do \
+# Install what is missing with apt-get (sudo when not root): APT_PACKAGES.
+define apt_install
+	@missing=""; for p in $(1); do \
 	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "ok installed" || missing="$$missing $$p"; \
 	done; \
 	if [ -n "$$missing" ]; then \
@@ -135,6 +140,15 @@ deps:
 	  if [ "$$(id -u)" = 0 ]; then sudo=""; else sudo="sudo"; fi; \
 	  $$sudo apt-get update -q && DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -q $$missing; \
 	fi
+endef
+
+# what building and running need
+deps:
+	$(call apt_install,$(DEBIAN_PACKAGES))
+
+# and what the tests use
+test-deps: deps
+	$(call apt_install,$(TEST_PACKAGES))
 
 demo: deps
 	@$(MAKE) --no-print-directory all
@@ -150,23 +164,28 @@ demo-render: $(BIN) | $(O)/demo
 	$(BIN) --per-thread $(O)/demo/threads --format png tests/data/art/yamp-legacy.trace 2>/dev/null
 	@echo "open $(O)/demo/main.svg (interactive), main.png, profile.html, timeline.svg and threads/index.html"
 
-# `make check` runs every suite on the normal build, then again on an
-# AddressSanitizer + UndefinedBehaviorSanitizer build (leaks included);
-# `make check SANITIZE=...` runs only the sanitized pass.
-ifeq ($(SANITIZE),)
-check: deps
-	@$(MAKE) --no-print-directory WERROR=1 $(BIN) $(O)/unit-tests $(O)/pngdiff $(FUZZ_REPLAYS) \
-	  $(O)/serve-sha256-test
-	@AFLAME=$(BIN) UNIT=$(O)/unit-tests O=$(O) bash tests/run.sh
-	@$(MAKE) --no-print-directory check SANITIZE=address,undefined
-else
-check: deps
-	@$(MAKE) --no-print-directory WERROR=1 $(BIN) $(O)/unit-tests $(O)/pngdiff $(FUZZ_REPLAYS) $(O)/serve-sha256-test
+TEST_BINS = $(BIN) $(O)/unit-tests $(O)/pngdiff $(FUZZ_REPLAYS) $(O)/serve-sha256-test
+SAN_ENV = ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
+	LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 AFLAME_SANITIZED=1
+
+# `make test`: the inner loop, the fast tier (tests/run.sh --fast) on the
+# normal build, two suites at a time. `make check`: the full gate: every
+# suite (browser, serve with its load test, dmtracedump, conformance) on the
+# normal build, then the fast tier again under AddressSanitizer +
+# UndefinedBehaviorSanitizer with leak detection (build-sanitize/).
+.PHONY: test check-sanitized
+test: $(TEST_BINS)
+	@AFLAME=$(BIN) UNIT=$(O)/unit-tests O=$(O) bash tests/run.sh --fast -j 2
+
+check: test-deps
+	@$(MAKE) --no-print-directory $(TEST_BINS)
+	@AFLAME=$(BIN) UNIT=$(O)/unit-tests O=$(O) bash tests/run.sh -j 2
+	@$(MAKE) --no-print-directory check-sanitized O=build-sanitize SANITIZE=address,undefined
+
+check-sanitized:
+	@$(MAKE) --no-print-directory $(TEST_BINS)
 	@echo "--- again under -fsanitize=$(SANITIZE) ($(O))"
-	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
-	  LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 \
-	  AFLAME_SANITIZED=1 AFLAME=$(BIN) UNIT=$(O)/unit-tests O=$(O) bash tests/run.sh
-endif
+	@$(SAN_ENV) AFLAME=$(BIN) UNIT=$(O)/unit-tests O=$(O) bash tests/run.sh --fast -j 2
 
 bless:
 	@$(MAKE) --no-print-directory $(BIN) $(O)/pngdiff

@@ -56,45 +56,96 @@ struct walk {
 
 static bool bit(const uint8_t *set, uint32_t i) { return set[i >> 3] >> (i & 7) & 1; }
 
+/* The item at c->pos: a record (tid != 0) or an escape with its op, the
+ * size of its head (0: not an op we know) and the length of what follows;
+ * cut when the file ends inside the head. False when fewer than 3 bytes
+ * are left. Does not move c. */
+struct item { uint16_t tid; uint8_t op; bool cut; size_t head; uint64_t n; uint16_t id; };
+
+static bool peek_item(struct af_cursor c, struct item *it)
+{
+	*it = (struct item){ 0 };
+	if (af_cursor_left(&c) < 3 || !af_cursor_u16(&c, &it->tid))
+		return false;
+	if (it->tid || !af_cursor_u8(&c, &it->op))
+		return true;
+	uint16_t n16 = 0;
+	uint32_t n32 = 0;
+	bool whole = true;
+	switch (it->op) {
+	case OP_METHOD:
+		it->head = 5;
+		whole = af_cursor_u16(&c, &n16);
+		break;
+	case OP_THREAD:
+		it->head = 7;
+		whole = af_cursor_u16(&c, &it->id) && af_cursor_u16(&c, &n16);
+		break;
+	case OP_SUMMARY:
+		it->head = 7;
+		whole = af_cursor_u32(&c, &n32);
+		break;
+	default:
+		break;
+	}
+	it->n = it->op == OP_SUMMARY ? n32 : n16;
+	it->cut = !whole;
+	return true;
+}
+
+/* Step over the escape item at c (head and body); false, c unmoved, when
+ * the file ends inside it. *body points at what follows the head. */
+static bool skip_escape(struct af_cursor *c, const struct item *it, const uint8_t **body)
+{
+	struct af_cursor t = *c;
+	if (it->cut || !af_cursor_skip(&t, it->head) || !af_cursor_bytes(&t, (size_t)it->n, body))
+		return false;
+	*c = t;
+	return true;
+}
+
 /* Step over up to `limit` items from `from` with records of `rs` bytes. */
 static void walk_items(const uint8_t *d, size_t len, size_t from, size_t rs,
 		       size_t limit, uint8_t *threads, struct walk *w)
 {
 	memset(w, 0, sizeof *w);
-	size_t p = from;
-	for (size_t items = 0; p < len && items < limit; items++) {
-		if (len - p < 3)
-			break;   /* cut short: not a sign of a wrong record size */
-		uint32_t tid = (uint32_t)af_le(d + p, 2);
-		if (tid) {
-			if (len - p < rs)
-				break;
+	struct af_cursor c = { d, len, from };
+	struct item it;
+	for (size_t items = 0; items < limit && peek_item(c, &it); items++) {
+		if (it.tid) {
+			if (!af_cursor_skip(&c, rs))
+				break;   /* cut short: not a sign of a wrong record size */
 			w->records++;
-			w->announced += bit(threads, tid);
-			p += rs;
+			w->announced += bit(threads, it.tid);
 			continue;
 		}
-		uint8_t op = d[p + 2];
-		size_t need;
-		if (op == OP_METHOD && len - p >= 5) {
-			need = 5 + (size_t)af_le(d + p + 3, 2);
-			w->bad = need == 5 || (need <= len - p && d[p + need - 1] != '\n');
-		} else if (op == OP_THREAD && len - p >= 7) {
-			uint32_t id = (uint32_t)af_le(d + p + 3, 2);
-			threads[id >> 3] |= (uint8_t)(1u << (id & 7));
-			need = 7 + (size_t)af_le(d + p + 5, 2);
-		} else if (op == OP_SUMMARY) {
-			w->summary = p;
-			break;
-		} else {
-			w->bad = op != OP_METHOD && op != OP_THREAD;
+		if (it.op == OP_SUMMARY) {
+			w->summary = c.pos;
 			break;
 		}
-		if (w->bad || need > len - p)
+		if (!it.head) {
+			w->bad = true;
 			break;
-		p += need;
+		}
+		if (it.cut)
+			break;
+		if (it.op == OP_THREAD)
+			threads[it.id >> 3] |= (uint8_t)(1u << (it.id & 7));
+		const uint8_t *body;
+		struct af_cursor next = c;
+		if (it.op == OP_METHOD && it.n == 0) {
+			w->bad = true;
+			break;
+		}
+		if (!skip_escape(&next, &it, &body))
+			break;
+		if (it.op == OP_METHOD && body[it.n - 1] != '\n') {
+			w->bad = true;
+			break;
+		}
+		c = next;
 	}
-	w->pos = p;
+	w->pos = c.pos;
 }
 
 /* Which record size keeps the stream consistent over its first items. */
@@ -139,15 +190,17 @@ static size_t find_summary_fast(const uint8_t *d, size_t len, size_t from)
 static int read_header(struct art *a, struct stream *s)
 {
 	const struct af_input *in = a->in;
-	if (in->len < STREAM_HEADER_MIN)
+	struct af_cursor c = { in->data, in->len, 4 };
+	uint16_t version, offset, record_size;
+	if (!af_cursor_u16(&c, &version) || !af_cursor_u16(&c, &offset) || !af_cursor_skip(&c, 8) ||
+	    !af_cursor_u16(&c, &record_size))
 		return af_diag_offset(a->d, in->len, "truncated header (%zu bytes, need 32)", in->len);
-	s->version = (unsigned)af_le(in->data + 4, 2) & 0x0f;
-	size_t offset = (size_t)af_le(in->data + 6, 2);
-	s->header_size = (size_t)af_le(in->data + 16, 2);
+	s->version = version & 0x0f;
+	s->header_size = record_size;
 	if (offset < STREAM_HEADER_MIN)
-		return af_diag_offset(a->d, 6, "data offset %zu is shorter than the header", offset);
+		return af_diag_offset(a->d, 6, "data offset %u is shorter than the header", offset);
 	if (offset > in->len)
-		return af_diag_offset(a->d, 6, "data offset %zu is past the end of the file (%zu bytes)", offset, in->len);
+		return af_diag_offset(a->d, 6, "data offset %u is past the end of the file (%zu bytes)", offset, in->len);
 	if (s->version == 2 && s->header_size == 0)
 		s->header_size = 10;   /* a writer that left it unset */
 	size_t min = s->version == 3 ? 14 : 10;
@@ -176,7 +229,8 @@ static void locate_summary(struct art *a, struct stream *s)
 	free(threads);
 	if (!w.summary)
 		return;
-	uint64_t n = len - w.summary >= 7 ? af_le(d + w.summary + 3, 4) : UINT64_MAX;
+	struct item it;
+	uint64_t n = peek_item((struct af_cursor){ d, len, w.summary }, &it) && !it.cut ? it.n : UINT64_MAX;
 	if (n > len - w.summary - 7) {
 		af_profile_warn(a->p, 1, "summary item at offset 0x%zx is cut off (the file ends inside it): clock and names from it are lost", w.summary);
 		s->end = w.summary;
@@ -227,10 +281,9 @@ static int stream_clock(struct art *a, const struct stream *s)
 
 /* ---- decoding ---- */
 
-static int op_method(struct art *a, size_t p, size_t n)
+static int op_method(struct art *a, size_t p, const char *line, size_t n)
 {
 	struct art_method m;
-	const char *line = (const char *)a->in->data + p + 5;
 	char q[64];
 	if (!art_method_line(line, n, &m))
 		return af_diag_offset(a->d, p, "method item is not 'id<TAB>class<TAB>name<TAB>signature...': '%s'",
@@ -242,72 +295,65 @@ static int op_method(struct art *a, size_t p, size_t n)
 	return 0;
 }
 
-/* One escape item at p; returns its size, 0 when the file ends inside it
- * (s->cut set), or -1 with diag set. */
-static long long escape(struct art *a, struct stream *s, size_t p)
+/* One escape item at c->pos, stepped over; returns 1, 0 when the file ends
+ * inside it (s->cut set), or -1 with diag set. */
+static int escape(struct art *a, struct stream *s, struct af_cursor *c)
 {
-	const uint8_t *d = a->in->data;
-	size_t left = s->end - p;
-	uint8_t op = left >= 3 ? d[p + 2] : 0;
-	size_t head = op == OP_METHOD ? 5 : op == OP_THREAD ? 7 : op == OP_SUMMARY ? 7 : 0;
-	if (left < 3 || (head && left < head)) {
+	size_t p = c->pos;
+	struct item it;
+	const uint8_t *body;
+	if (!peek_item(*c, &it) || (it.head && !skip_escape(c, &it, &body))) {
 		s->cut = true;
 		return 0;
 	}
-	if (!head)
+	if (!it.head)
 		return af_diag_offset(a->d, p + 2, "unknown item: escape op %u (ops are 1, 2, 3; a corrupt stream, or records that are not %zu bytes)",
-				      op, s->record_size);
-	uint64_t n = op == OP_SUMMARY ? af_le(d + p + 3, 4) : af_le(d + p + (op == OP_THREAD ? 5 : 3), 2);
-	if (n > left - head) {
-		s->cut = true;
-		return 0;
-	}
-	if (op == OP_METHOD && op_method(a, p, (size_t)n) < 0)
+				      it.op, s->record_size);
+	if (it.op == OP_METHOD && op_method(a, p, (const char *)body, (size_t)it.n) < 0)
 		return -1;
-	if (op == OP_THREAD) {
-		uint64_t id = af_le(d + p + 3, 2);
-		art_add_listed_thread(a, id, (const char *)d + p + 7, (size_t)n, true);
+	if (it.op == OP_THREAD) {
+		art_add_listed_thread(a, it.id, (const char *)body, (size_t)it.n, true);
 		s->op_threads++;
-		if (id > s->max_op_thread)
-			s->max_op_thread = id;
+		if (it.id > s->max_op_thread)
+			s->max_op_thread = it.id;
 	}
-	if (op == OP_SUMMARY)
+	if (it.op == OP_SUMMARY)
 		af_profile_warn(a->p, 1, "summary item at offset 0x%zx ignored (not the last item)", p);
-	return (long long)(head + n);
+	return 1;
 }
 
 static int decode(struct art *a, struct stream *s)
 {
-	const uint8_t *d = a->in->data;
-	const size_t rs = s->record_size, end = s->end;
+	const size_t rs = s->record_size;
 	const size_t tpos = s->version == 3 && a->use_wall ? 10 : 6;
-	size_t p = s->data, consumed = 0;
-	while (p < end) {
-		if (p - consumed >= AF_INPUT_CONSUME_STEP)
-			af_input_consumed(a->in, consumed = p);
-		uint32_t tid = end - p >= 2 ? (uint32_t)af_le(d + p, 2) : 1;
+	struct af_cursor c = { a->in->data, s->end, s->data };
+	size_t consumed = 0;
+	while (af_cursor_left(&c)) {
+		if (c.pos - consumed >= AF_INPUT_CONSUME_STEP)
+			af_input_consumed(a->in, consumed = c.pos);
+		const uint8_t *rec = c.data + c.pos;
+		uint32_t tid = af_cursor_left(&c) >= 2 ? (uint32_t)af_le(rec, 2) : 1;
 		if (tid) {
-			if (end - p < rs) {
+			if (!af_cursor_bytes(&c, rs, &rec)) {
 				s->cut = true;
 				break;
 			}
-			uint32_t word = (uint32_t)af_le(d + p + 2, 4);
-			uint32_t t = (uint32_t)af_le(d + p + tpos, 4);
+			uint32_t word = (uint32_t)af_le(rec + 2, 4);
+			uint32_t t = (uint32_t)af_le(rec + tpos, 4);
 			art_event(a, art_thread_for(a, tid), word, t, true);
 			a->records++;
-			p += rs;
 			continue;
 		}
-		long long n = escape(a, s, p);
-		if (n < 0)
-			return -1;
-		if (n == 0)
+		int rc = escape(a, s, &c);
+		if (rc <= 0) {
+			if (rc < 0)
+				return -1;
 			break;
-		p += (size_t)n;
+		}
 	}
 	if (s->cut)
 		af_profile_warn(a->p, 1, "the file ends inside an item at offset 0x%zx (%zu bytes): the records before it are used",
-				p, end - p);
+				c.pos, s->end - c.pos);
 	return 0;
 }
 

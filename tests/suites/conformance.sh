@@ -1,3 +1,4 @@
+# tier: full
 # conformance.sh: our frames equal flamegraph.pl's, input by input and option
 # by option. Runs only when FLAMEGRAPH_PL names a readable flamegraph.pl (it
 # is CDDL-licensed and not part of this project), else prints one SKIP.

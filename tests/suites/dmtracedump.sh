@@ -1,3 +1,4 @@
+# tier: full
 # dmtracedump.sh: the method profile (--report --clock cpu) against AOSP's
 # dmtracedump on every legacy corpus trace it reads. Per method, exclusive
 # and inclusive µs must agree within 1 µs and calls+recursive calls exactly,

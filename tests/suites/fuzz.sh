@@ -1,10 +1,11 @@
 # fuzz.sh: replay every saved fuzz input (corpus and former crashes) and the
 # test data through the fuzz targets, as ordinary runs under this build.
 . tests/lib.sh
-for target in art folded atrace; do
+# every target the Makefile lists (FUZZ_TARGETS) has a replay program
+for target in $(sed -n 's/^FUZZ_TARGETS := //p' Makefile); do
 	replay=$(dirname "$AFLAME")/fuzz-replay-$target
 	if [ ! -x "$replay" ]; then
-		skip "fuzz replay $target" "$replay not built"
+		fail "fuzz replay $target" "$replay not built"
 		continue
 	fi
 	dirs="tests/fuzz/corpus/$target tests/fuzz/crashes/$target"
