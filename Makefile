@@ -96,6 +96,8 @@ FUZZ_TARGETS := art folded atrace
 FUZZ_REPLAYS := $(FUZZ_TARGETS:%=$(O)/fuzz-replay-%)
 $(O)/obj/fuzz:
 	@mkdir -p $@
+# keep the objects (make would delete them as intermediate, and rebuild them every run)
+.SECONDARY: $(FUZZ_TARGETS:%=$(O)/obj/fuzz/fuzz_%.o) $(O)/obj/fuzz/replay.o
 $(O)/obj/fuzz/%.o: tests/fuzz/%.c tests/fuzz/fuzz.h $(O)/flags | $(O)/obj/fuzz
 	@echo "  CC    $<"
 	@$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
