@@ -36,24 +36,29 @@ static void fuzz_reports(const struct af_profile *p)
 
 /* Render p in each of formats into a sink that discards. */
 static void fuzz_formats(struct af_profile *p, const enum af_out_format *formats, size_t n,
-			 const struct af_layout_opts *lo, const struct af_render_opts *ro)
+			 const uint8_t *excluded, const struct af_layout_opts *lo,
+			 const struct af_render_opts *ro)
 {
 	for (size_t i = 0; i < n; i++) {
 		struct af_sink s;
 		struct af_diag d;
 		af_diag_init(&d, "fuzz");
 		af_sink_init(&s, af_write_null, NULL);
-		af_render_to(formats[i], &p->tree, AF_ROOT, NULL, lo, ro, &s, &d);
+		af_render_to(formats[i], &p->tree, AF_ROOT, excluded, lo, ro, &s, &d);
 		af_sink_finish(&s);
 	}
 }
 
-static void fuzz_render(struct af_profile *p, uint8_t flags, size_t size)
+/* Draw p in every format; kinds/excluded: a differential graph (diff.h). */
+static void fuzz_render(struct af_profile *p, uint8_t flags, size_t size, const uint8_t *kinds,
+			size_t nkinds, const uint8_t *excluded)
 {
 	struct af_layout_opts lo;
 	struct af_render_opts ro;
 	af_layout_opts_default(&lo);
 	af_render_opts_default(&ro);
+	lo.kinds = kinds;
+	lo.nkinds = nkinds;
 	lo.inverted = flags & 0x10;
 	lo.chart = flags & 0x20;
 	lo.width = 300;
@@ -66,7 +71,7 @@ static void fuzz_render(struct af_profile *p, uint8_t flags, size_t size)
 		AF_OUT_SVG_STATIC, AF_OUT_PNG, AF_OUT_PDF,
 	};
 	af_batch_prepare_tree(&p->tree);
-	fuzz_formats(p, text_formats, sizeof text_formats / sizeof *text_formats, &lo, &ro);
+	fuzz_formats(p, text_formats, sizeof text_formats / sizeof *text_formats, excluded, &lo, &ro);
 	/* cairo mostly costs PNG compression of tall images: small inputs only */
 	if ((flags & 0xc0) != 0xc0 || size > FUZZ_CAIRO_MAX)
 		return;
@@ -76,12 +81,12 @@ static void fuzz_render(struct af_profile *p, uint8_t flags, size_t size)
 		fuzz_text = af_text_new(&d);
 	}
 	ro.text = fuzz_text;
-	fuzz_formats(p, cairo_formats, sizeof cairo_formats / sizeof *cairo_formats, &lo, &ro);
+	fuzz_formats(p, cairo_formats, sizeof cairo_formats / sizeof *cairo_formats, excluded, &lo, &ro);
 }
 
 /* Run one input through the reader for fmt and every back end. */
 /* Run the reader called `reader` (read.c's table) on one input. */
-static int fuzz_one(const char *reader, const uint8_t *data, size_t size)
+static inline int fuzz_one(const char *reader, const uint8_t *data, size_t size)
 {
 	if (size < 1 || size > FUZZ_MAX_INPUT)
 		return 0;
@@ -97,7 +102,7 @@ static int fuzz_one(const char *reader, const uint8_t *data, size_t size)
 	af_profile_init(&p);
 	af_diag_init(&d, "fuzz");
 	if (af_read(&p, &in, af_reader_named(reader), &o, &d) == 0) {
-		fuzz_render(&p, flags, size);
+		fuzz_render(&p, flags, size, NULL, 0, NULL);
 		fuzz_reports(&p);
 	} else if (!d.set) {
 		__builtin_trap();   /* every failure must say why */
