@@ -9,6 +9,7 @@
  * "all" name) is computed, so workers only read the shared tree. Each worker
  * has its own fonts (struct af_text): pango font maps are not thread-safe. */
 #include "batch.h"
+#include "plan.h"
 #include "fonts.h"
 #include "input.h"
 #include "output.h"
@@ -113,66 +114,6 @@ void af_default_subtitle(struct af_buf *b, const char *input, const struct af_pr
 {
 	if (p->clock)
 		af_buf_printf(b, "%s \xc2\xb7 %s clock \xc2\xb7 %s", base_name(input), p->clock, p->unit);
-}
-
-/* ---- names of files ---- */
-
-/* s reduced to [A-Za-z0-9._-]: every run of other bytes becomes one '_',
- * no leading '.', at most 64 bytes; "thread" if nothing is left. */
-static void safe_name(struct af_buf *b, const char *s, size_t len)
-{
-	size_t start = b->len;
-	bool gap = false;
-	for (size_t i = 0; i < len && b->len - start < 64; i++) {
-		unsigned char c = (unsigned char)s[i];
-		bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-			  (c >= '0' && c <= '9') || c == '-' || c == '_' ||
-			  (c == '.' && b->len > start);
-		if (ok) {
-			af_buf_putc(b, (char)c);
-			gap = false;
-		} else if (!gap && b->len > start) {
-			af_buf_putc(b, '_');
-			gap = true;
-		}
-	}
-	while (b->len > start && b->data[b->len - 1] == '_')
-		b->data[--b->len] = 0;
-	if (b->len == start)
-		af_buf_puts(b, "thread");
-}
-
-/* by string, then by where the string lives (input order): deterministic */
-static int cmp_str_ptr(const void *a, const void *b)
-{
-	char *const *x = *(char *const *const *)a, *const *y = *(char *const *const *)b;
-	int c = strcmp(*x, *y);
-	return c ? c : (x > y) - (x < y);
-}
-
-/* Make the strings *names[0..n) distinct by adding "-2", "-3"... before
- * the last '.' (or at the end) of repeats. */
-static void make_distinct(char ***names, size_t n)
-{
-	if (n < 2)
-		return;
-	qsort(names, n, sizeof *names, cmp_str_ptr);
-	for (size_t i = 0; i < n;) {
-		size_t j = i + 1;
-		while (j < n && strcmp(*names[j], *names[i]) == 0)
-			j++;
-		for (size_t r = i + 1; r < j; r++) {
-			char *old = *names[r];
-			const char *dot = strrchr(old, '.');
-			size_t stem = dot && dot != old ? (size_t)(dot - old) : strlen(old);
-			struct af_buf b;
-			af_buf_init(&b);
-			af_buf_printf(&b, "%.*s-%zu%s", (int)stem, old, r - i + 1, old + stem);
-			*names[r] = af_buf_detach(&b);
-			free(old);
-		}
-		i = j;
-	}
 }
 
 /* ---- the batch ---- */
@@ -282,73 +223,29 @@ static int make_dir(const char *path, struct af_diag *d)
 	return af_diag_error(d, "cannot make directory '%s': %s", path, strerror(errno == EEXIST ? ENOTDIR : errno));
 }
 
-static void add_rec(struct input *in, size_t *cap, const struct af_thread *th, uint32_t node,
-		    const uint64_t *tot, const char *ext)
-{
-	af_grow(&in->recs, cap, in->nrecs + 1, sizeof *in->recs);
-	struct rec *r = &in->recs[in->nrecs++];
-	memset(r, 0, sizeof *r);
-	r->node = node;
-	r->total = tot[node];
-	struct af_buf f;
-	af_buf_init(&f);
-	if (th) {
-		r->tid = th->tid;
-		r->name = th->name;
-		af_buf_printf(&f, "%" PRIu64 "-", th->tid);
-		safe_name(&f, th->name, strlen(th->name));
-	} else {
-		r->whole = true;
-		r->name = "all";
-		af_buf_puts(&f, "all");
-	}
-	af_buf_printf(&f, ".%s", ext);
-	r->file = af_buf_detach(&f);
-}
-
-/* The files of an input read without error: one per selected thread with
- * events, or one for the whole graph when the input has no threads. */
+/* The files of an input read without error: one per graph of its plan. */
 static int plan_files(struct batch *b, struct input *in, struct af_diag *d)
 {
 	const struct af_batch_opts *o = b->o;
-	struct af_profile *p = &in->p;
-	uint8_t *excluded = af_xcalloc(p->tree.nnodes, 1);
-	size_t only;
-	if (o->nthreads && af_profile_select(p, o->threads, o->nthreads, excluded, &only, d) < 0) {
-		free(excluded);
+	struct af_plan pl;
+	if (af_plan_make(&pl, &in->p, o->threads, o->nthreads, d) < 0)
 		return -1;
+	in->recs = af_xcalloc(pl.n ? pl.n : 1, sizeof *in->recs);
+	in->nrecs = pl.n;
+	in->total = pl.total;
+	for (size_t i = 0; i < pl.n; i++) {
+		const struct af_plan_graph *g = &pl.graphs[i];
+		struct rec *r = &in->recs[i];
+		struct af_buf f;
+		af_buf_init(&f);
+		if (in->subdir)
+			af_buf_printf(&f, "%s/", in->subdir);
+		af_buf_printf(&f, "%s.%s", g->stem, af_out_format_ext(o->format));
+		*r = (struct rec){ .tid = g->thread ? g->thread->tid : 0, .whole = !g->thread,
+			.name = g->name, .name_copy = af_xstrndup(g->name, strlen(g->name)),
+			.node = g->node, .total = g->total, .file = af_buf_detach(&f) };
 	}
-	uint64_t *tot = af_tree_totals(&p->tree);
-	size_t cap = 0;
-	const char *ext = af_out_format_ext(o->format);
-	for (size_t i = 0; i < p->nthreads; i++) {
-		const struct af_thread *th = &p->threads[i];
-		if (th->node == AF_NONE || excluded[th->node])
-			continue;
-		add_rec(in, &cap, th, th->node, tot, ext);
-		in->total += tot[th->node];
-	}
-	if (!p->nthreads) {
-		add_rec(in, &cap, NULL, AF_ROOT, tot, ext);
-		in->total = tot[AF_ROOT];
-	}
-	free(tot);
-	free(excluded);
-	char ***names = af_xmalloc((in->nrecs ? in->nrecs : 1) * sizeof *names);
-	for (size_t i = 0; i < in->nrecs; i++)
-		names[i] = &in->recs[i].file;
-	make_distinct(names, in->nrecs);
-	free(names);
-	for (size_t i = 0; i < in->nrecs; i++) {
-		in->recs[i].name_copy = af_xstrndup(in->recs[i].name, strlen(in->recs[i].name));
-		if (in->subdir) {
-			struct af_buf f;
-			af_buf_init(&f);
-			af_buf_printf(&f, "%s/%s", in->subdir, in->recs[i].file);
-			free(in->recs[i].file);
-			in->recs[i].file = af_buf_detach(&f);
-		}
-	}
+	af_plan_release(&pl);
 	return 0;
 }
 
@@ -659,11 +556,11 @@ static void name_subdirs(struct batch *b)
 		size_t len = dot && dot != base ? (size_t)(dot - base) : strlen(base);
 		struct af_buf s;
 		af_buf_init(&s);
-		safe_name(&s, base, len);
+		af_safe_name(&s, base, len);
 		b->inputs[i].subdir = af_buf_detach(&s);
 		names[i] = &b->inputs[i].subdir;
 	}
-	make_distinct(names, b->ninputs);
+	af_make_distinct(names, b->ninputs);
 	free(names);
 }
 

@@ -9,6 +9,7 @@
  * so a result survives restarts and a failure is remembered. At most --jobs
  * traces are in memory at once; the queue holds only hashes. */
 #include "serve_int.h"
+#include "plan.h"
 #include "batch.h"
 #include "fonts.h"
 #include "input.h"
@@ -284,44 +285,24 @@ static void progress(struct render *r)
 	pthread_mutex_unlock(&r->w->j->lock);
 }
 
-static int cmp_rec(const void *a, const void *b)
-{
-	const struct thread_rec *x = a, *y = b;
-	if (x->total != y->total)
-		return x->total < y->total ? 1 : -1;
-	return (x->tid > y->tid) - (x->tid < y->tid);
-}
-
-static const char *process_name(const struct af_profile *p, uint64_t pid)
-{
-	for (size_t i = 0; pid && i < p->nprocesses; i++)
-		if (p->processes[i].pid == pid)
-			return p->processes[i].name;
-	return NULL;
-}
-
 /* The threads to list, most time first; the first --max-threads drawn. */
 static void plan(struct render *r, unsigned max_threads)
 {
-	struct af_profile *p = &r->p;
-	uint64_t *tot = af_tree_totals(&p->tree);
-	r->recs = af_xcalloc(p->nthreads ? p->nthreads : 1, sizeof *r->recs);
-	for (size_t i = 0; i < p->nthreads; i++) {
-		const struct af_thread *th = &p->threads[i];
-		if (th->node == AF_NONE)
-			continue;
-		struct thread_rec *t = &r->recs[r->nrecs++];
-		*t = (struct thread_rec){ .name = th->name, .tid = th->tid, .events = th->events,
-			.process = process_name(p, th->pid), .node = th->node, .total = tot[th->node] };
-		r->total += t->total;
+	struct af_plan pl;
+	struct af_diag d;
+	af_diag_init(&d, r->hash);
+	af_plan_make(&pl, &r->p, NULL, 0, &d);   /* no specs: cannot fail */
+	af_plan_by_total(&pl);
+	r->recs = af_xcalloc(pl.n ? pl.n : 1, sizeof *r->recs);
+	for (size_t i = 0; i < pl.n; i++) {
+		const struct af_plan_graph *g = &pl.graphs[i];
+		r->recs[i] = (struct thread_rec){ .name = g->name, .tid = g->thread ? g->thread->tid : 0,
+			.events = g->thread ? g->thread->events : 0, .process = g->process,
+			.node = g->node, .total = g->total, .whole = !g->thread };
 	}
-	if (!r->nrecs) {
-		r->recs[r->nrecs++] = (struct thread_rec){ .name = "all", .node = AF_ROOT,
-			.total = tot[AF_ROOT], .whole = true };
-		r->total = tot[AF_ROOT];
-	}
-	free(tot);
-	qsort(r->recs, r->nrecs, sizeof *r->recs, cmp_rec);
+	r->nrecs = pl.n;
+	r->total = pl.total;
+	af_plan_release(&pl);
 	r->ndrawn = r->nrecs < max_threads ? r->nrecs : max_threads;
 }
 
