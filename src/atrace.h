@@ -24,6 +24,7 @@ struct atrace_text {
 	const char *procdump;      /* PROCESS DUMP block, or NULL */
 	size_t procdump_len;
 	char container[128];       /* "gzip > TRACE: > zlib", for --info */
+	char blocks[160];          /* systrace HTML: its trace-data blocks */
 	struct af_buf owned[ATRACE_MAX_LAYERS + 2];  /* decoded layers */
 	size_t nowned;
 	uint64_t inflate_limit;    /* 0: af_inflate_limit() of the input */

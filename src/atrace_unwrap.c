@@ -234,18 +234,48 @@ static bool base64_decode(struct af_buf *b, struct span s)
 
 /* ---- HTML ---- */
 
-/* The body of the <script ...> element whose opening tag starts at tag. */
-static bool script_body(struct span s, const char *tag, struct span *body)
+/* The next <script> element of the HTML itself, from *at on: its opening
+ * tag and its body, and *at moved past it; false when there is none. A
+ * script's body ends at the first "</script" (HTML never nests them), and
+ * comments are stepped over, so text inside a script (the trace viewer's
+ * own JavaScript holds '<script class="trace-data" ...>' in a string) is
+ * never taken for a tag. */
+static bool next_script(struct span s, const char **at, struct span *tag, struct span *body)
 {
-	struct span rest = from(s, tag);
-	const char *gt = memchr(rest.p, '>', rest.n);
-	if (!gt)
-		return false;
-	rest = from(s, gt + 1);
-	const char *close = find(rest, "</script>");
-	body->p = rest.p;
-	body->n = close ? (size_t)(close - rest.p) : rest.n;
-	return true;
+	const char *end = s.p + s.n;
+	for (const char *p = *at; p < end && (p = memchr(p, '<', (size_t)(end - p))); p++) {
+		struct span r = from(s, p);
+		if (starts(r, "<!--")) {
+			const char *c = find(from(s, p + 4), "-->");
+			if (!c)
+				return false;
+			p = c + 2;
+			continue;
+		}
+		if (!starts_icase(r, "<script") || r.n < 8 ||
+		    (r.p[7] != '>' && r.p[7] != ' ' && r.p[7] != '\t' && r.p[7] != '\n'))
+			continue;
+		const char *gt = memchr(p, '>', (size_t)(end - p));
+		if (!gt)
+			return false;
+		*tag = (struct span){ p, (size_t)(gt + 1 - p) };
+		struct span rest = from(s, gt + 1);
+		const char *close = find(rest, "</script");
+		*body = (struct span){ rest.p, close ? (size_t)(close - rest.p) : rest.n };
+		*at = close ? close + 8 : end;
+		return true;
+	}
+	return false;
+}
+
+/* The body of the first script of the HTML whose opening tag holds attr. */
+static bool script_with(struct span s, const char *attr, struct span *body)
+{
+	struct span tag;
+	for (const char *at = s.p; next_script(s, &at, &tag, body);)
+		if (find(tag, attr))
+			return true;
+	return false;
 }
 
 static bool first_line_is_ftrace(struct span s)
@@ -258,25 +288,37 @@ static bool first_line_is_ftrace(struct span s)
 	return s.n && atrace_parse_line(s.p, nl ? (size_t)(nl - s.p) : s.n, &e);
 }
 
-/* systrace.py (2015+): one trace-data script per agent, in any order. */
+static void note_block(struct atrace_text *t, const char *what)
+{
+	size_t n = strlen(t->blocks);
+	snprintf(t->blocks + n, sizeof t->blocks - n, "%s%s", n ? ", " : "", what);
+}
+
+/* systrace.py (2015+): after the viewer, one trace-data script per agent,
+ * in any order: PROCESS DUMP (ps output: names of processes and threads),
+ * the ftrace text, JSON from other agents, a cgroup dump. */
 static bool html_trace_data(struct atrace_text *t, struct span s, struct span *out)
 {
 	bool found = false;
-	const char *at = s.p;
-	for (;;) {
-		const char *tag = find(from(s, at), "<script class=\"trace-data\"");
-		struct span body;
-		if (!tag || !script_body(s, tag, &body))
-			break;
-		at = body.p + body.n;
-		struct span b = skip_space(body);
-		if (starts(b, "CGROUP DUMP")) {
+	struct span tag, body;
+	for (const char *at = s.p; next_script(s, &at, &tag, &body);) {
+		if (!find(tag, "class=\"trace-data\""))
 			continue;
+		struct span b = skip_space(body);
+		bool json = starts(b, "{") || starts(b, "[");
+		bool ftrace_json = json && find(b, "\"systemTraceEvents\"");
+		if (starts(b, "CGROUP DUMP")) {
+			note_block(t, "cgroup dump (not used)");
 		} else if (starts(b, "PROCESS DUMP")) {
 			t->procdump = b.p;
 			t->procdump_len = b.n;
-		} else if (!found && (first_line_is_ftrace(b) || (b.n && b.p[0] != '{' && b.p[0] != '['))) {
-			*out = b;   /* ftrace text, or an encoded layer the caller peels */
+			note_block(t, "PROCESS DUMP");
+		} else if (!b.n || found || (json && !ftrace_json)) {
+			note_block(t, json ? "JSON trace events (not used)" : b.n ? "another block (not used)" : "empty block");
+		} else {
+			note_block(t, ftrace_json ? "JSON with ftrace text" :
+				   first_line_is_ftrace(b) ? "ftrace text" : "encoded ftrace text");
+			*out = b;   /* ftrace text, or a layer the caller peels */
 			found = true;
 		}
 	}
@@ -285,9 +327,8 @@ static bool html_trace_data(struct atrace_text *t, struct span s, struct span *o
 
 static int unwrap_html(struct atrace_text *t, struct span s, struct span *out, struct af_diag *d)
 {
-	const char *tag = find(s, "<script id=\"viewer-data\"");
 	struct span body;
-	if (tag && script_body(s, tag, &body)) {
+	if (script_with(s, "id=\"viewer-data\"", &body)) {
 		struct af_buf *b = new_layer(t);
 		if (!base64_decode(b, body))
 			return af_diag_error(d, "systrace HTML: viewer-data is not base64");
@@ -299,7 +340,7 @@ static int unwrap_html(struct atrace_text *t, struct span s, struct span *out, s
 		note(t, t->procdump ? "systrace HTML trace-data (with PROCESS DUMP)" : "systrace HTML trace-data");
 		return 0;
 	}
-	/* "var linuxPerfData = "\" (the name also appears in the viewer's code) */
+/* "var linuxPerfData = "\" (the name also appears in the viewer's code) */
 	for (const char *var = s.p; (var = find(from(s, var), "linuxPerfData")); var++) {
 		struct span v = skip_space(from(s, var + strlen("linuxPerfData")));
 		if (!starts(v, "="))

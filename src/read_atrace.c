@@ -686,6 +686,8 @@ static void report(struct rd *r, const struct atrace_text *t)
 	struct af_profile *p = r->p;
 	const struct stats *s = &r->st;
 	af_profile_info(p, "container", "%s", t->container);
+	if (t->blocks[0])
+		af_profile_info(p, "trace-data blocks", "%s", t->blocks);
 	af_profile_info(p, "lines", "%" PRIu64, s->lines);
 	af_profile_info(p, "ftrace events", "%" PRIu64, s->events);
 	if (s->have_ts)
@@ -761,10 +763,10 @@ static int read_text(struct rd *r, const struct atrace_text *t, const struct af_
 	r->st.async_unfinished = r->by_async.n;
 	finish_threads(r);
 	report(r, t);
+	if (r->st.events == 0)   /* --info too: a capture with nothing in it is no success */
+		return af_diag_error(r->d, "no ftrace events in %" PRIu64 " lines (%s): not an atrace capture", r->st.lines, t->container);
 	if (r->o->info_only)
 		return 0;
-	if (r->st.events == 0)
-		return af_diag_error(r->d, "no ftrace events in %" PRIu64 " lines (%s): not an atrace capture", r->st.lines, t->container);
 	if (!r->o->async && r->st.begins == 0)
 		return af_diag_error(r->d, "no slices to draw: %" PRIu64 " ftrace events but no 'B|pid|name' trace marks (a kernel-only capture? record atrace categories such as gfx, view, am)", r->st.events);
 	if (r->o->async && r->p->tree.nnodes <= 1)
