@@ -15,6 +15,7 @@
  *
  * Decoded layers live in t->owned until atrace_text_release(). */
 #include "atrace.h"
+#include "escape.h"
 #include "inflate.h"
 #include "util.h"
 
@@ -96,27 +97,7 @@ static int hexval(char c)
 static void put_utf8(struct af_buf *b, uint32_t cp)
 {
 	char u[4];
-	size_t k;
-	if (cp < 0x80) {
-		u[0] = (char)cp;
-		k = 1;
-	} else if (cp < 0x800) {
-		u[0] = (char)(0xc0 | cp >> 6);
-		u[1] = (char)(0x80 | (cp & 0x3f));
-		k = 2;
-	} else if (cp < 0x10000) {
-		u[0] = (char)(0xe0 | cp >> 12);
-		u[1] = (char)(0x80 | ((cp >> 6) & 0x3f));
-		u[2] = (char)(0x80 | (cp & 0x3f));
-		k = 3;
-	} else {
-		u[0] = (char)(0xf0 | cp >> 18);
-		u[1] = (char)(0x80 | ((cp >> 12) & 0x3f));
-		u[2] = (char)(0x80 | ((cp >> 6) & 0x3f));
-		u[3] = (char)(0x80 | (cp & 0x3f));
-		k = 4;
-	}
-	af_buf_add(b, u, k);
+	af_buf_add(b, u, af_utf8_encode(cp, u));
 }
 
 static int hex_n(const char *p, size_t n)

@@ -9,6 +9,7 @@
  * "all" name) is computed, so workers only read the shared tree. Each worker
  * has its own fonts (struct af_text): pango font maps are not thread-safe. */
 #include "batch.h"
+#include "escape.h"
 #include "plan.h"
 #include "fonts.h"
 #include "input.h"
@@ -421,16 +422,16 @@ static int cmp_rec(const void *a, const void *b)
 static void file_link(struct af_sink *out, const char *file)
 {
 	af_sink_puts(out, "<a href=\"");
-	af_sink_markup(out, file);
+	af_escape_xml(out, file);
 	af_sink_puts(out, "\">");
-	af_sink_markup(out, file);
+	af_escape_xml(out, file);
 	af_sink_puts(out, "</a>");
 }
 
 static void index_row(struct af_sink *out, const struct input *in, const struct rec *r, size_t id)
 {
 	af_sink_printf(out, "<tr><td><a href=\"#g%zu\">", id);
-	af_sink_markup(out, r->name);
+	af_escape_xml(out, r->name);
 	af_sink_puts(out, "</a></td><td class=\"n\">");
 	if (!r->whole)
 		af_sink_u64(out, r->tid);
@@ -441,7 +442,7 @@ static void index_row(struct af_sink *out, const struct input *in, const struct 
 	af_sink_puts(out, "%</td><td>");
 	if (r->error) {
 		af_sink_puts(out, "<span class=\"err\">");
-		af_sink_markup(out, r->error);
+		af_escape_xml(out, r->error);
 		af_sink_puts(out, "</span>");
 	} else {
 		file_link(out, r->file);
@@ -453,7 +454,7 @@ static void index_figure(struct af_sink *out, const struct input *in, const stru
 			 size_t id, enum af_out_format f)
 {
 	af_sink_printf(out, "<figure id=\"g%zu\"><figcaption>", id);
-	af_sink_markup(out, r->name);
+	af_escape_xml(out, r->name);
 	if (!r->whole)
 		af_sink_printf(out, " (%" PRIu64 ")", r->tid);
 	af_sink_puts(out, " \xc2\xb7 ");
@@ -461,15 +462,15 @@ static void index_figure(struct af_sink *out, const struct input *in, const stru
 	af_sink_puts(out, "</figcaption>\n");
 	if (r->error) {
 		af_sink_puts(out, "<p class=\"err\">not written: ");
-		af_sink_markup(out, r->error);
+		af_escape_xml(out, r->error);
 		af_sink_puts(out, "</p>");
 	} else if (f == AF_OUT_PNG || f == AF_OUT_SVG || f == AF_OUT_SVG_STATIC) {
 		af_sink_puts(out, "<a href=\"");
-		af_sink_markup(out, r->file);
+		af_escape_xml(out, r->file);
 		af_sink_puts(out, "\"><img src=\"");
-		af_sink_markup(out, r->file);
+		af_escape_xml(out, r->file);
 		af_sink_puts(out, "\" alt=\"flame graph of ");
-		af_sink_markup(out, r->name);
+		af_escape_xml(out, r->name);
 		af_sink_puts(out, "\" loading=\"lazy\"></a>");
 	} else {
 		file_link(out, r->file);
@@ -480,17 +481,17 @@ static void index_figure(struct af_sink *out, const struct input *in, const stru
 static void index_input(struct af_sink *out, struct input *in, size_t *id, enum af_out_format f)
 {
 	af_sink_puts(out, "<section>\n<h2>");
-	af_sink_markup(out, in->path);
+	af_escape_xml(out, in->path);
 	af_sink_puts(out, "</h2>\n");
 	if (in->error) {
 		af_sink_puts(out, "<p class=\"err\">not read: ");
-		af_sink_markup(out, in->error);
+		af_escape_xml(out, in->error);
 		af_sink_puts(out, "</p>\n</section>\n");
 		return;
 	}
 	if (in->subtitle.len) {
 		af_sink_puts(out, "<p>");
-		af_sink_markup(out, in->subtitle.data);
+		af_escape_xml(out, in->subtitle.data);
 		af_sink_puts(out, "</p>\n");
 	}
 	qsort(in->recs, in->nrecs, sizeof *in->recs, cmp_rec);

@@ -3,6 +3,7 @@
 #include "util.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -213,10 +214,35 @@ int af_write_file(void *ctx, const void *data, size_t len)
 	return 0;
 }
 
+int af_write_buf(void *ctx, const void *data, size_t len)
+{
+	af_buf_add(ctx, data, len);
+	return 0;
+}
+
 int af_write_null(void *ctx, const void *data, size_t len)
 {
 	(void)ctx;
 	(void)data;
 	(void)len;
 	return 0;
+}
+
+size_t af_fixed_point(char *out, uint64_t v, unsigned decimals)
+{
+	uint64_t unit = 1;
+	for (unsigned i = 0; i < decimals && i < 19; i++)
+		unit *= 10;
+	uint64_t frac = v % unit;
+	int n = frac ? snprintf(out, AF_FIXED_POINT_MAX, "%" PRIu64 ".%0*" PRIu64, v / unit, (int)decimals, frac)
+		     : snprintf(out, AF_FIXED_POINT_MAX, "%" PRIu64, v / unit);
+	while (frac && n > 0 && out[n - 1] == '0')
+		out[--n] = 0;
+	return (size_t)n;
+}
+
+void af_sink_fixed_point(struct af_sink *s, uint64_t v, unsigned decimals)
+{
+	char b[AF_FIXED_POINT_MAX];
+	af_sink_write(s, b, af_fixed_point(b, v, decimals));
 }

@@ -47,11 +47,20 @@ void af_sink_u64(struct af_sink *s, uint64_t v);
 /* v with at most `decimals` digits after the point, trailing zeros trimmed
  * ("12.5", "3", "-0.25"); locale-independent and much faster than printf. */
 void af_sink_fixed(struct af_sink *s, double v, int decimals);
+/* A weight kept as fixed point with `decimals` implied digits, written
+ * exactly, trailing zeros trimmed ("1.5", "3"): the one way folded stacks,
+ * reports and messages show weights. af_fixed_point() writes into out
+ * (AF_FIXED_POINT_MAX bytes) and returns the length. */
+#define AF_FIXED_POINT_MAX 48
+size_t af_fixed_point(char *out, uint64_t v, unsigned decimals);
+void af_sink_fixed_point(struct af_sink *s, uint64_t v, unsigned decimals);
 /* Flush the buffer and release it; returns -1 if any write failed. */
 int af_sink_finish(struct af_sink *s);
 
-/* A sink callback for a stdio FILE * ctx, and one that discards (fuzzers). */
+/* Sink callbacks: into a stdio FILE * ctx, into a struct af_buf * ctx, and
+ * one that discards (fuzzers). */
 int af_write_file(void *ctx, const void *data, size_t len);
+int af_write_buf(void *ctx, const void *data, size_t len);
 int af_write_null(void *ctx, const void *data, size_t len);
 
 #endif

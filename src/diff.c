@@ -399,15 +399,6 @@ static int by_rank_desc(const void *a, const void *b)
 	return (x->rank < y->rank) - (x->rank > y->rank);
 }
 
-static void write_weight(struct af_sink *out, uint64_t v, unsigned decimals)
-{
-	uint64_t unit = 1;
-	for (unsigned i = 0; i < decimals; i++)
-		unit *= 10;
-	af_sink_u64(out, v / unit);
-	if (v % unit)
-		af_sink_printf(out, ".%0*" PRIu64, (int)decimals, v % unit);
-}
 
 int af_diff_write_folded(struct af_tree *t, uint32_t root, const struct af_diff *df,
 			 unsigned decimals, struct af_sink *out)
@@ -431,9 +422,9 @@ int af_diff_write_folded(struct af_tree *t, uint32_t root, const struct af_diff 
 			if (b || nd->self) {
 				af_sink_write(out, path.data, path.len);
 				af_sink_putc(out, ' ');
-				write_weight(out, b, decimals);
+				af_sink_fixed_point(out, b, decimals);
 				af_sink_putc(out, ' ');
-				write_weight(out, nd->self, decimals);
+				af_sink_fixed_point(out, nd->self, decimals);
 				af_sink_putc(out, '\n');
 			}
 		}

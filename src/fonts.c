@@ -138,32 +138,3 @@ void af_text_free(struct af_text *t)
 		FcConfigDestroy(t->config);
 	free(t);
 }
-
-char *af_utf8_clean(const char *s, size_t len)
-{
-	/* each bad byte becomes 3 bytes at most */
-	if (!af_mul_ok(len, 3) || len * 3 == SIZE_MAX)
-		AF_BUG("string too long");
-	char *out = af_xmalloc(len * 3 + 1), *o = out;
-	const char *end = s + len;
-	while (s < end) {
-		unsigned char c = (unsigned char)*s;
-		if (c >= 0x20 && c < 0x7f) {
-			*o++ = *s++;
-			continue;
-		}
-		gunichar u = c < 0x80 ? (gunichar)-1 : g_utf8_get_char_validated(s, end - s);
-		if (u == (gunichar)-1 || u == (gunichar)-2 || (u >= 0x80 && u < 0xa0)) {
-			memcpy(o, "\xef\xbf\xbd", 3);   /* U+FFFD */
-			o += 3;
-			s += (u == (gunichar)-1 || u == (gunichar)-2) ? 1 : 2;
-			continue;
-		}
-		const char *next = g_utf8_next_char(s);
-		memcpy(o, s, (size_t)(next - s));
-		o += next - s;
-		s = next;
-	}
-	*o = 0;
-	return out;
-}

@@ -32,9 +32,4 @@ const char *af_font_dir(struct af_diag *d);
 struct af_text *af_text_new(struct af_diag *d);
 void af_text_free(struct af_text *t);
 
-/* s[0..len) as valid UTF-8 for pango and for markup: a byte that does not
- * start a valid sequence, and every C0/C1 control, becomes U+FFFD. Caller
- * frees with free(). */
-char *af_utf8_clean(const char *s, size_t len);
-
 #endif

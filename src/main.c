@@ -5,6 +5,7 @@
 #include "batch.h"
 #include "cli.h"
 #include "diff.h"
+#include "escape.h"
 #include "input.h"
 #include "layout.h"
 #include "output.h"
@@ -30,18 +31,41 @@ static void print_diag(const struct af_diag *d)
 	fprintf(stderr, AF_PROG ": %s\n", line);
 }
 
-static void print_warnings(const struct af_profile *p, const char *file)
+/* s escaped for a terminal (escape.h) in a buffer, to print or pad */
+static const char *term(struct af_buf *b, const char *s)
 {
-	for (size_t i = 0; i < p->nwarnings; i++)
-		fprintf(stderr, AF_PROG ": %s: warning: %" PRIu64 " %s\n", file,
-			p->warnings[i].count, p->warnings[i].text);
+	struct af_sink k;
+	b->len = 0;
+	af_sink_init(&k, af_write_buf, b);
+	af_escape_term(&k, s, strlen(s));
+	af_sink_finish(&k);
+	return b->data ? b->data : "";
 }
 
+static void print_warnings(const struct af_profile *p, const char *file)
+{
+	struct af_buf f, w;
+	af_buf_init(&f);
+	af_buf_init(&w);
+	term(&f, file);
+	for (size_t i = 0; i < p->nwarnings; i++)
+		fprintf(stderr, AF_PROG ": %s: warning: %" PRIu64 " %s\n", f.data,
+			p->warnings[i].count, term(&w, p->warnings[i].text));
+	af_buf_release(&f);
+	af_buf_release(&w);
+}
+
+/* What the file holds, for people and terminals: names from the trace are
+ * escaped (a name cannot set a window title or write the clipboard). */
 static void write_info(const struct af_profile *p, const char *file, struct af_sink *out)
 {
-	af_sink_printf(out, "file: %s\nformat: %s\n", file, p->format);
-	for (size_t i = 0; i < p->nitems; i++)
-		af_sink_printf(out, "%s: %s\n", p->items[i].key, p->items[i].value);
+	struct af_buf b;
+	af_buf_init(&b);
+	af_sink_printf(out, "file: %s\nformat: %s\n", term(&b, file), p->format);
+	for (size_t i = 0; i < p->nitems; i++) {
+		af_sink_printf(out, "%s: ", term(&b, p->items[i].key));
+		af_sink_printf(out, "%s\n", term(&b, p->items[i].value));
+	}
 	if (p->clock)
 		af_sink_printf(out, "weights: %s clock, %s\n", p->clock, p->unit);
 	size_t with_events = 0;
@@ -53,11 +77,12 @@ static void write_info(const struct af_profile *p, const char *file, struct af_s
 		if (th->node == AF_NONE)
 			continue;
 		af_sink_printf(out, "  %8" PRIu64 "  %-32s %10" PRIu64 " events  %12" PRIu64 " %s\n",
-			       th->tid, th->name, th->events, th->last_time - th->first_time, p->unit);
+			       th->tid, term(&b, th->name), th->events, th->last_time - th->first_time, p->unit);
 	}
 	af_sink_printf(out, "warnings: %zu\n", p->nwarnings);
 	for (size_t i = 0; i < p->nwarnings; i++)
-		af_sink_printf(out, "  %" PRIu64 " %s\n", p->warnings[i].count, p->warnings[i].text);
+		af_sink_printf(out, "  %" PRIu64 " %s\n", p->warnings[i].count, term(&b, p->warnings[i].text));
+	af_buf_release(&b);
 }
 
 /* ---- the pipeline ---- */
@@ -267,17 +292,6 @@ static const char *base_name(const char *path)
 	return s ? s + 1 : path;
 }
 
-/* v with `decimals` implied digits */
-static void weight_text(char *s, size_t n, uint64_t v, unsigned decimals)
-{
-	uint64_t unit = 1;
-	for (unsigned i = 0; i < decimals; i++)
-		unit *= 10;
-	if (v % unit)
-		snprintf(s, n, "%" PRIu64 ".%0*" PRIu64, v / unit, (int)decimals, v % unit);
-	else
-		snprintf(s, n, "%" PRIu64, v / unit);
-}
 
 /* One line on stderr when work of the first run has no place in the
  * second's graph: how much, where it is drawn, the largest piece (p: the
@@ -303,9 +317,9 @@ static void removed_summary(const struct af_cli *o, const struct af_profile *p,
 	}
 	free(up);
 	uint64_t *tot = af_tree_totals(t);
-	char all[48], big[48], pct[32];
-	weight_text(all, sizeof all, df->removed_total, p->decimals);
-	weight_text(big, sizeof big, tot[df->largest_removed], p->decimals);
+	char all[AF_FIXED_POINT_MAX], big[AF_FIXED_POINT_MAX], pct[32];
+	af_fixed_point(all, df->removed_total, p->decimals);
+	af_fixed_point(big, tot[df->largest_removed], p->decimals);
 	snprintf(pct, sizeof pct, "%.2f", df->before_total ?
 		 100.0 * (double)df->removed_total / (double)df->before_total : 0.0);
 	fprintf(stderr, AF_PROG ": %s: %" PRIu64 " stack%s only in this run, %s %s (%s%% of its time), "

@@ -6,6 +6,7 @@
  * matters only between formats that can both claim an input: magic numbers
  * first, loose text formats last. */
 #include "read.h"
+#include "escape.h"
 #include "inflate.h"
 #include "cursor.h"
 
@@ -171,27 +172,7 @@ static void utf16_to_utf8(const uint8_t *p, size_t len, bool big_endian, struct 
 		if (c >= 0xd800 && c < 0xe000)
 			c = 0xfffd;
 		char u[4];
-		size_t n;
-		if (c < 0x80) {
-			u[0] = (char)c;
-			n = 1;
-		} else if (c < 0x800) {
-			u[0] = (char)(0xc0 | c >> 6);
-			u[1] = (char)(0x80 | (c & 0x3f));
-			n = 2;
-		} else if (c < 0x10000) {
-			u[0] = (char)(0xe0 | c >> 12);
-			u[1] = (char)(0x80 | ((c >> 6) & 0x3f));
-			u[2] = (char)(0x80 | (c & 0x3f));
-			n = 3;
-		} else {
-			u[0] = (char)(0xf0 | c >> 18);
-			u[1] = (char)(0x80 | ((c >> 12) & 0x3f));
-			u[2] = (char)(0x80 | ((c >> 6) & 0x3f));
-			u[3] = (char)(0x80 | (c & 0x3f));
-			n = 4;
-		}
-		af_buf_add(out, u, n);
+		af_buf_add(out, u, af_utf8_encode(c, u));
 	}
 }
 

@@ -1,6 +1,6 @@
 /* render.c: defaults shared by the back ends. */
 #include "render.h"
-#include "fonts.h"
+#include "escape.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -15,22 +15,6 @@ void af_render_opts_default(struct af_render_opts *o)
 	o->bg_top = 0xeeeeee;
 	o->bg_bottom = 0xeeeeb0;
 	o->scale = 1;
-}
-
-void af_sink_markup(struct af_sink *out, const char *s)
-{
-	char *clean = af_utf8_clean(s, strlen(s));
-	for (const char *c = clean; *c; c++) {
-		switch (*c) {
-		case '&': af_sink_puts(out, "&amp;"); break;
-		case '<': af_sink_puts(out, "&lt;"); break;
-		case '>': af_sink_puts(out, "&gt;"); break;
-		case '"': af_sink_puts(out, "&quot;"); break;
-		case '\'': af_sink_puts(out, "&#39;"); break;
-		default: af_sink_putc(out, *c);
-		}
-	}
-	free(clean);
 }
 
 void af_sink_weight(struct af_sink *out, uint64_t w, unsigned decimals, const char *unit)
@@ -49,5 +33,5 @@ void af_sink_weight(struct af_sink *out, uint64_t w, unsigned decimals, const ch
 	}
 	af_sink_fixed(out, v, (int)decimals);
 	af_sink_putc(out, ' ');
-	af_sink_markup(out, unit);
+	af_escape_xml(out, unit);
 }

@@ -28,10 +28,6 @@ struct af_render_opts {
 
 void af_render_opts_default(struct af_render_opts *o);
 
-/* s as HTML or XML text (element content or a quoted attribute): & < > " '
- * escaped, control characters and invalid UTF-8 as U+FFFD. For the pages
- * and titles around graphs; render_svg.c has its own, length-limited one. */
-void af_sink_markup(struct af_sink *out, const char *s);
 /* A weight as people read it: "1.23 s", "4.5 ms", "12 µs" when unit is µs,
  * else the number and the unit (markup-escaped). Weights are fixed point
  * with `decimals` digits. */

@@ -13,6 +13,7 @@
  * added as metadata (cairo 1.16 writes neither a tEXt chunk nor <title>);
  * PDF streams straight to the sink. */
 #include "render.h"
+#include "escape.h"
 #include "fonts.h"
 #include "util.h"
 
@@ -339,7 +340,7 @@ static int write_svg(struct af_buf *svg, const struct af_render_opts *o,
 	size_t head = (size_t)(gt + 1 - svg->data);
 	af_sink_write(out, svg->data, head);
 	af_sink_puts(out, "\n<title>");
-	af_sink_markup(out, o->title ? o->title : "Flame Graph");
+	af_escape_xml(out, o->title ? o->title : "Flame Graph");
 	af_sink_puts(out, "</title>");
 	af_sink_write(out, svg->data + head, svg->len - head);
 	return 0;

@@ -3,6 +3,7 @@
  * are fixed point (folded input may have decimals), percentages are of the
  * report's total with two decimals. */
 #include "report.h"
+#include "escape.h"
 #include "render.h"
 #include "util.h"
 
@@ -13,20 +14,11 @@
 
 /* ---- numbers ---- */
 
-/* v with `decimals` implied decimal digits, trailing zeros trimmed. */
 static void weight_str(char *s, size_t size, uint64_t v, unsigned decimals)
 {
-	uint64_t unit = 1;
-	for (unsigned i = 0; i < decimals; i++)
-		unit *= 10;
-	uint64_t frac = v % unit;
-	if (!frac) {
-		snprintf(s, size, "%" PRIu64, v / unit);
-		return;
-	}
-	int n = snprintf(s, size, "%" PRIu64 ".%0*" PRIu64, v / unit, (int)decimals, frac);
-	while (n > 0 && s[n - 1] == '0')
-		s[--n] = 0;
+	char b[AF_FIXED_POINT_MAX];
+	af_fixed_point(b, v, decimals);
+	snprintf(s, size, "%s", b);
 }
 
 /* part / whole in percent, two decimals, rounded from the integers. */
@@ -58,6 +50,12 @@ static uint64_t all_calls(const struct af_report_method *m)
 }
 
 /* ---- text ---- */
+
+/* Names in text go to terminals: no control sequence gets through. */
+static void term(struct af_sink *out, const char *s)
+{
+	af_escape_term(out, s, strlen(s));
+}
 
 struct widths { int excl, incl, calls; };
 
@@ -100,7 +98,9 @@ static void text_table(const struct af_report *r, const struct af_report_opts *o
 		} else {
 			af_sink_printf(out, "%*s", w->calls, "");
 		}
-		af_sink_printf(out, "  [%zu] %s\n", i + 1, af_tree_name(r->tree, m->name));
+		af_sink_printf(out, "  [%zu] ", i + 1);
+		term(out, af_tree_name(r->tree, m->name));
+		af_sink_putc(out, '\n');
 	}
 }
 
@@ -120,7 +120,11 @@ static void text_edges(const struct af_report *r, const struct af_report_opts *o
 		if (e[i].method == AF_NONE)
 			af_sink_printf(out, "%s\n", AF_REPORT_TOPLEVEL);
 		else
-			af_sink_printf(out, "[%" PRIu32 "] %s\n", e[i].method + 1, other_name(r, e[i].method));
+		{
+			af_sink_printf(out, "[%" PRIu32 "] ", e[i].method + 1);
+			term(out, other_name(r, e[i].method));
+			af_sink_putc(out, '\n');
+		}
 	}
 }
 
@@ -128,9 +132,13 @@ static void write_text(const struct af_report *r, const struct af_report_opts *o
 {
 	char total[64];
 	weight_str(total, sizeof total, r->total, o->decimals);
-	af_sink_printf(out, "Method profile: %s\n", o->title ? o->title : "all");
-	if (o->source)
-		af_sink_printf(out, "File: %s\n", o->source);
+	af_sink_puts(out, "Method profile: ");
+	term(out, o->title ? o->title : "all");
+	if (o->source) {
+		af_sink_puts(out, "\nFile: ");
+		term(out, o->source);
+	}
+	af_sink_putc(out, '\n');
 	if (o->clock)
 		af_sink_printf(out, "Clock: %s (%s)\n", o->clock, o->unit);
 	af_sink_printf(out, "Total: %s %s in %zu methods", total, o->unit, r->nmethods);
@@ -147,8 +155,9 @@ static void write_text(const struct af_report *r, const struct af_report_opts *o
 		char e[64], in[64];
 		weight_str(e, sizeof e, m->exclusive, o->decimals);
 		weight_str(in, sizeof in, m->inclusive, o->decimals);
-		af_sink_printf(out, "\n[%zu] %s\n    exclusive %s, inclusive %s", i + 1,
-			       af_tree_name(r->tree, m->name), e, in);
+		af_sink_printf(out, "\n[%zu] ", i + 1);
+		term(out, af_tree_name(r->tree, m->name));
+		af_sink_printf(out, "\n    exclusive %s, inclusive %s", e, in);
 		if (r->has_calls)
 			af_sink_printf(out, ", calls %" PRIu64 "+%" PRIu64, m->calls, m->recursive_calls);
 		af_sink_putc(out, '\n');
@@ -161,17 +170,7 @@ static void write_text(const struct af_report *r, const struct af_report_opts *o
 
 static void csv_field(struct af_sink *out, const char *s)
 {
-	if (!strpbrk(s, ",\"\r\n")) {
-		af_sink_puts(out, s);
-		return;
-	}
-	af_sink_putc(out, '"');
-	for (; *s; s++) {
-		if (*s == '"')
-			af_sink_putc(out, '"');
-		af_sink_putc(out, *s);
-	}
-	af_sink_putc(out, '"');
+	af_escape_csv(out, s, strlen(s));
 }
 
 static void csv_edges(const struct af_report *r, const struct af_report_opts *o, size_t rank,
@@ -228,16 +227,7 @@ static void write_csv(const struct af_report *r, const struct af_report_opts *o,
 
 static void json_string(struct af_sink *out, const char *s)
 {
-	af_sink_putc(out, '"');
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		if (*p == '"' || *p == '\\')
-			af_sink_printf(out, "\\%c", *p);
-		else if (*p < 0x20)
-			af_sink_printf(out, "\\u%04x", *p);
-		else
-			af_sink_putc(out, (char)*p);
-	}
-	af_sink_putc(out, '"');
+	af_escape_json(out, s, strlen(s));
 }
 
 static void json_edges(const struct af_report *r, const struct af_report_opts *o, const char *key,
@@ -351,7 +341,7 @@ static void html_edges(const struct af_report *r, const struct af_report_opts *o
 		if (e[i].method != AF_NONE)
 			af_sink_printf(out, "<a href=\"#m%" PRIu32 "\">[%" PRIu32 "]</a> ",
 				       e[i].method + 1, e[i].method + 1);
-		af_sink_markup(out, other_name(r, e[i].method));
+		af_escape_xml(out, other_name(r, e[i].method));
 		af_sink_puts(out, e[i].recursive ? " (recursive)</li>\n" : "</li>\n");
 	}
 }
@@ -372,7 +362,7 @@ static void html_row(const struct af_report *r, const struct af_report_opts *o, 
 		af_sink_printf(out, "<td data-v=\"%" PRIu64 "\">%" PRIu64 "+%" PRIu64 "</td>",
 			       m->calls + m->recursive_calls, m->calls, m->recursive_calls);
 	af_sink_puts(out, "<td class=\"m\"><details><summary>");
-	af_sink_markup(out, af_tree_name(r->tree, m->name));
+	af_escape_xml(out, af_tree_name(r->tree, m->name));
 	af_sink_puts(out, "</summary><ul>\n");
 	html_edges(r, o, "caller", m->parents, m->nparents, m, out);
 	html_edges(r, o, "callee", m->children, m->nchildren, m, out);
@@ -384,9 +374,9 @@ static void html_start(struct af_sink *out, const char *what, const char *title)
 {
 	af_sink_puts(out, html_head);
 	af_sink_printf(out, "<title>%s: ", what);
-	af_sink_markup(out, title);
+	af_escape_xml(out, title);
 	af_sink_printf(out, "</title>\n</head>\n<body>\n<h1>%s: ", what);
-	af_sink_markup(out, title);
+	af_escape_xml(out, title);
 	af_sink_puts(out, "</h1>\n<p>");
 }
 
@@ -404,15 +394,15 @@ static void write_html(const struct af_report *r, const struct af_report_opts *o
 	weight_str(total, sizeof total, r->total, o->decimals);
 	html_start(out, "Method profile", title);
 	if (o->source) {
-		af_sink_markup(out, o->source);
+		af_escape_xml(out, o->source);
 		af_sink_puts(out, " &middot; ");
 	}
 	if (o->clock) {
-		af_sink_markup(out, o->clock);
+		af_escape_xml(out, o->clock);
 		af_sink_puts(out, " clock &middot; ");
 	}
 	af_sink_printf(out, "total %s ", total);
-	af_sink_markup(out, o->unit);
+	af_escape_xml(out, o->unit);
 	af_sink_printf(out, " in %zu methods", r->nmethods);
 	if (shown(r, o) < r->nmethods)
 		af_sink_printf(out, " (top %zu shown)", shown(r, o));
@@ -500,10 +490,13 @@ static void diff_text(const struct af_report_diff *rd, const struct af_report_op
 	weight_str(ta, sizeof ta, rd->total[1], o->decimals);
 	change_str(tc, sizeof tc, rd->total[0], rd->total[1], o->decimals);
 	change_pct_str(tp, sizeof tp, rd->total[0], rd->total[1]);
-	af_sink_printf(out, "Method profile comparison: %s\n", o->title ? o->title : "all");
-	af_sink_printf(out, "Before: %s%s\nAfter: %s\n", o->source_before ? o->source_before : "-",
-		       rd->normalized ? " (normalized to the after total)" : "",
-		       o->source ? o->source : "-");
+	af_sink_puts(out, "Method profile comparison: ");
+	term(out, o->title ? o->title : "all");
+	af_sink_puts(out, "\nBefore: ");
+	term(out, o->source_before ? o->source_before : "-");
+	af_sink_puts(out, rd->normalized ? " (normalized to the after total)\nAfter: " : "\nAfter: ");
+	term(out, o->source ? o->source : "-");
+	af_sink_putc(out, '\n');
 	if (o->clock)
 		af_sink_printf(out, "Clock: %s (%s)\n", o->clock, o->unit);
 	af_sink_printf(out, "Total: %s %s before, %s %s after, %s %s (%s%s)\n", tb, o->unit, ta,
@@ -533,7 +526,8 @@ static void diff_text(const struct af_report_diff *rd, const struct af_report_op
 			af_sink_printf(out, "%*s%s", w[k], cells[i].c[k],
 				       k == C_EP || k == C_IP ? (strcmp(cells[i].c[k], "new") ? "%  " : "   ")
 				       : "  ");
-		af_sink_printf(out, "%s\n", rd->rows[i].name);
+		term(out, rd->rows[i].name);
+		af_sink_putc(out, '\n');
 	}
 	free(cells);
 }
@@ -619,13 +613,13 @@ static void diff_html(const struct af_report_diff *rd, const struct af_report_op
 	const char *title = o->title ? o->title : "all";
 	html_start(out, "Method profile comparison", title);
 	af_sink_puts(out, "Before: ");
-	af_sink_markup(out, o->source_before ? o->source_before : "-");
+	af_escape_xml(out, o->source_before ? o->source_before : "-");
 	af_sink_puts(out, rd->normalized ? " (normalized to the after total)" : "");
 	af_sink_puts(out, " &middot; after: ");
-	af_sink_markup(out, o->source ? o->source : "-");
+	af_escape_xml(out, o->source ? o->source : "-");
 	if (o->clock) {
 		af_sink_puts(out, " &middot; ");
-		af_sink_markup(out, o->clock);
+		af_escape_xml(out, o->clock);
 		af_sink_puts(out, " clock");
 	}
 	af_sink_printf(out, " &middot; %zu methods (%zu only before, %zu only after). Sorted by the "
@@ -649,7 +643,7 @@ static void diff_html(const struct af_report_diff *rd, const struct af_report_op
 			af_sink_printf(out, "<td data-v=\"%" PRIu64 "\">%s</td>", rd->rows[i].calls[1],
 				       c.c[C_CALLS]);
 		af_sink_puts(out, "<td class=\"m\">");
-		af_sink_markup(out, rd->rows[i].name);
+		af_escape_xml(out, rd->rows[i].name);
 		af_sink_puts(out, "</td></tr>\n");
 	}
 	html_end(out);

@@ -6,214 +6,18 @@
  * needs beyond pixels (names, exact weights, depths) travels once, compactly,
  * in a data block inside its CDATA section.
  *
- * Everything taken from a trace goes through one of two escapers: xml_text()
- * for markup and json_string() for the data block. Both repair invalid UTF-8
+ * Everything taken from a trace goes through one of two escapers: af_escape_xml()
+ * for markup and af_escape_json() for the data block. Both repair invalid UTF-8
  * and control characters to U+FFFD, so the file is always well-formed XML and
  * no frame name can end the CDATA section, a string, or the script. */
 #include "render.h"
+#include "escape.h"
 #include "util.h"
 #include "svg_script.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* ---- UTF-8 repair ---- */
-
-/* Decode one code point of s[0..len) (len >= 1). Returns the bytes used;
- * *cp is U+FFFD for a byte that does not start a valid, shortest-form
- * sequence of a scalar value (that byte alone is used), and for characters
- * XML cannot or should not carry: C0 and C1 controls, DEL, U+FFFE/U+FFFF. */
-static size_t utf8_next(const unsigned char *s, size_t len, uint32_t *cp)
-{
-	unsigned c = s[0];
-	size_t n;
-	uint32_t v, min;
-	if (c < 0x80) {
-		*cp = (c < 0x20 || c == 0x7f) ? 0xfffd : c;
-		return 1;
-	}
-	if (c >= 0xc2 && c <= 0xdf) {
-		n = 2;
-		v = c & 0x1f;
-		min = 0x80;
-	} else if (c >= 0xe0 && c <= 0xef) {
-		n = 3;
-		v = c & 0x0f;
-		min = 0x800;
-	} else if (c >= 0xf0 && c <= 0xf4) {
-		n = 4;
-		v = c & 0x07;
-		min = 0x10000;
-	} else {
-		*cp = 0xfffd;
-		return 1;
-	}
-	if (len < n) {
-		*cp = 0xfffd;
-		return 1;
-	}
-	for (size_t i = 1; i < n; i++) {
-		if ((s[i] & 0xc0) != 0x80) {
-			*cp = 0xfffd;
-			return 1;
-		}
-		v = v << 6 | (s[i] & 0x3f);
-	}
-	if (v < min || v > 0x10ffff || (v >= 0xd800 && v <= 0xdfff)) {
-		*cp = 0xfffd;
-		return 1;
-	}
-	if ((v >= 0x80 && v <= 0x9f) || v == 0xfffe || v == 0xffff)
-		v = 0xfffd;
-	*cp = v;
-	return n;
-}
-
-/* Code points in s as xml_text() will write them (one per repaired byte). */
-static size_t utf8_count(const char *str, size_t len)
-{
-	const unsigned char *s = (const unsigned char *)str;
-	size_t n = 0;
-	for (size_t i = 0; i < len; n++) {
-		if (s[i] < 0x80) {
-			i++;
-			continue;
-		}
-		uint32_t cp;
-		i += utf8_next(s + i, len - i, &cp);
-	}
-	return n;
-}
-
-static void put_utf8(struct af_sink *out, uint32_t cp)
-{
-	char b[4];
-	size_t n;
-	if (cp < 0x80) {
-		b[0] = (char)cp;
-		n = 1;
-	} else if (cp < 0x800) {
-		b[0] = (char)(0xc0 | cp >> 6);
-		b[1] = (char)(0x80 | (cp & 0x3f));
-		n = 2;
-	} else if (cp < 0x10000) {
-		b[0] = (char)(0xe0 | cp >> 12);
-		b[1] = (char)(0x80 | (cp >> 6 & 0x3f));
-		b[2] = (char)(0x80 | (cp & 0x3f));
-		n = 3;
-	} else {
-		b[0] = (char)(0xf0 | cp >> 18);
-		b[1] = (char)(0x80 | (cp >> 12 & 0x3f));
-		b[2] = (char)(0x80 | (cp >> 6 & 0x3f));
-		b[3] = (char)(0x80 | (cp & 0x3f));
-		n = 4;
-	}
-	af_sink_write(out, b, n);
-}
-
-/* ---- escapers ---- */
-
-/* Write at most max_cp code points of s as XML character data or attribute
- * value text: & < > " ' become entities, bad bytes and controls U+FFFD.
- * Runs of plain ASCII go out in one write. */
-static void xml_text_n(struct af_sink *out, const char *str, size_t len, size_t max_cp)
-{
-	const unsigned char *s = (const unsigned char *)str;
-	size_t i = 0, run = 0, ncp = 0;
-	while (i < len && ncp < max_cp) {
-		unsigned c = s[i];
-		if (c >= 0x20 && c < 0x7f && c != '&' && c != '<' && c != '>' &&
-		    c != '"' && c != '\'') {
-			i++;
-			ncp++;
-			continue;
-		}
-		af_sink_write(out, s + run, i - run);
-		uint32_t cp;
-		size_t n = utf8_next(s + i, len - i, &cp);
-		switch (cp) {
-		case '&': af_sink_write(out, "&amp;", 5); break;
-		case '<': af_sink_write(out, "&lt;", 4); break;
-		case '>': af_sink_write(out, "&gt;", 4); break;
-		case '"': af_sink_write(out, "&quot;", 6); break;
-		case '\'': af_sink_write(out, "&#39;", 5); break;
-		default:
-			if (cp == 0xfffd || n == 1)
-				put_utf8(out, cp);
-			else
-				af_sink_write(out, s + i, n);
-		}
-		i += n;
-		ncp++;
-		run = i;
-	}
-	af_sink_write(out, s + run, i - run);
-}
-
-static void xml_text(struct af_sink *out, const char *s)
-{
-	xml_text_n(out, s, strlen(s), SIZE_MAX);
-}
-
-/* s as a JSON string that is also safe inside <script> and CDATA: < > &
- * and U+2028/U+2029 are \u escapes; bad bytes and controls become U+FFFD
- * exactly as in xml_text(), so tooltips show what the labels show. */
-static void json_string(struct af_sink *out, const char *str, size_t len)
-{
-	static const char hex[] = "0123456789abcdef";
-	const unsigned char *s = (const unsigned char *)str;
-	size_t i = 0, run = 0;
-	af_sink_putc(out, '"');
-	while (i < len) {
-		unsigned c = s[i];
-		if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\' && c != '<' &&
-		    c != '>' && c != '&') {
-			i++;
-			continue;
-		}
-		af_sink_write(out, s + run, i - run);
-		uint32_t cp;
-		size_t n = utf8_next(s + i, len - i, &cp);
-		if (cp == '"' || cp == '\\') {
-			char e[2] = { '\\', (char)cp };
-			af_sink_write(out, e, 2);
-		} else if (cp == '<' || cp == '>' || cp == '&' || cp == 0x2028 || cp == 0x2029) {
-			char e[6] = { '\\', 'u', hex[cp >> 12], hex[cp >> 8 & 15],
-				      hex[cp >> 4 & 15], hex[cp & 15] };
-			af_sink_write(out, e, 6);
-		} else if (cp == 0xfffd || n == 1) {
-			put_utf8(out, cp);
-		} else {
-			af_sink_write(out, s + i, n);
-		}
-		i += n;
-		run = i;
-	}
-	af_sink_write(out, s + run, i - run);
-	af_sink_putc(out, '"');
-}
-
-/* A CSS string for a font family: anything but letters, digits, space, '-'
- * and '_' becomes a CSS hex escape, so it can't end the string, the rule or
- * the <style> element, and needs no XML escaping either. */
-static void css_string(struct af_sink *out, const char *str)
-{
-	const unsigned char *s = (const unsigned char *)str;
-	size_t len = strlen(str);
-	af_sink_putc(out, '"');
-	for (size_t i = 0; i < len;) {
-		uint32_t cp;
-		size_t n = utf8_next(s + i, len - i, &cp);
-		if ((cp >= 'a' && cp <= 'z') || (cp >= 'A' && cp <= 'Z') ||
-		    (cp >= '0' && cp <= '9') || cp == ' ' || cp == '-' || cp == '_')
-			af_sink_putc(out, (char)cp);
-		else
-			af_sink_printf(out, "\\%x ", (unsigned)cp);
-		i += n;
-	}
-	af_sink_putc(out, '"');
-}
 
 /* ---- pieces of the document ---- */
 
@@ -333,13 +137,13 @@ static void style(struct svg *g)
 	const char *family = g->o->font_family;
 	af_sink_printf(out, "<style type=\"text/css\">\n.%s text{font-family:", p);
 	if (family && *family) {
-		css_string(out, family);
+		af_escape_css(out, family);
 		af_sink_putc(out, ',');
 	}
 	for (size_t i = 0; i < sizeof fallback / sizeof *fallback; i++) {
 		if (family && strcmp(family, fallback[i]) == 0)
 			continue;
-		css_string(out, fallback[i]);
+		af_escape_css(out, fallback[i]);
 		af_sink_putc(out, ',');
 	}
 	af_sink_puts(out, "sans-serif;font-size:");
@@ -369,13 +173,13 @@ static void bands(struct svg *g)
 	put_num(out, "<text class=\"ti\" x=\"", l->width / 2);
 	put_num(out, " y=\"", fs * 2);
 	af_sink_putc(out, '>');
-	xml_text(out, o->title ? o->title : "Flame Graph");
+	af_escape_xml(out, o->title ? o->title : "Flame Graph");
 	af_sink_puts(out, "</text>\n");
 	if (o->subtitle && *o->subtitle) {
 		put_num(out, "<text class=\"st\" x=\"", l->width / 2);
 		put_num(out, " y=\"", fs * 4);
 		af_sink_putc(out, '>');
-		xml_text(out, o->subtitle);
+		af_escape_xml(out, o->subtitle);
 		af_sink_puts(out, "</text>\n");
 	}
 	put_num(out, "<text class=\"bt rz h\" x=\"", l->xpad);
@@ -509,10 +313,10 @@ static void labels(struct svg *g)
 		put_num(out, "<text x=\"", f->x + 3);
 		put_num(out, " y=\"", f->y + dy);
 		af_sink_putc(out, '>');
-		if (utf8_count(name, len) <= chars) {
-			xml_text_n(out, name, len, SIZE_MAX);
+		if (af_utf8_count(name, len) <= chars) {
+			af_escape_xml_n(out, name, len, SIZE_MAX);
 		} else {
-			xml_text_n(out, name, len, chars - 2);
+			af_escape_xml_n(out, name, len, chars - 2);
 			af_sink_write(out, "..", 2);
 		}
 		af_sink_write(out, "</text>\n", 8);
@@ -548,7 +352,7 @@ static void axis(struct svg *g)
 		put_num(out, "<text text-anchor=\"middle\" fill=\"#505050\" x=\"", l->ticks[i].x);
 		put_num(out, " y=\"", l->axis_y + 4 + l->font_size);
 		af_sink_putc(out, '>');
-		xml_text(out, l->ticks[i].label);
+		af_escape_xml(out, l->ticks[i].label);
 		af_sink_puts(out, "</text>\n");
 	}
 	af_sink_puts(out, "</g>\n");
@@ -578,7 +382,7 @@ static void data_scalars(struct svg *g)
 	data_key(out, ",dy:", l->inverted ? l->frame_height : -l->frame_height, 3);
 	const char *unit = g->o->count_name ? g->o->count_name : "samples";
 	af_sink_puts(out, ",u:");
-	json_string(out, unit, strlen(unit));
+	af_escape_json(out, unit, strlen(unit));
 	/* counts shown: weight / 10^dc, times k (--factor) */
 	if (g->o->decimals)
 		af_sink_printf(out, ",dc:%u", g->o->decimals);
@@ -586,7 +390,7 @@ static void data_scalars(struct svg *g)
 		af_sink_printf(out, ",k:%.17g", g->o->factor);
 	if (g->o->name_type && *g->o->name_type) {
 		af_sink_puts(out, ",nt:");
-		json_string(out, g->o->name_type, strlen(g->o->name_type));
+		af_escape_json(out, g->o->name_type, strlen(g->o->name_type));
 	}
 	/* flame-chart bands: first frame, one past the last, first row */
 	af_sink_puts(out, ",b:[");
@@ -615,7 +419,7 @@ static void data_names(struct svg *g, uint32_t *index)
 		if (nnames++)
 			af_sink_putc(out, ',');
 		const char *name = af_tree_name(t, id);
-		json_string(out, name, shown_len(name, af_tree_name_len(t, id)));
+		af_escape_json(out, name, shown_len(name, af_tree_name_len(t, id)));
 	}
 	af_sink_putc(out, ']');
 	if (g->per_frame)

@@ -54,29 +54,6 @@ static void walker_init(struct walker *w, struct af_tree *t, const uint8_t *excl
 	w->rank = af_tree_name_ranks(t);
 }
 
-/* Weights are fixed point with `decimals` digits after the point. */
-static void write_weight(struct af_sink *out, uint64_t v, unsigned decimals)
-{
-	if (!decimals) {
-		af_sink_u64(out, v);
-		return;
-	}
-	uint64_t unit = 1;
-	for (unsigned i = 0; i < decimals; i++)
-		unit *= 10;
-	af_sink_u64(out, v / unit);
-	uint64_t frac = v % unit;
-	if (!frac)
-		return;
-	char digits[24];
-	int n = (int)decimals;
-	for (int i = n; i-- > 0; frac /= 10)
-		digits[i] = (char)('0' + frac % 10);
-	while (n > 0 && digits[n - 1] == '0')
-		n--;
-	af_sink_putc(out, '.');
-	af_sink_write(out, digits, (size_t)n);
-}
 
 int af_write_folded(struct af_tree *t, uint32_t root, const uint8_t *excluded,
 		    unsigned decimals, struct af_sink *out)
@@ -96,7 +73,7 @@ int af_write_folded(struct af_tree *t, uint32_t root, const uint8_t *excluded,
 		if (nd->self || nd->first_child == AF_NONE) {
 			af_sink_write(out, path.data, path.len);
 			af_sink_putc(out, ' ');
-			write_weight(out, nd->self, decimals);
+			af_sink_fixed_point(out, nd->self, decimals);
 			af_sink_putc(out, '\n');
 		}
 		push_children(&w, v.node, v.depth + 1, path.len);
@@ -120,9 +97,9 @@ int af_write_tree(struct af_tree *t, uint32_t root, const uint8_t *excluded,
 			af_sink_write(out, "  ", 2);
 		af_sink_write(out, af_tree_name(t, nd->name), af_tree_name_len(t, nd->name));
 		af_sink_puts(out, " [");
-		write_weight(out, tot[v.node], decimals);
+		af_sink_fixed_point(out, tot[v.node], decimals);
 		af_sink_puts(out, " total, ");
-		write_weight(out, nd->self, decimals);
+		af_sink_fixed_point(out, nd->self, decimals);
 		af_sink_puts(out, " self]\n");
 		push_children(&w, v.node, v.depth + 1, 0);
 	}

@@ -76,7 +76,7 @@ static int send_form(struct af_server *s, struct MHD_Connection *c)
 	struct af_buf page;
 	af_buf_init(&page);
 	struct af_sink o;
-	af_sink_init(&o, af_serve_write_buf, &page);
+	af_sink_init(&o, af_write_buf, &page);
 	af_serve_page_head(&o, "Upload a trace", NULL);
 	af_sink_printf(&o,
 		"<h1>AFlame</h1>\n"
@@ -157,7 +157,7 @@ static int send_progress(struct MHD_Connection *c, const char *hash, const struc
 	struct af_buf page;
 	af_buf_init(&page);
 	struct af_sink o;
-	af_sink_init(&o, af_serve_write_buf, &page);
+	af_sink_init(&o, af_write_buf, &page);
 	af_serve_page_head(&o, "Rendering", "<meta http-equiv=\"refresh\" content=\"1\"/>\n");
 	af_sink_printf(&o, "<p class=\"nav\"><a href=\"/\">Upload another trace</a></p>\n"
 		       "<h1>Rendering\xe2\x80\xa6</h1>\n<p class=\"hash\">sha256 %s</p>\n<p id=\"progress\">", hash);

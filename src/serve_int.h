@@ -39,7 +39,7 @@ struct af_serve_opts {
  * than this: building it takes about 200 bytes per node (report.c). */
 #define AF_SERVE_REPORT_MAX_NODES 1000000
 
-/* ---- shared helpers (serve.c) ---- */
+/* ---- shared helpers (serve_page.c) ---- */
 
 /* s is exactly AF_SHA256_HEX lowercase hex digits. */
 bool af_serve_hash_ok(const char *s, size_t len);
@@ -52,8 +52,6 @@ void af_serve_size(char *out, size_t size, uint64_t bytes);
  * shared style, the title (escaped), then head (markup, may be NULL). Pages
  * are well-formed XML as well as HTML, so tests can check them with xmllint. */
 void af_serve_page_head(struct af_sink *out, const char *title, const char *head);
-/* A sink callback appending to the struct af_buf in ctx. */
-int af_serve_write_buf(void *ctx, const void *data, size_t len);
 
 /* ---- jobs (serve_jobs.c) ---- */
 

@@ -9,6 +9,7 @@
  * so a result survives restarts and a failure is remembered. At most --jobs
  * traces are in memory at once; the queue holds only hashes. */
 #include "serve_int.h"
+#include "escape.h"
 #include "plan.h"
 #include "batch.h"
 #include "fonts.h"
@@ -410,20 +411,20 @@ static void page_summary(struct af_sink *out, const struct render *r)
 {
 	const struct af_profile *p = &r->p;
 	af_sink_puts(out, "<h2>Summary</h2>\n<table class=\"kv\">\n<tr><th>format</th><td>");
-	af_sink_markup(out, p->format);
+	af_escape_xml(out, p->format);
 	af_sink_puts(out, "</td></tr>\n");
 	for (size_t i = 0; i < p->nitems; i++) {
 		af_sink_puts(out, "<tr><th>");
-		af_sink_markup(out, p->items[i].key);
+		af_escape_xml(out, p->items[i].key);
 		af_sink_puts(out, "</th><td>");
-		af_sink_markup(out, p->items[i].value);
+		af_escape_xml(out, p->items[i].value);
 		af_sink_puts(out, "</td></tr>\n");
 	}
 	if (p->clock) {
 		af_sink_puts(out, "<tr><th>weights</th><td>");
-		af_sink_markup(out, p->clock);
+		af_escape_xml(out, p->clock);
 		af_sink_puts(out, " clock, ");
-		af_sink_markup(out, p->unit);
+		af_escape_xml(out, p->unit);
 		af_sink_puts(out, "</td></tr>\n");
 	}
 	af_sink_printf(out, "<tr><th>threads with events</th><td>%zu</td></tr>\n",
@@ -433,7 +434,7 @@ static void page_summary(struct af_sink *out, const struct render *r)
 		af_sink_puts(out, "<ul class=\"warn\">\n");
 		for (size_t i = 0; i < p->nwarnings; i++) {
 			af_sink_printf(out, "<li>%" PRIu64 " ", p->warnings[i].count);
-			af_sink_markup(out, p->warnings[i].text);
+			af_escape_xml(out, p->warnings[i].text);
 			af_sink_puts(out, "</li>\n");
 		}
 		af_sink_puts(out, "</ul>\n");
@@ -445,7 +446,7 @@ static void page_link(struct af_sink *out, const struct render *r, const struct 
 {
 	if (t->error[f]) {
 		af_sink_puts(out, "<span class=\"err\" title=\"");
-		af_sink_markup(out, t->error[f]);
+		af_escape_xml(out, t->error[f]);
 		af_sink_printf(out, "\">no %s</span>", file_ext[f]);
 		return;
 	}
@@ -459,10 +460,10 @@ static void page_row(struct af_sink *out, const struct render *r, const struct t
 	af_sink_puts(out, "<tr><td>");
 	if (i < r->ndrawn && t->drawn)
 		af_sink_printf(out, "<a href=\"#t%zu\">", i);
-	af_sink_markup(out, t->whole ? "all" : t->name);
+	af_escape_xml(out, t->whole ? "all" : t->name);
 	af_sink_puts(out, i < r->ndrawn && t->drawn ? "</a></td><td>" : "</td><td>");
 	if (t->process)
-		af_sink_markup(out, t->process);
+		af_escape_xml(out, t->process);
 	af_sink_puts(out, "</td><td class=\"n\">");
 	if (!t->whole)
 		af_sink_u64(out, t->tid);
@@ -507,7 +508,7 @@ static void page_graphs(struct af_sink *out, const struct render *r)
 		if (!t->drawn)
 			continue;
 		af_sink_printf(out, "<section class=\"graph\" id=\"t%zu\">\n<h3>", i);
-		af_sink_markup(out, t->whole ? "All stacks" : t->name);
+		af_escape_xml(out, t->whole ? "All stacks" : t->name);
 		if (!t->whole)
 			af_sink_printf(out, " (%" PRIu64 ")", t->tid);
 		af_sink_puts(out, " \xc2\xb7 ");
@@ -515,13 +516,13 @@ static void page_graphs(struct af_sink *out, const struct render *r)
 		af_sink_puts(out, "</h3>\n");
 		if (t->error[F_SVG]) {
 			af_sink_puts(out, "<p class=\"err\">");
-			af_sink_markup(out, t->error[F_SVG]);
+			af_escape_xml(out, t->error[F_SVG]);
 			af_sink_puts(out, "</p>\n");
 		} else {
 			af_sink_printf(out, "<iframe sandbox=\"allow-scripts\" loading=\"lazy\" "
 				       "src=\"/trace/%s/t%zu.svg\" width=\"%.0f\" height=\"%.0f\" title=\"flame graph of ",
 				       r->hash, i, t->width, t->height);
-			af_sink_markup(out, t->whole ? "all stacks" : t->name);
+			af_escape_xml(out, t->whole ? "all stacks" : t->name);
 			af_sink_puts(out, "\"></iframe>\n");
 		}
 		af_sink_puts(out, "</section>\n");
@@ -533,7 +534,7 @@ static void page_report(struct af_sink *out, const struct render *r)
 	af_sink_puts(out, "<h2>Profile</h2>\n");
 	if (r->report_error) {
 		af_sink_puts(out, "<p class=\"err\">");
-		af_sink_markup(out, r->report_error);
+		af_escape_xml(out, r->report_error);
 		af_sink_puts(out, "</p>\n");
 		return;
 	}

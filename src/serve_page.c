@@ -3,6 +3,7 @@
  * and the checks on names that reach paths. Calls nothing else in serve, so
  * serve.c, serve_jobs.c and serve_upload.c all build on it. */
 #include "serve_int.h"
+#include "escape.h"
 #include "render.h"
 
 #include <inttypes.h>
@@ -56,17 +57,11 @@ void af_serve_size(char *out, size_t size, uint64_t bytes)
 	snprintf(out, size, "%" PRIu64 " %s", bytes, units[u]);
 }
 
-int af_serve_write_buf(void *ctx, const void *data, size_t len)
-{
-	af_buf_add(ctx, data, len);
-	return 0;
-}
-
 void af_serve_page_head(struct af_sink *out, const char *title, const char *head)
 {
 	af_sink_puts(out, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n"
 		     "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/>\n<title>");
-	af_sink_markup(out, title);
+	af_escape_xml(out, title);
 	af_sink_puts(out, " \xc2\xb7 AFlame</title>\n<style>\n"
 		     "body{font:14px/1.45 \"DejaVu Sans\",Verdana,sans-serif;margin:1em 2em;color:#222}\n"
 		     "h1{font-size:1.6em}h2{margin-top:1.6em;border-bottom:1px solid #ddd}\n"
@@ -132,12 +127,12 @@ int af_serve_send_message(struct MHD_Connection *c, unsigned status, const char 
 	struct af_buf page;
 	af_buf_init(&page);
 	struct af_sink s;
-	af_sink_init(&s, af_serve_write_buf, &page);
+	af_sink_init(&s, af_write_buf, &page);
 	af_serve_page_head(&s, title, NULL);
 	af_sink_puts(&s, "<p class=\"nav\"><a href=\"/\">Upload a trace</a></p>\n<h1>");
-	af_sink_markup(&s, title);
+	af_escape_xml(&s, title);
 	af_sink_puts(&s, "</h1>\n<p class=\"msg\">");
-	af_sink_markup(&s, text);
+	af_escape_xml(&s, text);
 	af_sink_puts(&s, "</p>\n</body>\n</html>\n");
 	af_sink_finish(&s);
 	return af_serve_send_page(c, status, &page);

@@ -92,7 +92,7 @@ static int send_redirect(struct MHD_Connection *c, const char *hash)
 	struct af_buf page;
 	af_buf_init(&page);
 	struct af_sink s;
-	af_sink_init(&s, af_serve_write_buf, &page);
+	af_sink_init(&s, af_write_buf, &page);
 	af_serve_page_head(&s, "Uploaded", NULL);
 	af_sink_printf(&s, "<p>Uploaded: <a href=\"/trace/%s\">/trace/%s</a></p>\n</body>\n</html>\n",
 		       hash, hash);
