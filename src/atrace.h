@@ -15,6 +15,7 @@
 #include "buf.h"
 #include "diag.h"
 #include "read.h"
+#include "profile.h"
 
 enum { ATRACE_MAX_LAYERS = 8 };
 
@@ -91,5 +92,36 @@ static inline const char *atrace_spaces(const char *p, const char *end)
 /* Split one line (no "\n"). False if it is not an ftrace event line
  * (atrace_line.c). */
 bool atrace_parse_line(const char *s, size_t n, struct atrace_event *e);
+
+/* ---- the slice builder, shared with the Perfetto reader ---- */
+
+/* Threads and processes, B/E and async (S/F, G/H) marks folded into the
+ * profile's process > thread > slice trees (or the async graph), names
+ * resolved at the end, facts and warnings for --info. Times are µs from any
+ * origin; they count from the first event seen. Events of one thread must
+ * come in time order. */
+struct atrace_slices;
+struct atrace_slices *atrace_slices_new(struct af_profile *p, const struct af_read_opts *o,
+					struct af_diag *d);
+/* One ftrace event: its task name, a trace mark, a sched event's names.
+ * e->ts is changed to count from the first event. */
+void atrace_slices_event(struct atrace_slices *r, struct atrace_event *e);
+/* A slice begun on thread tid of process pid (-1: unknown), and the end of
+ * the innermost open slice of tid (track events). */
+void atrace_slices_begin(struct atrace_slices *r, uint64_t tid, int64_t pid, uint64_t ts,
+			 const char *name, size_t n);
+void atrace_slices_end(struct atrace_slices *r, uint64_t tid, uint64_t ts);
+/* Names from a process listing (PROCESS DUMP, Perfetto's process tree and
+ * descriptors); a name the thread gave itself in an event wins. */
+void atrace_slices_name_thread(struct atrace_slices *r, uint64_t tid, int64_t pid,
+			       const char *name, size_t n);
+void atrace_slices_name_process(struct atrace_slices *r, int64_t pid, const char *name, size_t n);
+/* Events seen so far. */
+uint64_t atrace_slices_events(const struct atrace_slices *r);
+/* Close open slices, name the nodes, record facts and warnings. Returns 0,
+ * or -1 with diag set when there is nothing to draw (unless --info): "no
+ * slices to draw: <events> <no_slices>". */
+int atrace_slices_finish(struct atrace_slices *r, const char *no_slices);
+void atrace_slices_free(struct atrace_slices *r);
 
 #endif

@@ -70,7 +70,7 @@ struct stats {
 	bool have_entries, have_ts;
 };
 
-struct rd {
+struct atrace_slices {
 	struct af_profile *p;
 	const struct af_read_opts *o;
 	struct af_diag *d;
@@ -91,7 +91,7 @@ struct rd {
 	struct stats st;
 };
 
-static struct athread *thread_at(struct rd *r, uint64_t tid, uint32_t cpu)
+static struct athread *thread_at(struct atrace_slices *r, uint64_t tid, uint32_t cpu)
 {
 	uint64_t key = tid << 20 | (tid == 0 ? (uint64_t)cpu + 1 : 0);
 	uint32_t i = af_idmap_get(&r->by_tid, key);
@@ -107,7 +107,7 @@ static struct athread *thread_at(struct rd *r, uint64_t tid, uint32_t cpu)
 	return th;
 }
 
-static struct aproc *proc_at(struct rd *r, int64_t pid)
+static struct aproc *proc_at(struct atrace_slices *r, int64_t pid)
 {
 	uint32_t i = af_idmap_get(&r->by_pid, (uint64_t)pid);
 	if (i != AF_NONE)
@@ -121,7 +121,7 @@ static struct aproc *proc_at(struct rd *r, int64_t pid)
 }
 
 /* The process's node in the graph, made on first use (named at the end). */
-static uint32_t proc_node(struct rd *r, struct aproc *pr)
+static uint32_t proc_node(struct atrace_slices *r, struct aproc *pr)
 {
 	if (pr->node == AF_NONE) {
 		pr->node = af_tree_add_child(&r->p->tree, AF_ROOT, r->empty_name);
@@ -136,7 +136,7 @@ static bool placeholder_comm(const char *s, size_t n)
 	       (n == 9 && memcmp(s, "<unknown>", 9) == 0) || (n == 6 && memcmp(s, "<idle>", 6) == 0);
 }
 
-static void set_comm(struct rd *r, struct athread *th, const char *s, size_t n)
+static void set_comm(struct atrace_slices *r, struct athread *th, const char *s, size_t n)
 {
 	if (th->tid == 0 || placeholder_comm(s, n))
 		return;
@@ -147,7 +147,7 @@ static void set_comm(struct rd *r, struct athread *th, const char *s, size_t n)
 }
 
 /* A slice or async name, cleaned for every output, interned. */
-static uint32_t frame_name(struct rd *r, const char *s, size_t n)
+static uint32_t frame_name(struct atrace_slices *r, const char *s, size_t n)
 {
 	if (n == 0)
 		return af_tree_intern_str(&r->p->tree, "[empty slice name]");
@@ -160,7 +160,7 @@ static uint32_t frame_name(struct rd *r, const char *s, size_t n)
 /* ---- thread slices ---- */
 
 /* First slice of a thread: its process and its node. */
-static void start_thread(struct rd *r, struct athread *th, int64_t mark_pid)
+static void start_thread(struct atrace_slices *r, struct athread *th, int64_t mark_pid)
 {
 	th->mark_pid = mark_pid;
 	if (r->o->async) {
@@ -180,7 +180,7 @@ static void start_thread(struct rd *r, struct athread *th, int64_t mark_pid)
 	r->p->threads[th->pindex].process_node = pnode;
 }
 
-static void begin_slice(struct rd *r, struct athread *th, int64_t pid, const char *name, size_t n, uint64_t ts)
+static void begin_slice(struct atrace_slices *r, struct athread *th, int64_t pid, const char *name, size_t n, uint64_t ts)
 {
 	r->st.begins++;
 	if (th->node == AF_NONE)
@@ -190,7 +190,7 @@ static void begin_slice(struct rd *r, struct athread *th, int64_t pid, const cha
 
 /* Does an E's name (after "E|pid|") name the open slice? Chromium appends
  * "|args|category" to both, so the part before the first '|' also counts. */
-static bool same_name(struct rd *r, const char *top, size_t top_len, const char *s, size_t n)
+static bool same_name(struct atrace_slices *r, const char *top, size_t top_len, const char *s, size_t n)
 {
 	r->scratch.len = 0;
 	af_name_append(&r->scratch, s, n);
@@ -202,7 +202,7 @@ static bool same_name(struct rd *r, const char *top, size_t top_len, const char 
 	return al == bl && memcmp(r->scratch.data, top, al) == 0;
 }
 
-static void end_slice(struct rd *r, struct athread *th, const char *name, size_t n, uint64_t ts)
+static void end_slice(struct atrace_slices *r, struct athread *th, const char *name, size_t n, uint64_t ts)
 {
 	r->st.ends++;
 	if (th->node == AF_NONE || th->fold.depth == 0) {
@@ -243,7 +243,7 @@ static uint64_t async_key(int64_t pid, uint32_t track, uint32_t name, uint64_t c
 	return af_hash64(af_hash64(af_hash64((uint64_t)pid) ^ ((uint64_t)track << 32 | name)) ^ cookie);
 }
 
-static void async_begin(struct rd *r, int64_t pid, uint32_t track, uint32_t name, uint64_t cookie, uint64_t ts)
+static void async_begin(struct atrace_slices *r, int64_t pid, uint32_t track, uint32_t name, uint64_t cookie, uint64_t ts)
 {
 	r->st.async_begins++;
 	uint32_t key_name = track == AF_NONE ? name : AF_NONE;
@@ -264,7 +264,7 @@ static void async_begin(struct rd *r, int64_t pid, uint32_t track, uint32_t name
 	af_idmap_put(&r->by_async, key, i);
 }
 
-static void async_end(struct rd *r, int64_t pid, uint32_t track, uint32_t name, uint64_t cookie, uint64_t ts)
+static void async_end(struct atrace_slices *r, int64_t pid, uint32_t track, uint32_t name, uint64_t cookie, uint64_t ts)
 {
 	r->st.async_ends++;
 	uint64_t key = async_key(pid, track, track == AF_NONE ? name : AF_NONE, cookie);
@@ -315,13 +315,13 @@ static bool last_field(const char *s, const char *end, const char **mid_end, con
 	return true;
 }
 
-static void bad_mark(struct rd *r)
+static void bad_mark(struct atrace_slices *r)
 {
 	if (!r->st.bad_marks++)
 		r->st.first_bad_mark = r->st.lines;
 }
 
-static void async_mark(struct rd *r, char kind, int64_t pid, const char *s, const char *end, uint64_t ts)
+static void async_mark(struct atrace_slices *r, char kind, int64_t pid, const char *s, const char *end, uint64_t ts)
 {
 	const char *mid, *cookie;
 	if (!last_field(s, end, &mid, &cookie)) {
@@ -352,7 +352,7 @@ static void async_mark(struct rd *r, char kind, int64_t pid, const char *s, cons
 	}
 }
 
-static void mark(struct rd *r, struct athread *th, const struct atrace_event *e)
+static void mark(struct atrace_slices *r, struct athread *th, const struct atrace_event *e)
 {
 	const char *s = e->payload, *end = s + e->payload_len;
 	if (e->event_len == 5 && !(end - s >= 2 && s[1] == '|')) {
@@ -413,7 +413,7 @@ static void mark(struct rd *r, struct athread *th, const struct atrace_event *e)
 /* ---- names from sched events and the PROCESS DUMP ---- */
 
 /* "<key>=<comm> <next>=<pid>": the comm may contain spaces. */
-static void comm_pid(struct rd *r, const char *s, const char *end, const char *key, const char *next)
+static void comm_pid(struct atrace_slices *r, const char *s, const char *end, const char *key, const char *next)
 {
 	size_t kl = strlen(key), nl = strlen(next);
 	const char *k = atrace_find(s, (size_t)(end - s), key, kl);
@@ -437,7 +437,7 @@ static bool event_is(const struct atrace_event *e, const char *name)
 	return e->event_len == n && memcmp(e->event, name, n) == 0;
 }
 
-static void sched_names(struct rd *r, const struct atrace_event *e)
+static void sched_names(struct atrace_slices *r, const struct atrace_event *e)
 {
 	const char *s = e->payload, *end = s + e->payload_len;
 	if (event_is(e, "sched_switch")) {
@@ -484,7 +484,7 @@ static bool ps_header(const char **tok, const size_t *len, size_t k, struct ps_c
 	return c->pid >= 0 && c->name >= 0;
 }
 
-static void ps_row(struct rd *r, const struct ps_cols *c, const char *end,
+static void ps_row(struct atrace_slices *r, const struct ps_cols *c, const char *end,
 		   const char **tok, const size_t *len, size_t k)
 {
 	if ((int)k <= c->name || (int)k <= c->pid || (c->tid >= 0 && (int)k <= c->tid))
@@ -508,7 +508,7 @@ static void ps_row(struct rd *r, const struct ps_cols *c, const char *end,
 	}
 }
 
-static void process_dump(struct rd *r, const char *s, size_t n)
+static void process_dump(struct atrace_slices *r, const char *s, size_t n)
 {
 	const char *end = s + n;
 	struct ps_cols c = { -1, -1, -1, 0 };
@@ -531,7 +531,7 @@ static void process_dump(struct rd *r, const char *s, size_t n)
 
 /* ---- lines ---- */
 
-static void header_line(struct rd *r, const char *s, size_t n)
+static void header_line(struct atrace_slices *r, const char *s, size_t n)
 {
 	const char *end = s + n;
 	if (n >= 5 && memcmp(s, "#####", 5) == 0 && atrace_find(s, n, "buffer started", 14)) {
@@ -558,7 +558,7 @@ static void header_line(struct rd *r, const char *s, size_t n)
 		af_profile_info(r->p, "trace clock", "%.*s", (int)(n - 13 > 40 ? 40 : n - 13), s + 13);
 }
 
-static void one_line(struct rd *r, const char *s, size_t n)
+static void one_line(struct atrace_slices *r, const char *s, size_t n)
 {
 	while (n && (s[n - 1] == '\r' || s[n - 1] == ' ' || s[n - 1] == '\t'))
 		n--;
@@ -577,36 +577,78 @@ static void one_line(struct rd *r, const char *s, size_t n)
 			r->st.first_skipped = r->st.lines;
 		return;
 	}
+	atrace_slices_event(r, &e);
+}
+
+/* Count an event of thread tid at ts (µs) and make ts count from the
+ * capture's first event, so that --from/--to and flame-chart positions
+ * start at the capture's start. Returns the thread. */
+static struct athread *touch(struct atrace_slices *r, uint64_t tid, uint32_t cpu, uint64_t *ts)
+{
 	r->st.events++;
 	if (!r->st.have_ts) {
 		r->st.have_ts = true;
-		r->st.first_ts = e.ts;
+		r->st.first_ts = *ts;
 	}
-	if (e.ts > r->st.last_ts)
-		r->st.last_ts = e.ts;
-	/* from here on, times count from the capture's first event, so that
-	 * --from/--to and flame-chart positions start at the capture's start */
-	e.ts = e.ts >= r->st.first_ts ? e.ts - r->st.first_ts : 0;
-	struct athread *th = thread_at(r, e.tid, e.cpu);
+	if (*ts > r->st.last_ts)
+		r->st.last_ts = *ts;
+	*ts = *ts >= r->st.first_ts ? *ts - r->st.first_ts : 0;
+	struct athread *th = thread_at(r, tid, cpu);
 	th->events++;
 	if (!th->fold.started) {
 		th->fold.started = true;
-		th->fold.first = th->fold.last = e.ts;
-	} else if (e.ts > th->fold.last) {
-		th->fold.last = e.ts;
+		th->fold.first = th->fold.last = *ts;
+	} else if (*ts > th->fold.last) {
+		th->fold.last = *ts;
 	}
-	if (e.tgid >= 0)
-		th->tgid = e.tgid;
-	set_comm(r, th, e.task, e.task_len);
-	if (event_is(&e, "tracing_mark_write") || event_is(&e, "0") || event_is(&e, "print"))
-		mark(r, th, &e);
-	else if (e.event_len > 6 && memcmp(e.event, "sched_", 6) == 0)
-		sched_names(r, &e);
+	return th;
+}
+
+void atrace_slices_event(struct atrace_slices *r, struct atrace_event *e)
+{
+	struct athread *th = touch(r, e->tid, e->cpu, &e->ts);
+	if (e->tgid >= 0)
+		th->tgid = e->tgid;
+	set_comm(r, th, e->task, e->task_len);
+	if (event_is(e, "tracing_mark_write") || event_is(e, "0") || event_is(e, "print"))
+		mark(r, th, e);
+	else if (e->event_len > 6 && memcmp(e->event, "sched_", 6) == 0)
+		sched_names(r, e);
+}
+
+void atrace_slices_begin(struct atrace_slices *r, uint64_t tid, int64_t pid, uint64_t ts, const char *name, size_t n)
+{
+	struct athread *th = touch(r, tid, 0, &ts);
+	if (pid >= 0 && th->tgid < 0)
+		th->tgid = pid;
+	begin_slice(r, th, pid, name, n, ts);
+}
+
+void atrace_slices_end(struct atrace_slices *r, uint64_t tid, uint64_t ts)
+{
+	end_slice(r, touch(r, tid, 0, &ts), NULL, 0, ts);
+}
+
+void atrace_slices_name_thread(struct atrace_slices *r, uint64_t tid, int64_t pid, const char *name, size_t n)
+{
+	if (tid == 0)
+		return;
+	struct athread *th = thread_at(r, tid, 0);
+	if (pid >= 0)
+		th->dump_tgid = pid;
+	if (n)
+		th->dump_name = af_tree_intern(&r->p->tree, name, n);
+}
+
+void atrace_slices_name_process(struct atrace_slices *r, int64_t pid, const char *name, size_t n)
+{
+	if (n)
+		proc_at(r, pid)->dump_name = af_tree_intern(&r->p->tree, name, n);
 }
 
 /* ---- the end: names, counts ---- */
 
-static void thread_name(struct rd *r, const struct athread *th, struct af_buf *b)
+static void thread_name(struct atrace_slices *r, const struct athread *th, struct af_buf *b)
 {
 	const struct af_tree *t = &r->p->tree;
 	b->len = 0;
@@ -620,7 +662,7 @@ static void thread_name(struct rd *r, const struct athread *th, struct af_buf *b
 		af_buf_printf(b, "thread-%" PRIu64, th->tid);
 }
 
-static void process_name(struct rd *r, const struct aproc *pr, struct af_buf *b)
+static void process_name(struct atrace_slices *r, const struct aproc *pr, struct af_buf *b)
 {
 	const struct af_tree *t = &r->p->tree;
 	b->len = 0;
@@ -638,7 +680,7 @@ static void process_name(struct rd *r, const struct aproc *pr, struct af_buf *b)
 }
 
 /* Rename a graph node "name (id)", cleaned like every frame name. */
-static void name_node(struct rd *r, uint32_t node, const struct af_buf *name, uint64_t id)
+static void name_node(struct atrace_slices *r, uint32_t node, const struct af_buf *name, uint64_t id)
 {
 	struct af_buf *b = &r->scratch;
 	b->len = 0;
@@ -648,7 +690,7 @@ static void name_node(struct rd *r, uint32_t node, const struct af_buf *name, ui
 	af_tree_rename(&r->p->tree, node, af_tree_intern(&r->p->tree, b->data, b->len));
 }
 
-static void finish_threads(struct rd *r)
+static void finish_threads(struct atrace_slices *r)
 {
 	struct af_buf name;
 	af_buf_init(&name);
@@ -681,14 +723,11 @@ static void finish_threads(struct rd *r)
 	af_buf_release(&name);
 }
 
-static void report(struct rd *r, const struct atrace_text *t)
+/* The facts and warnings of what was read, for --info. */
+static void report(struct atrace_slices *r)
 {
 	struct af_profile *p = r->p;
 	const struct stats *s = &r->st;
-	af_profile_info(p, "container", "%s", t->container);
-	if (t->blocks[0])
-		af_profile_info(p, "trace-data blocks", "%s", t->blocks);
-	af_profile_info(p, "lines", "%" PRIu64, s->lines);
 	af_profile_info(p, "ftrace events", "%" PRIu64, s->events);
 	if (s->have_ts)
 		af_profile_info(p, "time span", "%" PRIu64 " µs", s->last_ts - s->first_ts);
@@ -728,8 +767,48 @@ static void report(struct rd *r, const struct atrace_text *t)
 	af_profile_warn(p, s->buffer_started, "CPU buffers that wrapped ('##### CPU n buffer started'): the start is missing");
 }
 
-static void rd_release(struct rd *r)
+struct atrace_slices *atrace_slices_new(struct af_profile *p, const struct af_read_opts *o,
+				       struct af_diag *d)
 {
+	struct atrace_slices *r = af_xcalloc(1, sizeof *r);
+	*r = (struct atrace_slices){ .p = p, .o = o, .d = d, .free_open = AF_NONE };
+	p->unit = "µs";
+	p->clock = "wall";
+	af_tree_init(&r->slice_tree);
+	r->fold.tree = o->async ? &r->slice_tree : &p->tree;
+	r->fold.timeline = o->timeline;
+	r->fold.window = o->window;
+	r->fold.from = o->from;
+	r->fold.to = o->to;
+	r->empty_name = af_tree_intern_str(&p->tree, "");
+	af_buf_init(&r->scratch);
+	return r;
+}
+
+int atrace_slices_finish(struct atrace_slices *r, const char *no_slices)
+{
+	r->st.async_unfinished = r->by_async.n;
+	finish_threads(r);
+	report(r);
+	if (r->o->info_only)
+		return 0;
+	if (!r->o->async && r->st.begins == 0)
+		return af_diag_error(r->d, "no slices to draw: %" PRIu64 " %s", r->st.events, no_slices);
+	if (r->o->async && r->p->tree.nnodes <= 1)
+		return af_diag_error(r->d, "no async slices to draw: %" PRIu64 " begun (S/G), %" PRIu64 " ended (F/H) with a matching begin",
+				     r->st.async_begins, r->st.async_ends - r->st.async_orphan_ends);
+	return 0;
+}
+
+uint64_t atrace_slices_events(const struct atrace_slices *r)
+{
+	return r->st.events;
+}
+
+void atrace_slices_free(struct atrace_slices *r)
+{
+	if (!r)
+		return;
 	for (size_t i = 0; i < r->nthreads; i++)
 		free(r->threads[i].fold.stack);
 	free(r->threads);
@@ -741,9 +820,10 @@ static void rd_release(struct rd *r)
 	af_idmap_release(&r->by_async);
 	af_buf_release(&r->scratch);
 	af_tree_release(&r->slice_tree);
+	free(r);
 }
 
-static int read_text(struct rd *r, const struct atrace_text *t, const struct af_input *in)
+static int read_text(struct atrace_slices *r, const struct atrace_text *t, const struct af_input *in)
 {
 	if (t->procdump)
 		process_dump(r, t->procdump, t->procdump_len);
@@ -760,42 +840,28 @@ static int read_text(struct rd *r, const struct atrace_text *t, const struct af_
 		one_line(r, s, n);
 		s += n + 1;
 	}
-	r->st.async_unfinished = r->by_async.n;
-	finish_threads(r);
-	report(r, t);
-	if (r->st.events == 0)   /* --info too: a capture with nothing in it is no success */
+	af_profile_info(r->p, "container", "%s", t->container);
+	if (t->blocks[0])
+		af_profile_info(r->p, "trace-data blocks", "%s", t->blocks);
+	af_profile_info(r->p, "lines", "%" PRIu64, r->st.lines);
+	if (r->st.events == 0) {   /* --info too: a capture with nothing in it is no success */
+		report(r);
 		return af_diag_error(r->d, "no ftrace events in %" PRIu64 " lines (%s): not an atrace capture", r->st.lines, t->container);
-	if (r->o->info_only)
-		return 0;
-	if (!r->o->async && r->st.begins == 0)
-		return af_diag_error(r->d, "no slices to draw: %" PRIu64 " ftrace events but no 'B|pid|name' trace marks (a kernel-only capture? record atrace categories such as gfx, view, am)", r->st.events);
-	if (r->o->async && r->p->tree.nnodes <= 1)
-		return af_diag_error(r->d, "no async slices to draw: %" PRIu64 " begun (S/G), %" PRIu64 " ended (F/H) with a matching begin",
-				     r->st.async_begins, r->st.async_ends - r->st.async_orphan_ends);
-	return 0;
+	}
+	return atrace_slices_finish(r, "ftrace events but no 'B|pid|name' trace marks (a kernel-only capture? record atrace categories such as gfx, view, am)");
 }
 
 static int read_atrace(struct af_profile *p, const struct af_input *in,
 		       const struct af_read_opts *o, struct af_diag *d)
 {
-	struct rd r = { .p = p, .o = o, .d = d, .free_open = AF_NONE };
-	p->unit = "µs";
-	p->clock = "wall";
-	af_tree_init(&r.slice_tree);
-	r.fold.tree = o->async ? &r.slice_tree : &p->tree;
-	r.fold.timeline = o->timeline;
-	r.fold.window = o->window;
-	r.fold.from = o->from;
-	r.fold.to = o->to;
-	r.empty_name = af_tree_intern_str(&p->tree, "");
-	af_buf_init(&r.scratch);
+	struct atrace_slices *r = atrace_slices_new(p, o, d);
 	struct atrace_text t;
 	memset(&t, 0, sizeof t);
 	int rc = atrace_unwrap(&t, in, d);
 	if (rc == 0)
-		rc = read_text(&r, &t, in);
+		rc = read_text(r, &t, in);
 	atrace_text_release(&t);
-	rd_release(&r);
+	atrace_slices_free(r);
 	return rc;
 }
 
