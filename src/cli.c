@@ -20,13 +20,16 @@ static const char usage_text[] =
 	"                     [--max-uploads N] [--max-threads N] [--max-seconds S]\n"
 	"\n"
 	"Draw a flame graph of an Android method trace (.trace), an atrace or systrace\n"
-	"capture (ftrace text, atrace -z, systrace HTML) or folded stacks.\n"
+	"capture (ftrace text, atrace -z, systrace HTML), a Perfetto trace or folded\n"
+	"stacks; compressed (gzip, zlib) or not.\n"
 	"FILE '-' reads standard input. 'serve' runs the web service instead: upload a\n"
 	"trace in a browser, get every thread's graph (see '" AF_PROG " serve --help').\n"
 	"\n"
 	"  -t, --thread NAME|TID   draw this thread (repeatable; default: all threads)\n"
 	"  -p, --process NAME|PID  draw this process (repeatable; atrace captures)\n"
 	"      --async             atrace: draw async slices (S/F, G/H) per process\n"
+	"      --cpu-samples       Perfetto: draw the CPU samples (perf_sample, streaming\n"
+	"                          profile) instead of the slices\n"
 	"  -o, --output FILE       write here (default: standard output); the format\n"
 	"                          follows the extension: .svg, .png, .pdf, .folded, .txt\n"
 	"      --format FMT        svg, svg-static, png, pdf, folded, tree or frames (one\n"
@@ -239,7 +242,7 @@ static enum af_out_format format_from_path(const char *path)
 
 enum {
 	OPT_APP_PACKAGE = 256, OPT_ASYNC, OPT_BGCOLORS, OPT_CLOCK, OPT_COLORS, OPT_COUNTNAME,
-	OPT_CP, OPT_DIFF, OPT_DIFF_TOTAL, OPT_FACTOR, OPT_FLAMECHART, OPT_FONTSIZE, OPT_FONTTYPE, OPT_FONTWIDTH,
+	OPT_CP, OPT_CPU_SAMPLES, OPT_DIFF, OPT_DIFF_TOTAL, OPT_FACTOR, OPT_FLAMECHART, OPT_FONTSIZE, OPT_FONTTYPE, OPT_FONTWIDTH,
 	OPT_FORMAT, OPT_FROM, OPT_HASH, OPT_HEIGHT, OPT_INFO, OPT_INVERTED, OPT_MINWIDTH,
 	OPT_NAMETYPE, OPT_NEGATE, OPT_NO_JS, OPT_NORMALIZE, OPT_NOTES, OPT_PER_THREAD, OPT_REPORT,
 	OPT_REVERSE, OPT_SCALE, OPT_SIGNATURES, OPT_STATIC, OPT_STRICT, OPT_SUBTITLE,
@@ -254,6 +257,7 @@ static const struct option long_options[] = {
 	{ "colors", required_argument, NULL, OPT_COLORS },
 	{ "countname", required_argument, NULL, OPT_COUNTNAME },
 	{ "cp", no_argument, NULL, OPT_CP },
+	{ "cpu-samples", no_argument, NULL, OPT_CPU_SAMPLES },
 	{ "diff", no_argument, NULL, OPT_DIFF },
 	{ "diff-total", no_argument, NULL, OPT_DIFF_TOTAL },
 	{ "factor", required_argument, NULL, OPT_FACTOR },
@@ -350,6 +354,9 @@ static void parse_option(struct af_cli *o, int c, const char *arg)
 		break;
 	case OPT_CP:
 		o->cp = true;
+		break;
+	case OPT_CPU_SAMPLES:
+		o->read.cpu_samples = true;
 		break;
 	case OPT_DIFF:
 		o->diff = true;

@@ -36,6 +36,8 @@ static const char *term(struct af_buf *b, const char *s)
 {
 	struct af_sink k;
 	b->len = 0;
+	if (b->data)
+		b->data[0] = 0;
 	af_sink_init(&k, af_write_buf, b);
 	af_escape_term(&k, s, strlen(s));
 	af_sink_finish(&k);

@@ -41,30 +41,6 @@ static const struct af_reader reader_perf_data = {
 	.nothing = "this is a perf.data CPU recording (simpleperf record or Linux perf; magic PERFILE2), which aflame-render does not read yet (convert it with simpleperf report-sample or perf script and stackcollapse-perf.pl)",
 };
 
-/* Perfetto: a protobuf Trace is repeated field 1 (TracePacket): byte 0x0A, a
- * varint length, the packet; the next packet starts with 0x0A again. */
-static enum af_sniff sniff_perfetto(const uint8_t *data, size_t len)
-{
-	struct af_cursor c = { data, len, 0 };
-	uint8_t tag;
-	uint64_t n;
-	for (int packets = 0; packets < 4; packets++) {
-		if (af_cursor_left(&c) == 0)
-			return packets > 0 ? AF_SNIFF_YES : AF_SNIFF_NO;
-		if (!af_cursor_u8(&c, &tag) || tag != 0x0a || !af_cursor_uleb(&c, &n))
-			return AF_SNIFF_NO;
-		if (n > af_cursor_left(&c))   /* a cut capture */
-			return packets > 0 || af_cursor_left(&c) > 1024 ? AF_SNIFF_YES : AF_SNIFF_NO;
-		c.pos += (size_t)n;
-	}
-	return AF_SNIFF_YES;
-}
-
-static const struct af_reader reader_perfetto = {
-	.name = "perfetto", .what = "a Perfetto trace", .sniff = sniff_perfetto,
-	.nothing = "this is a Perfetto trace (protobuf), not an ART method trace (open it with ui.perfetto.dev or trace_processor)",
-};
-
 /* Android 16 TraceProfiler::Dump: an entry block first, no header. */
 static enum af_sniff sniff_lowoverhead(const uint8_t *data, size_t len)
 {
@@ -87,7 +63,7 @@ const struct af_reader *const af_readers[] = {
 	&reader_perf_data,
 	&af_reader_atrace,
 	&af_reader_folded,
-	&reader_perfetto,
+	&af_reader_perfetto,
 	&reader_lowoverhead,
 	NULL,
 };

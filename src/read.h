@@ -32,6 +32,7 @@ struct af_read_opts {
 				  event), clipping frames to it */
 	uint64_t from, to;
 	bool async;            /* atrace: draw async slices (S/F, G/H), not threads */
+	bool cpu_samples;      /* Perfetto: draw CPU samples, not slices */
 };
 
 struct af_input {
@@ -72,6 +73,7 @@ struct af_reader {
 extern const struct af_reader af_reader_art;
 extern const struct af_reader af_reader_atrace;
 extern const struct af_reader af_reader_folded;
+extern const struct af_reader af_reader_perfetto;
 
 /* The readers in detection order, NULL-terminated. */
 extern const struct af_reader *const af_readers[];

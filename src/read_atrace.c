@@ -626,7 +626,8 @@ void atrace_slices_begin(struct atrace_slices *r, uint64_t tid, int64_t pid, uin
 
 void atrace_slices_end(struct atrace_slices *r, uint64_t tid, uint64_t ts)
 {
-	end_slice(r, touch(r, tid, 0, &ts), NULL, 0, ts);
+	struct athread *th = touch(r, tid, 0, &ts);
+	end_slice(r, th, NULL, 0, ts);
 }
 
 void atrace_slices_name_thread(struct atrace_slices *r, uint64_t tid, int64_t pid, const char *name, size_t n)
@@ -728,7 +729,6 @@ static void report(struct atrace_slices *r)
 {
 	struct af_profile *p = r->p;
 	const struct stats *s = &r->st;
-	af_profile_info(p, "ftrace events", "%" PRIu64, s->events);
 	if (s->have_ts)
 		af_profile_info(p, "time span", "%" PRIu64 " µs", s->last_ts - s->first_ts);
 	af_profile_info(p, "slices", "%" PRIu64 " B, %" PRIu64 " E", s->begins, s->ends);
@@ -756,8 +756,13 @@ static void report(struct atrace_slices *r)
 	af_profile_warn(p, s->name_mismatches, "named slice ends (E|pid|name) that did not match the open slice (closed it anyway)");
 	af_profile_warn(p, r->fold.stats.closed_at_end, "slices still open at the end (closed at their thread's last event)");
 	af_profile_warn(p, r->fold.stats.time_backwards, "events earlier than the previous one on their thread (clamped)");
-	af_profile_warn(p, s->bad_marks, "malformed trace marks (first: line %" PRIu64 ")", s->first_bad_mark);
-	af_profile_warn(p, s->other_marks, "trace marks of no known kind (first: line %" PRIu64 ")", s->first_other_mark);
+	if (s->lines) {   /* text: say where; Perfetto print events have no lines */
+		af_profile_warn(p, s->bad_marks, "malformed trace marks (first: line %" PRIu64 ")", s->first_bad_mark);
+		af_profile_warn(p, s->other_marks, "trace marks of no known kind (first: line %" PRIu64 ")", s->first_other_mark);
+	} else {
+		af_profile_warn(p, s->bad_marks, "malformed trace marks");
+		af_profile_warn(p, s->other_marks, "trace marks of no known kind");
+	}
 	af_profile_warn(p, s->async_unfinished, "async slices never ended%s", r->o->async ? " (not drawn)" : "");
 	af_profile_warn(p, s->async_orphan_ends, "async ends (F/H) with no matching begin (ignored)");
 	af_profile_warn(p, s->async_dup_begins, "async begins repeating an open one (the first kept)");
@@ -844,6 +849,7 @@ static int read_text(struct atrace_slices *r, const struct atrace_text *t, const
 	if (t->blocks[0])
 		af_profile_info(r->p, "trace-data blocks", "%s", t->blocks);
 	af_profile_info(r->p, "lines", "%" PRIu64, r->st.lines);
+	af_profile_info(r->p, "ftrace events", "%" PRIu64, r->st.events);
 	if (r->st.events == 0) {   /* --info too: a capture with nothing in it is no success */
 		report(r);
 		return af_diag_error(r->d, "no ftrace events in %" PRIu64 " lines (%s): not an atrace capture", r->st.lines, t->container);

@@ -361,7 +361,7 @@ void test_art_detect_foreign_and_unsupported(void)
 	/* Perfetto: TracePacket fields (0x0A, varint length, bytes) */
 	const uint8_t perfetto[] = { 0x0a, 0x03, 0x08, 0x96, 0x01, 0x0a, 0x02, 0x10, 0x01 };
 	expect_detect(perfetto, sizeof perfetto,
-		      "t.trace: this is a Perfetto trace (protobuf), not an ART method trace (open it with ui.perfetto.dev or trace_processor)");
+		      "t.trace: no slices to draw: 0 events but no slices (no atrace B|pid|name marks in ftrace print events, no track-event slices); try --cpu-samples");
 	expect_detect("SIMPLEPERF\x00\x01", 12,
 		      "t.trace: this is a simpleperf CPU profile, not an ART method trace (open it with simpleperf's report scripts or Android Studio)");
 	uint8_t h[32] = { 'S', 'L', 'O', 'W', 0xf6, 0 };

@@ -1,0 +1,891 @@
+/* read_perfetto.c: Perfetto traces (protobuf), as Android 10+ writes them
+ * (Android Studio's System Trace, adb shell perfetto, Traceur). A trace is a
+ * sequence of TracePacket messages (field 1); reference: the protos in
+ * google/perfetto protos/perfetto/trace/ and docs/perfetto.md.
+ *
+ * Three kinds of graph come out of one pass over the packets:
+ *   slices       ftrace print events (the atrace B|pid|name marks) and
+ *                track_event SLICE_BEGIN/END, folded by the atrace slice
+ *                builder (atrace.h) into process > thread > slice trees;
+ *   CPU samples  perf_sample and streaming_profile_packet callstacks, by
+ *                thread, weighted by samples (timebase_count when set);
+ *   heap         heapprofd's profile_packet dumps, by process: unreleased,
+ *                allocated or freed bytes, or the counts.
+ * Slices are the default when the trace has them, else samples, else heap.
+ *
+ * Interned data (names, frames, callstacks, mappings) belongs to a packet
+ * sequence and is dropped when the sequence clears its incremental state;
+ * entries are kept as the bytes of their message and resolved when used, so
+ * an entry may name one that comes later in the same InternedData. Slice
+ * events are gathered, then folded in time order (ftrace bundles are per CPU
+ * and overlap in time). Every length is checked by the protobuf walker. */
+#include "atrace.h"
+#include "demangle.h"
+#include "idmap.h"
+#include "inflate.h"
+#include "names.h"
+#include "proto.h"
+#include "util.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* field numbers (perfetto_trace.proto) */
+enum {
+	TRACE_PACKET = 1,
+	PKT_FTRACE = 1, PKT_PROCESS_TREE = 2, PKT_TIMESTAMP = 8, PKT_SEQ_ID = 10, PKT_TRACK_EVENT = 11,
+	PKT_INTERNED = 12, PKT_SEQ_FLAGS = 13, PKT_PROFILE = 37, PKT_CLEARED = 41, PKT_DROPPED = 42,
+	PKT_PROCESS_DESC = 43, PKT_THREAD_DESC = 44, PKT_COMPRESSED = 50, PKT_STREAMING_PROFILE = 54,
+	PKT_DEFAULTS = 59, PKT_TRACK_DESC = 60, PKT_PERF_SAMPLE = 66, PKT_ZSTD = 133,
+	SEQ_CLEARED = 1,
+	ID_EVENT_NAMES = 2, ID_FUNCTION_NAMES = 5, ID_FRAMES = 6, ID_CALLSTACKS = 7,
+	ID_MAPPING_PATHS = 17, ID_MAPPINGS = 19,
+};
+
+enum intern { I_EVENT_NAME, I_FUNCTION_NAME, I_FRAME, I_CALLSTACK, I_MAPPING_PATH, I_MAPPING, I_KINDS };
+
+struct seq {
+	struct af_idmap interned[I_KINDS];   /* iid -> spans[] */
+	uint64_t default_track;               /* trace_packet_defaults */
+	int64_t pid, tid;                     /* thread_descriptor (legacy), -1 */
+};
+
+struct span { const uint8_t *p; size_t n; uint64_t off; };
+
+struct track { int64_t pid, tid; };      /* tid -1: a process track */
+
+enum { EV_PRINT, EV_BEGIN, EV_END };
+
+struct pev {                              /* a slice event, folded in time order */
+	uint64_t ts, order;
+	uint64_t tid;
+	int64_t pid;
+	uint32_t kind, n;
+	const uint8_t *s;
+};
+
+struct name { uint64_t id; int64_t pid; const uint8_t *s; uint32_t n; bool thread; };
+
+struct sample_thread { uint64_t tid; int64_t pid; uint32_t node; };
+
+struct pf {
+	struct af_profile *p;
+	const struct af_read_opts *o;
+	struct af_diag *d;
+	struct seq *seqs;
+	size_t nseqs, cap_seqs;
+	struct af_idmap seq_ids;
+	struct span *spans;
+	size_t nspans, cap_spans;
+	struct track *tracks;
+	size_t ntracks, cap_tracks;
+	struct af_idmap track_ids;            /* uuid -> tracks[] */
+	struct pev *ev;
+	size_t nev, cap_ev;
+	struct name *names;
+	size_t nnames, cap_names;
+	struct sample_thread *sthreads;
+	size_t nsthreads, cap_sthreads;
+	struct af_idmap sthread_ids;          /* tid -> sthreads[] */
+	struct af_idmap sproc_nodes;          /* pid -> process node */
+	struct af_buf *inflated;              /* decompressed packet groups */
+	size_t ninflated, cap_inflated;
+	struct af_buf scratch, frame;
+	bool samples;                         /* fold CPU samples (else slices) */
+	/* --info */
+	uint64_t packets, dropped, sequences, cleared, ftrace, prints, track_slices, cpu_samples,
+		 sample_weight, compressed, zstd, unknown_iids, no_callstack, heap_dumps, other_events;
+};
+
+static int fail(struct pf *f, const struct af_proto *m)
+{
+	return af_diag_offset(f->d, m->error_offset, "malformed protobuf: %s", m->error);
+}
+
+/* ---- sequences and interning ---- */
+
+static struct seq *seq_of(struct pf *f, uint64_t id)
+{
+	bool found;
+	uint32_t *slot = af_idmap_slot(&f->seq_ids, id, &found);
+	if (!found) {
+		af_grow(&f->seqs, &f->cap_seqs, f->nseqs + 1, sizeof *f->seqs);
+		struct seq *s = &f->seqs[f->nseqs];
+		memset(s, 0, sizeof *s);
+		s->pid = s->tid = -1;
+		*slot = (uint32_t)f->nseqs++;
+		f->sequences++;
+	}
+	return &f->seqs[*slot];
+}
+
+static void clear_seq(struct pf *f, struct seq *s)
+{
+	for (int k = 0; k < I_KINDS; k++)
+		af_idmap_release(&s->interned[k]);
+	f->cleared++;
+}
+
+/* Keep an interned entry (its message bytes) under iid. */
+static void intern(struct pf *f, struct seq *s, enum intern kind, const struct af_proto *m,
+		   const struct af_proto_field *fl)
+{
+	struct af_proto e;
+	struct af_proto_field x;
+	af_proto_sub(m, fl, &e);
+	uint64_t iid = 0;
+	while (af_proto_next(&e, &x) > 0)
+		if (x.num == 1 && x.wire == AF_WIRE_VARINT)
+			iid = x.u;
+	af_grow(&f->spans, &f->cap_spans, f->nspans + 1, sizeof *f->spans);
+	f->spans[f->nspans] = (struct span){ fl->data, fl->len, e.base };
+	af_idmap_put(&s->interned[kind], iid, (uint32_t)f->nspans++);
+}
+
+static int interned_data(struct pf *f, struct seq *s, const struct af_proto *pkt,
+			 const struct af_proto_field *fl)
+{
+	static const struct { uint32_t field; enum intern kind; } kinds[] = {
+		{ ID_EVENT_NAMES, I_EVENT_NAME }, { ID_FUNCTION_NAMES, I_FUNCTION_NAME },
+		{ ID_FRAMES, I_FRAME }, { ID_CALLSTACKS, I_CALLSTACK },
+		{ ID_MAPPING_PATHS, I_MAPPING_PATH }, { ID_MAPPINGS, I_MAPPING },
+	};
+	struct af_proto m;
+	struct af_proto_field x;
+	af_proto_sub(pkt, fl, &m);
+	int rc;
+	while ((rc = af_proto_next(&m, &x)) > 0)
+		for (size_t i = 0; i < sizeof kinds / sizeof *kinds; i++)
+			if (x.num == kinds[i].field && x.wire == AF_WIRE_LEN)
+				intern(f, s, kinds[i].kind, &m, &x);
+	return rc < 0 ? fail(f, &m) : 0;
+}
+
+/* The entry iid of a kind, or NULL. */
+static const struct span *lookup(struct pf *f, const struct seq *s, enum intern kind, uint64_t iid)
+{
+	if (iid == 0)   /* not set */
+		return NULL;
+	uint32_t i = af_idmap_get(&s->interned[kind], iid);
+	if (i == AF_NONE) {
+		f->unknown_iids++;
+		return NULL;
+	}
+	return &f->spans[i];
+}
+
+/* Field `num` (length-delimited) of an interned message: its string. */
+static bool span_string(const struct span *e, uint32_t num, const uint8_t **str, size_t *n)
+{
+	struct af_proto m;
+	struct af_proto_field x;
+	af_proto_init(&m, e->p, e->n, e->off);
+	while (af_proto_next(&m, &x) > 0) {
+		if (x.num == num && x.wire == AF_WIRE_LEN) {
+			*str = x.data;
+			*n = x.len;
+			return true;
+		}
+	}
+	return false;
+}
+
+static uint64_t span_varint(const struct span *e, uint32_t num)
+{
+	struct af_proto m;
+	struct af_proto_field x;
+	af_proto_init(&m, e->p, e->n, e->off);
+	uint64_t v = 0;
+	while (af_proto_next(&m, &x) > 0)
+		if (x.num == num && x.wire == AF_WIRE_VARINT)
+			v = x.u;
+	return v;
+}
+
+/* ---- slices ---- */
+
+static void add_event(struct pf *f, uint32_t kind, uint64_t ts, uint64_t tid, int64_t pid,
+		      const uint8_t *s, size_t n)
+{
+	af_grow(&f->ev, &f->cap_ev, f->nev + 1, sizeof *f->ev);
+	f->ev[f->nev] = (struct pev){ ts, f->nev, tid, pid, kind, n > UINT32_MAX ? UINT32_MAX : (uint32_t)n, s };
+	f->nev++;
+}
+
+static void add_name(struct pf *f, bool thread, uint64_t id, int64_t pid, const uint8_t *s, size_t n)
+{
+	af_grow(&f->names, &f->cap_names, f->nnames + 1, sizeof *f->names);
+	f->names[f->nnames++] = (struct name){ id, pid, s, n > 4096 ? 4096 : (uint32_t)n, thread };
+}
+
+/* One FtraceEvent: print events are trace marks; the rest are counted. */
+static int ftrace_event(struct pf *f, const struct af_proto *bundle, const struct af_proto_field *fl)
+{
+	struct af_proto m, pr;
+	struct af_proto_field x, y;
+	af_proto_sub(bundle, fl, &m);
+	uint64_t ts = 0, tid = 0;
+	const uint8_t *buf = NULL;
+	size_t n = 0;
+	int rc;
+	while ((rc = af_proto_next(&m, &x)) > 0) {
+		if (x.num == 1 && x.wire == AF_WIRE_VARINT)
+			ts = x.u;
+		else if (x.num == 2 && x.wire == AF_WIRE_VARINT)
+			tid = x.u;
+		else if (x.num == 3 && x.wire == AF_WIRE_LEN) {
+			af_proto_sub(&m, &x, &pr);
+			while ((rc = af_proto_next(&pr, &y)) > 0)
+				if (y.num == 2 && y.wire == AF_WIRE_LEN) {
+					buf = y.data;
+					n = y.len;
+				}
+			if (rc < 0)
+				return fail(f, &pr);
+		}
+	}
+	if (rc < 0)
+		return fail(f, &m);
+	f->ftrace++;
+	if (buf) {
+		f->prints++;
+		add_event(f, EV_PRINT, ts, tid, -1, buf, n);
+	} else {
+		f->other_events++;
+	}
+	return 0;
+}
+
+static int ftrace_bundle(struct pf *f, const struct af_proto *pkt, const struct af_proto_field *fl)
+{
+	struct af_proto m;
+	struct af_proto_field x;
+	af_proto_sub(pkt, fl, &m);
+	int rc;
+	while ((rc = af_proto_next(&m, &x)) > 0)
+		if (x.num == 2 && x.wire == AF_WIRE_LEN && ftrace_event(f, &m, &x) < 0)
+			return -1;
+	return rc < 0 ? fail(f, &m) : 0;
+}
+
+/* ThreadDescriptor / ProcessDescriptor: pid 1, tid 2, names 5 (thread) or
+ * 6 (process_name), else the first cmdline (2). */
+static int descriptor(struct pf *f, const struct af_proto *pkt, const struct af_proto_field *fl,
+		      bool thread, int64_t *pid_out, int64_t *tid_out)
+{
+	struct af_proto m;
+	struct af_proto_field x;
+	af_proto_sub(pkt, fl, &m);
+	int64_t pid = -1, tid = -1;
+	const uint8_t *name = NULL, *cmd = NULL;
+	size_t nn = 0, nc = 0;
+	int rc;
+	while ((rc = af_proto_next(&m, &x)) > 0) {
+		if (x.num == 1 && x.wire == AF_WIRE_VARINT)
+			pid = (int32_t)x.u;
+		else if (thread && x.num == 2 && x.wire == AF_WIRE_VARINT)
+			tid = af_proto_int64(x.u);
+		else if (x.wire == AF_WIRE_LEN && x.num == (thread ? 5u : 6u))
+			name = x.data, nn = x.len;
+		else if (!thread && x.num == 2 && x.wire == AF_WIRE_LEN && !cmd)
+			cmd = x.data, nc = x.len;
+	}
+	if (rc < 0)
+		return fail(f, &m);
+	if (!name && cmd) {
+		name = cmd;
+		nn = nc;
+	}
+	if (thread && tid > 0 && name)
+		add_name(f, true, (uint64_t)tid, pid, name, nn);
+	if (!thread && pid > 0 && name)
+		add_name(f, false, (uint64_t)pid, pid, name, nn);
+	if (pid_out)
+		*pid_out = pid;
+	if (tid_out)
+		*tid_out = tid;
+	return 0;
+}
+
+/* TrackDescriptor: uuid 1, process 3, thread 4; slices on it go to that
+ * thread (or, for a process track, to the process's pseudo-thread). */
+static int track_descriptor(struct pf *f, const struct af_proto *pkt, const struct af_proto_field *fl)
+{
+	struct af_proto m;
+	struct af_proto_field x;
+	af_proto_sub(pkt, fl, &m);
+	uint64_t uuid = 0, parent = 0;
+	struct track t = { -1, -1 };
+	int rc;
+	while ((rc = af_proto_next(&m, &x)) > 0) {
+		if (x.num == 1 && x.wire == AF_WIRE_VARINT)
+			uuid = x.u;
+		else if (x.num == 5 && x.wire == AF_WIRE_VARINT)
+			parent = x.u;
+		else if (x.num == 3 && x.wire == AF_WIRE_LEN && descriptor(f, &m, &x, false, &t.pid, NULL) < 0)
+			return -1;
+		else if (x.num == 4 && x.wire == AF_WIRE_LEN && descriptor(f, &m, &x, true, &t.pid, &t.tid) < 0)
+			return -1;
+	}
+	if (rc < 0)
+		return fail(f, &m);
+	uint32_t pi = parent && t.pid < 0 && t.tid < 0 ? af_idmap_get(&f->track_ids, parent) : AF_NONE;
+	if (pi != AF_NONE)   /* a child track (async, named) of a process: its process */
+		t.pid = f->tracks[pi].pid;
+	if (t.pid < 0 && t.tid < 0)
+		return 0;   /* a global or counter track: nothing to draw on */
+	bool found;
+	uint32_t *slot = af_idmap_slot(&f->track_ids, uuid, &found);
+	if (!found) {
+		af_grow(&f->tracks, &f->cap_tracks, f->ntracks + 1, sizeof *f->tracks);
+		*slot = (uint32_t)f->ntracks++;
+	}
+	f->tracks[*slot] = t;
+	return 0;
+}
+
+/* TrackEvent: type 9, name_iid 10 / name 23, track_uuid 11, legacy_event 6
+ * (phase 2: 'B', 'E'). */
+static int track_event(struct pf *f, struct seq *s, uint64_t ts, const struct af_proto *pkt,
+		       const struct af_proto_field *fl)
+{
+	struct af_proto m, lg;
+	struct af_proto_field x, y;
+	af_proto_sub(pkt, fl, &m);
+	uint64_t type = 0, name_iid = 0, track = s->default_track;
+	const uint8_t *name = NULL;
+	size_t n = 0;
+	int rc;
+	while ((rc = af_proto_next(&m, &x)) > 0) {
+		if (x.num == 9 && x.wire == AF_WIRE_VARINT)
+			type = x.u;
+		else if (x.num == 10 && x.wire == AF_WIRE_VARINT)
+			name_iid = x.u;
+		else if (x.num == 23 && x.wire == AF_WIRE_LEN)
+			name = x.data, n = x.len;
+		else if (x.num == 11 && x.wire == AF_WIRE_VARINT && x.u)
+			track = x.u;
+		else if (x.num == 6 && x.wire == AF_WIRE_LEN) {
+			af_proto_sub(&m, &x, &lg);
+			while ((rc = af_proto_next(&lg, &y)) > 0)
+				if (y.num == 2 && y.wire == AF_WIRE_VARINT)
+					type = y.u == 'B' ? 1 : y.u == 'E' ? 2 : type;
+			if (rc < 0)
+				return fail(f, &lg);
+		}
+	}
+	if (rc < 0)
+		return fail(f, &m);
+	if (type != 1 && type != 2) {
+		f->other_events++;
+		return 0;
+	}
+	if (!name && name_iid) {
+		const struct span *e = lookup(f, s, I_EVENT_NAME, name_iid);
+		if (e)
+			span_string(e, 2, &name, &n);
+	}
+	uint32_t ti = track ? af_idmap_get(&f->track_ids, track) : AF_NONE;
+	int64_t pid = ti != AF_NONE ? f->tracks[ti].pid : s->pid;
+	int64_t tid = ti != AF_NONE ? f->tracks[ti].tid : s->tid;
+	if (tid < 0 && pid >= 0)
+		tid = pid;   /* a process-scoped track: drawn on the process's main thread */
+	if (tid < 0) {
+		f->other_events++;
+		return 0;
+	}
+	f->track_slices += type == 1;
+	add_event(f, type == 1 ? EV_BEGIN : EV_END, ts, (uint64_t)tid, pid, name ? name : (const uint8_t *)"", n);
+	return 0;
+}
+
+/* ProcessTree: processes 1 (pid 1, cmdline 3), threads 2 (tid 1, name 2,
+ * tgid 3). */
+static int process_tree(struct pf *f, const struct af_proto *pkt, const struct af_proto_field *fl)
+{
+	struct af_proto m, e;
+	struct af_proto_field x, y;
+	af_proto_sub(pkt, fl, &m);
+	int rc;
+	while ((rc = af_proto_next(&m, &x)) > 0) {
+		if (x.wire != AF_WIRE_LEN || (x.num != 1 && x.num != 2))
+			continue;
+		af_proto_sub(&m, &x, &e);
+		int64_t id = -1, tgid = -1;
+		const uint8_t *name = NULL;
+		size_t n = 0;
+		while ((rc = af_proto_next(&e, &y)) > 0) {
+			if (y.num == 1 && y.wire == AF_WIRE_VARINT)
+				id = (int32_t)y.u;
+			else if (x.num == 2 && y.num == 3 && y.wire == AF_WIRE_VARINT)
+				tgid = (int32_t)y.u;
+			else if (y.wire == AF_WIRE_LEN && y.num == (x.num == 1 ? 3u : 2u) && !name)
+				name = y.data, n = y.len;
+		}
+		if (rc < 0)
+			return fail(f, &e);
+		if (id > 0 && name)
+			add_name(f, x.num == 2, (uint64_t)id, x.num == 2 ? tgid : id, name, n);
+	}
+	return rc < 0 ? fail(f, &m) : 0;
+}
+
+/* ---- CPU samples ---- */
+
+/* A frame as people read it: its function (demangled), else its mapping's
+ * file name and the offset in it. */
+static uint32_t frame_name(struct pf *f, const struct seq *s, uint64_t frame_iid)
+{
+	struct af_buf *b = &f->frame;
+	b->len = 0;
+	const struct span *fr = lookup(f, s, I_FRAME, frame_iid);
+	const uint8_t *str;
+	size_t n;
+	if (fr) {
+		const struct span *fn = lookup(f, s, I_FUNCTION_NAME, span_varint(fr, 2));
+		if (fn && span_string(fn, 2, &str, &n) && n) {
+			f->scratch.len = 0;
+			if (!af_demangle((const char *)str, n, &f->scratch))
+				af_buf_add(&f->scratch, str, n);
+			af_name_append(b, f->scratch.data, f->scratch.len);
+		} else {
+			const struct span *mp = lookup(f, s, I_MAPPING, span_varint(fr, 3));
+			const struct span *last = NULL;
+			if (mp) {   /* path_string_ids (7), packed or not: the last is the file */
+				struct af_proto m;
+				struct af_proto_field x;
+				af_proto_init(&m, mp->p, mp->n, mp->off);
+				while (af_proto_next(&m, &x) > 0)
+					if (x.num == 7 && x.wire == AF_WIRE_VARINT)
+						last = lookup(f, s, I_MAPPING_PATH, x.u);
+			}
+			if (last && span_string(last, 2, &str, &n))
+				af_name_append(b, (const char *)str, n);
+			else
+				af_buf_puts(b, "[unknown]");
+			af_buf_printf(b, "+0x%" PRIx64, span_varint(fr, 4));
+		}
+	} else {
+		af_buf_printf(b, "[frame %" PRIu64 "]", frame_iid);
+	}
+	af_name_finish(b, 0);
+	return af_tree_intern(&f->p->tree, b->data, b->len);
+}
+
+static uint32_t sample_thread(struct pf *f, uint64_t tid, int64_t pid)
+{
+	bool found;
+	uint32_t *slot = af_idmap_slot(&f->sthread_ids, tid, &found);
+	if (found)
+		return f->sthreads[*slot].node;
+	struct af_tree *t = &f->p->tree;
+	uint32_t empty = af_tree_intern_str(t, "");
+	uint32_t *pslot = af_idmap_slot(&f->sproc_nodes, (uint64_t)pid, &found);
+	if (!found) {
+		*pslot = af_tree_add_child(t, AF_ROOT, empty);
+		af_profile_add_process(f->p, (uint64_t)(pid > 0 ? pid : 0), "", 0, *pslot);
+	}
+	uint32_t pnode = *pslot;
+	af_grow(&f->sthreads, &f->cap_sthreads, f->nsthreads + 1, sizeof *f->sthreads);
+	uint32_t node = af_tree_add_child(t, pnode, empty);
+	f->sthreads[f->nsthreads] = (struct sample_thread){ tid, pid, node };
+	*af_idmap_slot(&f->sthread_ids, tid, &found) = (uint32_t)f->nsthreads++;
+	size_t ti = af_profile_add_thread(f->p, tid, "", 0);
+	f->p->threads[ti].node = node;
+	f->p->threads[ti].pid = (uint64_t)(pid > 0 ? pid : 0);
+	f->p->threads[ti].process_node = pnode;
+	return node;
+}
+
+/* One sample of callstack iid on thread tid, weighing w. */
+static void fold_sample(struct pf *f, const struct seq *s, uint64_t tid, int64_t pid, uint64_t iid,
+			uint64_t w)
+{
+	f->cpu_samples++;
+	f->sample_weight += w;
+	if (!f->samples)
+		return;
+	struct af_tree *t = &f->p->tree;
+	uint32_t node = sample_thread(f, tid, pid);
+	const struct span *cs = lookup(f, s, I_CALLSTACK, iid);
+	if (!cs) {
+		f->no_callstack++;
+		node = af_tree_child(t, node, af_tree_intern_str(t, "[no callstack]"));
+	} else {
+		struct af_proto m;
+		struct af_proto_field x;
+		af_proto_init(&m, cs->p, cs->n, cs->off);
+		while (af_proto_next(&m, &x) > 0) {
+			if (x.num == 2 && x.wire == AF_WIRE_VARINT) {
+				node = af_tree_child(t, node, frame_name(f, s, x.u));
+			} else if (x.num == 2 && x.wire == AF_WIRE_LEN) {   /* packed */
+				struct af_cursor c = { x.data, x.len, 0 };
+				uint64_t v;
+				bool bad = false;
+				while (af_proto_packed_next(&c, &v, &bad))
+					node = af_tree_child(t, node, frame_name(f, s, v));
+			}
+		}
+	}
+	t->nodes[node].self += w;
+}
+
+/* PerfSample: pid 2, tid 3, callstack_iid 4, timebase_count 6. */
+static int perf_sample(struct pf *f, const struct seq *s, const struct af_proto *pkt,
+		       const struct af_proto_field *fl)
+{
+	struct af_proto m;
+	struct af_proto_field x;
+	af_proto_sub(pkt, fl, &m);
+	uint64_t pid = 0, tid = 0, iid = 0, count = 0;
+	int rc;
+	while ((rc = af_proto_next(&m, &x)) > 0) {
+		if (x.wire != AF_WIRE_VARINT)
+			continue;
+		if (x.num == 2)
+			pid = x.u;
+		else if (x.num == 3)
+			tid = x.u;
+		else if (x.num == 4)
+			iid = x.u;
+		else if (x.num == 6)
+			count = x.u;
+	}
+	if (rc < 0)
+		return fail(f, &m);
+	if (iid)   /* a sample without a callstack is a skipped one, or a counter */
+		fold_sample(f, s, tid, (int64_t)pid, iid, count ? count : 1);
+	return 0;
+}
+
+/* StreamingProfilePacket: callstack_iid 1 (repeated, maybe packed), on the
+ * sequence's thread. */
+static int streaming_profile(struct pf *f, const struct seq *s, const struct af_proto *pkt,
+			     const struct af_proto_field *fl)
+{
+	struct af_proto m;
+	struct af_proto_field x;
+	af_proto_sub(pkt, fl, &m);
+	uint64_t tid = s->tid > 0 ? (uint64_t)s->tid : 0;
+	int rc;
+	while ((rc = af_proto_next(&m, &x)) > 0) {
+		if (x.num == 1 && x.wire == AF_WIRE_VARINT) {
+			fold_sample(f, s, tid, s->pid, x.u, 1);
+		} else if (x.num == 1 && x.wire == AF_WIRE_LEN) {
+			struct af_cursor c = { x.data, x.len, 0 };
+			uint64_t v;
+			bool bad = false;
+			while (af_proto_packed_next(&c, &v, &bad))
+				fold_sample(f, s, tid, s->pid, v, 1);
+			if (bad)
+				return af_diag_offset(f->d, x.offset, "malformed protobuf: packed callstack ids cut short");
+		}
+	}
+	return rc < 0 ? fail(f, &m) : 0;
+}
+
+/* ---- packets ---- */
+
+static int packets(struct pf *f, const uint8_t *data, size_t len, uint64_t base, int depth);
+
+/* compressed_packets: a zlib stream of more packets (bounded like atrace). */
+static int compressed(struct pf *f, const struct af_proto_field *fl, int depth)
+{
+	if (depth > 0)
+		return af_diag_offset(f->d, fl->offset, "compressed packets inside compressed packets");
+	af_grow(&f->inflated, &f->cap_inflated, f->ninflated + 1, sizeof *f->inflated);
+	struct af_buf *b = &f->inflated[f->ninflated++];
+	af_buf_init(b);
+	size_t used;
+	if (af_inflate(fl->data, fl->len, af_inflate_limit(fl->len), b, &used, f->d) < 0)
+		return -1;
+	f->compressed++;
+	/* offsets inside are offsets in the inflated data: say so by the packet */
+	return packets(f, (const uint8_t *)b->data, b->len, fl->offset, depth + 1);
+}
+
+struct packet {
+	uint64_t ts, seq_id;
+	bool has_seq, cleared;
+	struct af_proto_field interned, payload[8];
+	size_t npayload;
+};
+
+static int packet(struct pf *f, const struct af_proto *outer, const struct af_proto_field *fl, int depth)
+{
+	struct af_proto m;
+	struct af_proto_field x;
+	struct packet pk = { 0 };
+	af_proto_sub(outer, fl, &m);
+	int rc;
+	while ((rc = af_proto_next(&m, &x)) > 0) {
+		switch (x.num) {
+		case PKT_TIMESTAMP: pk.ts = x.u; break;
+		case PKT_SEQ_ID: pk.seq_id = x.u; pk.has_seq = true; break;
+		case PKT_SEQ_FLAGS: pk.cleared |= (x.u & SEQ_CLEARED) != 0; break;
+		case PKT_CLEARED: pk.cleared |= x.u != 0; break;
+		case PKT_DROPPED: f->dropped += x.u != 0; break;
+		case PKT_INTERNED: pk.interned = x; break;
+		case PKT_COMPRESSED:
+			if (compressed(f, &x, depth) < 0)
+				return -1;
+			break;
+		case PKT_ZSTD: f->zstd++; break;
+		default:
+			if (x.wire == AF_WIRE_LEN && pk.npayload < 8)
+				pk.payload[pk.npayload++] = x;
+		}
+	}
+	if (rc < 0)
+		return fail(f, &m);
+	f->packets++;
+	struct seq *s = seq_of(f, pk.has_seq ? pk.seq_id : 0);
+	if (pk.cleared)
+		clear_seq(f, s);
+	if (pk.interned.data && interned_data(f, s, &m, &pk.interned) < 0)
+		return -1;
+	for (size_t i = 0; i < pk.npayload; i++) {
+		const struct af_proto_field *p = &pk.payload[i];
+		switch (p->num) {
+		case PKT_FTRACE: rc = ftrace_bundle(f, &m, p); break;
+		case PKT_PROCESS_TREE: rc = process_tree(f, &m, p); break;
+		case PKT_TRACK_EVENT: rc = track_event(f, s, pk.ts, &m, p); break;
+		case PKT_TRACK_DESC: rc = track_descriptor(f, &m, p); break;
+		case PKT_PROCESS_DESC: rc = descriptor(f, &m, p, false, NULL, NULL); break;
+		case PKT_THREAD_DESC: rc = descriptor(f, &m, p, true, &s->pid, &s->tid); break;
+		case PKT_PERF_SAMPLE: rc = perf_sample(f, s, &m, p); break;
+		case PKT_STREAMING_PROFILE: rc = streaming_profile(f, s, &m, p); break;
+		case PKT_PROFILE: f->heap_dumps++; rc = 0; break;
+		case PKT_DEFAULTS: {
+			struct af_proto d, te;
+			struct af_proto_field y, z;
+			af_proto_sub(&m, p, &d);
+			while ((rc = af_proto_next(&d, &y)) > 0)
+				if (y.num == 11 && y.wire == AF_WIRE_LEN) {
+					af_proto_sub(&d, &y, &te);
+					while (af_proto_next(&te, &z) > 0)
+						if (z.num == 11 && z.wire == AF_WIRE_VARINT)
+							s->default_track = z.u;
+				}
+			rc = rc < 0 ? fail(f, &d) : 0;
+			break;
+		}
+		default: rc = 0;
+		}
+		if (rc < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int packets(struct pf *f, const uint8_t *data, size_t len, uint64_t base, int depth)
+{
+	struct af_proto m;
+	struct af_proto_field x;
+	af_proto_init(&m, data, len, depth ? base : 0);
+	int rc;
+	while ((rc = af_proto_next(&m, &x)) > 0) {
+		if (x.num == TRACE_PACKET && x.wire == AF_WIRE_LEN && packet(f, &m, &x, depth) < 0)
+			return -1;
+	}
+	if (rc < 0 && !depth && m.error && strcmp(m.error, "length runs past the end of its message") == 0) {
+		af_profile_warn(f->p, 1, "the file ends inside a packet at offset 0x%" PRIx64 ": the packets before it are used",
+				m.error_offset);
+		return 0;
+	}
+	return rc < 0 ? fail(f, &m) : 0;
+}
+
+/* ---- the graph ---- */
+
+static int by_time(const void *a, const void *b)
+{
+	const struct pev *x = a, *y = b;
+	if (x->ts != y->ts)
+		return x->ts < y->ts ? -1 : 1;
+	return (x->order > y->order) - (x->order < y->order);
+}
+
+/* ns to the µs the slice builder counts in, rounded */
+static uint64_t us(uint64_t ns)
+{
+	return ns / 1000 + (ns % 1000 >= 500);
+}
+
+static int fold_slices(struct pf *f)
+{
+	struct atrace_slices *r = atrace_slices_new(f->p, f->o, f->d);
+	for (size_t i = 0; i < f->nnames; i++) {
+		const struct name *n = &f->names[i];
+		if (n->thread)
+			atrace_slices_name_thread(r, n->id, n->pid, (const char *)n->s, n->n);
+		else
+			atrace_slices_name_process(r, (int64_t)n->id, (const char *)n->s, n->n);
+	}
+	qsort(f->ev, f->nev, sizeof *f->ev, by_time);
+	for (size_t i = 0; i < f->nev; i++) {
+		const struct pev *e = &f->ev[i];
+		if (e->kind == EV_PRINT) {
+			struct atrace_event ae = { .tid = e->tid, .tgid = -1, .ts = us(e->ts),
+				.event = "tracing_mark_write", .event_len = 18,
+				.payload = (const char *)e->s, .payload_len = e->n };
+			atrace_slices_event(r, &ae);
+		} else if (e->kind == EV_BEGIN) {
+			atrace_slices_begin(r, e->tid, e->pid, us(e->ts), (const char *)e->s, e->n);
+		} else {
+			atrace_slices_end(r, e->tid, us(e->ts));
+		}
+	}
+	int rc = atrace_slices_finish(r, "events but no slices (no atrace B|pid|name marks in ftrace print events, no track-event slices); try --cpu-samples");
+	atrace_slices_free(r);
+	return rc;
+}
+
+/* Name the sample graphs' threads and processes from what the trace said. */
+static void name_samples(struct pf *f)
+{
+	struct af_tree *t = &f->p->tree;
+	for (size_t i = 0; i < f->nnames; i++) {
+		const struct name *n = &f->names[i];
+		uint32_t node = AF_NONE;
+		if (n->thread) {
+			uint32_t k = af_idmap_get(&f->sthread_ids, n->id);
+			node = k != AF_NONE ? f->sthreads[k].node : AF_NONE;
+		} else {
+			node = af_idmap_get(&f->sproc_nodes, n->id);
+		}
+		if (node == AF_NONE)
+			continue;
+		for (size_t j = 0; j < f->p->nthreads && n->thread; j++)
+			if (f->p->threads[j].node == node) {
+				free(f->p->threads[j].name);
+				f->p->threads[j].name = af_xstrndup((const char *)n->s, n->n);
+			}
+		for (size_t j = 0; j < f->p->nprocesses && !n->thread; j++)
+			if (f->p->processes[j].node == node) {
+				free(f->p->processes[j].name);
+				f->p->processes[j].name = af_xstrndup((const char *)n->s, n->n);
+			}
+	}
+	struct af_buf *b = &f->scratch;
+	for (size_t j = 0; j < f->p->nthreads; j++) {
+		struct af_thread *th = &f->p->threads[j];
+		b->len = 0;
+		if (th->name[0])
+			af_name_append(b, th->name, strlen(th->name));
+		else
+			af_buf_printf(b, "thread-%" PRIu64, th->tid);
+		af_name_finish(b, 0);
+		af_buf_printf(b, " (%" PRIu64 ")", th->tid);
+		af_tree_rename(t, th->node, af_tree_intern(t, b->data, b->len));
+	}
+	for (size_t j = 0; j < f->p->nprocesses; j++) {
+		struct af_process *pr = &f->p->processes[j];
+		b->len = 0;
+		if (pr->name[0])
+			af_name_append(b, pr->name, strlen(pr->name));
+		else
+			af_buf_printf(b, "process-%" PRIu64, pr->pid);
+		af_name_finish(b, 0);
+		af_buf_printf(b, " (%" PRIu64 ")", pr->pid);
+		af_tree_rename(t, pr->node, af_tree_intern(t, b->data, b->len));
+	}
+}
+
+static void info(struct pf *f)
+{
+	struct af_profile *p = f->p;
+	af_profile_info(p, "packets", "%" PRIu64 " (%" PRIu64 " compressed groups)", f->packets, f->compressed);
+	af_profile_info(p, "sequences", "%" PRIu64 " (incremental state cleared %" PRIu64 " times)", f->sequences, f->cleared);
+	af_profile_info(p, "ftrace events", "%" PRIu64 " (%" PRIu64 " prints)", f->ftrace, f->prints);
+	af_profile_info(p, "track-event slices", "%" PRIu64, f->track_slices);
+	af_profile_info(p, "cpu samples", "%" PRIu64 " (weight %" PRIu64 ")", f->cpu_samples, f->sample_weight);
+	af_profile_info(p, "heap profile packets", "%" PRIu64, f->heap_dumps);
+	af_profile_info(p, "drawn", "%s", f->samples ? "CPU samples" : "slices");
+	af_profile_warn(p, f->dropped, "packets after which the tracing service dropped data");
+	af_profile_warn(p, f->zstd, "zstd-compressed packet groups skipped (not supported)");
+	af_profile_warn(p, f->unknown_iids, "references to interned data that the sequence does not hold");
+	af_profile_warn(p, f->no_callstack, "samples whose callstack is not interned (drawn as [no callstack])");
+}
+
+static void pf_release(struct pf *f)
+{
+	for (size_t i = 0; i < f->nseqs; i++)
+		for (int k = 0; k < I_KINDS; k++)
+			af_idmap_release(&f->seqs[i].interned[k]);
+	free(f->seqs);
+	af_idmap_release(&f->seq_ids);
+	free(f->spans);
+	free(f->tracks);
+	af_idmap_release(&f->track_ids);
+	free(f->ev);
+	free(f->names);
+	free(f->sthreads);
+	af_idmap_release(&f->sthread_ids);
+	af_idmap_release(&f->sproc_nodes);
+	for (size_t i = 0; i < f->ninflated; i++)
+		af_buf_release(&f->inflated[i]);
+	free(f->inflated);
+	af_buf_release(&f->scratch);
+	af_buf_release(&f->frame);
+}
+
+/* Slices when the trace has them (or --cpu-samples is not given and it has
+ * no samples either), else CPU samples. Decided before folding: a first
+ * pass would cost a second walk, so samples are folded while reading and
+ * thrown away when slices win. */
+static int read_perfetto(struct af_profile *p, const struct af_input *in,
+			 const struct af_read_opts *o, struct af_diag *d)
+{
+	struct pf f = { .p = p, .o = o, .d = d, .samples = o->cpu_samples };
+	af_buf_init(&f.scratch);
+	af_buf_init(&f.frame);
+	int rc = packets(&f, in->data, in->len, 0, 0);
+	if (rc == 0 && !f.samples && f.nev == 0 && f.cpu_samples) {
+		/* no slices at all: draw the samples (read again, now folding them) */
+		pf_release(&f);
+		f = (struct pf){ .p = p, .o = o, .d = d, .samples = true };
+		af_buf_init(&f.scratch);
+		af_buf_init(&f.frame);
+		rc = packets(&f, in->data, in->len, 0, 0);
+	}
+	if (rc == 0) {
+		if (f.samples) {
+			name_samples(&f);
+			p->unit = "samples";
+			p->clock = NULL;
+			info(&f);
+		} else {
+			info(&f);
+			rc = fold_slices(&f);
+		}
+	}
+	pf_release(&f);
+	return rc;
+}
+
+/* A protobuf Trace is repeated field 1 (TracePacket): byte 0x0A, a varint
+ * length, the packet; the next packet starts with 0x0A again. */
+static enum af_sniff sniff(const uint8_t *data, size_t len)
+{
+	struct af_cursor c = { data, len, 0 };
+	uint8_t tag;
+	uint64_t n;
+	for (int packets = 0; packets < 4; packets++) {
+		if (af_cursor_left(&c) == 0)
+			return packets > 0 ? AF_SNIFF_YES : AF_SNIFF_NO;
+		if (!af_cursor_u8(&c, &tag) || tag != 0x0a || !af_cursor_uleb(&c, &n))
+			return AF_SNIFF_NO;
+		if (n > af_cursor_left(&c))   /* a cut capture */
+			return packets > 0 || af_cursor_left(&c) > 1024 ? AF_SNIFF_YES : AF_SNIFF_NO;
+		c.pos += (size_t)n;
+	}
+	return AF_SNIFF_YES;
+}
+
+const struct af_reader af_reader_perfetto = {
+	.name = "perfetto", .what = "a Perfetto trace", .sniff = sniff,
+	.read = read_perfetto, .nothing = "no slices or CPU samples",
+};

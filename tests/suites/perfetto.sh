@@ -1,0 +1,95 @@
+# perfetto.sh: Perfetto traces (issue 16) against what upstream's
+# trace_processor tests expect (tests/data/perfetto/SOURCES.md), our own
+# corner cases, compression, and damage.
+. tests/lib.sh
+P=$DATA/perfetto
+folds_to() {   # NAME FILE EXPECTED [ARGS...]: --format folded gives EXPECTED
+	local name=$1 file=$2 want=$3
+	shift 3
+	local got
+	got=$("$AFLAME" --format folded "$@" "$file" 2>"$TMP/err")
+	if [ "$got" = "$want" ]; then pass "perfetto/$name"; else fail "perfetto/$name" "got: $(echo "$got" | tr '\n' '|') $(head -1 "$TMP/err")"; fi
+}
+
+# upstream: the sample's frames root first, demangled as trace_processor does
+folds_to "perf sample frames and names (upstream)" "$P/perf_sample_switch_interp.pftrace" \
+"process-1000 (1000);thread-1000 (1000);com.example.managed.frame;ExecuteSwitchImplAsm;void art::interpreter::ExecuteSwitchImplCpp<false>(art::interpreter::SwitchImplContext*);bool art::interpreter::DoCall<true>(art::ArtMethod*, art::Thread*, art::ShadowFrame&, art::Instruction const*, unsigned short, bool, art::JValue*);art::ArtMethod::Invoke(art::Thread*, unsigned int*, unsigned int, art::JValue*, char const*) 42"
+# upstream: event1 1 µs, atrace 7 µs inside event2 (event2 ends 1 µs later
+# here: an E closes the innermost open slice, docs/semantics.md)
+folds_to "track events and atrace marks on one thread (upstream)" "$P/track_event_with_atrace.pftrace" \
+"process-5 (5);t1 (1);event1 1
+process-5 (5);t1 (1);event2 2
+process-5 (5);t1 (1);event2;atrace 7"
+folds_to "print events that are no trace marks (upstream)" "$P/bad_print.pftrace" \
+"process-2 (2);thread-2 (2);valid_print 0"
+check "perfetto/bad prints are counted" grep -q 'warning: 2 trace marks of no known kind' "$TMP/err"
+folds_to "track-event slices named (upstream)" "$P/track_event_callstacks.pftrace" \
+"process-42 (42);CallstackThread (4242);Inline Slice 1 0
+process-42 (42);CallstackThread (4242);Inline Slice 2 0
+process-42 (42);CallstackThread (4242);Interned Slice 0"
+
+CORNERS="com.example.app (10);RenderThread (12);DrawFrame 200
+com.example.app (10);RenderThread (12);DrawFrame;flush commands 300
+com.example.app (10);RenderThread (12);syncFrameState 0
+com.example.app (10);main (10);Choreographer#doFrame 700
+com.example.app (10);main (10);Choreographer#doFrame;traversal 300
+com.example.app (10);main (10);[empty slice name] 100
+com.example.app (10);main (10);inflate 500"
+folds_to "interning, resets, per-CPU bundles, names" "$P/corners.pftrace" "$CORNERS"
+for w in "1 packets after which the tracing service dropped data" \
+	"1 references to interned data that the sequence does not hold" \
+	"1 slices still open at the end"; do
+	check "perfetto/corners warns: $w" grep -q "warning: $w" "$TMP/err"
+done
+folds_to "compressed packets read like the plain ones" "$P/corners-compressed.pftrace" "$CORNERS"
+gzip -c "$P/corners.pftrace" >"$TMP/c.pftrace.gz"
+folds_to "a gzipped trace" "$TMP/c.pftrace.gz" "$CORNERS"
+folds_to "-p selects a process, -t a thread" "$P/corners.pftrace" \
+"DrawFrame 200
+DrawFrame;flush commands 300
+syncFrameState 0" -t RenderThread
+folds_to "time window" "$P/corners.pftrace" \
+"com.example.app (10);RenderThread (12);DrawFrame 200
+com.example.app (10);RenderThread (12);DrawFrame;flush commands 300
+com.example.app (10);main (10);Choreographer#doFrame 400
+com.example.app (10);main (10);Choreographer#doFrame;traversal 200" --from 200us --to 800us
+
+SAMPLES="com.example.sampled (20);thread-20 (20);[no callstack] 100
+com.example.sampled (20);thread-20 (20);perf_main 500
+com.example.sampled (20);worker (21);main;android::Looper::pollOnce(int, int*, int*, void**) 2
+com.example.sampled (20);worker (21);main;libstripped.so+0x1234 1"
+folds_to "CPU samples: streaming profile and perf samples" "$P/samples.pftrace" "$SAMPLES"
+folds_to "--cpu-samples on a trace with slices" "$P/track_event_with_atrace.pftrace" "" --cpu-samples
+
+# --info says what was read
+"$AFLAME" --info "$P/corners-compressed.pftrace" >"$TMP/info" 2>&1
+for l in "format: perfetto" "packets: 13 (1 compressed groups)" "sequences: 2 (incremental state cleared 2 times)" \
+	"ftrace events: 5 (5 prints)" "track-event slices: 4" "drawn: slices"; do
+	check "perfetto/--info: $l" grep -qx "$l" "$TMP/info"
+done
+"$AFLAME" --info "$P/samples.pftrace" >"$TMP/info" 2>&1
+check "perfetto/--info of samples" grep -qx "cpu samples: 6 (weight 603)" "$TMP/info"
+
+# every output of a trace renders
+renders_valid "perfetto/corners SVG" "$P/corners.pftrace"
+"$AFLAME" --flamechart "$P/corners.pftrace" -o "$TMP/chart.svg" 2>/dev/null
+check "perfetto/flame chart" xmllint --noout "$TMP/chart.svg"
+"$AFLAME" --report "$P/corners.pftrace" -o "$TMP/r.json" 2>/dev/null
+check "perfetto/report" python3 -c 'import json, sys; json.load(open(sys.argv[1]))' "$TMP/r.json"
+
+# damage: every cut and a flipped byte at every offset of a small trace
+# exits 0 or 1 with one line, never a crash
+bad=0
+f=$P/corners.pftrace
+n=$(stat -c %s "$f")
+for ((i = 0; i < n; i++)); do
+	head -c "$i" "$f" >"$TMP/cut"
+	"$AFLAME" --format folded "$TMP/cut" >/dev/null 2>"$TMP/e"
+	rc=$?
+	[ "$rc" -le 1 ] || { bad=$((bad + 1)); echo "cut at $i: exit $rc" >>"$TMP/bad"; }
+	python3 -c 'import sys; d=bytearray(open(sys.argv[1],"rb").read()); d[int(sys.argv[2])]^=0xff; open(sys.argv[3],"wb").write(d)' "$f" "$i" "$TMP/flip"
+	"$AFLAME" --format folded "$TMP/flip" >/dev/null 2>"$TMP/e"
+	rc=$?
+	[ "$rc" -le 1 ] || { bad=$((bad + 1)); echo "flip at $i: exit $rc" >>"$TMP/bad"; }
+done
+check "perfetto/$n cuts and $n flips of corners.pftrace end in exit 0 or 1" test "$bad" -eq 0
