@@ -426,7 +426,7 @@ static int parse_method_line(struct art *a, const struct line_reader *r, const c
 		return af_diag_line(a->d, r->line, 0, "method id 0x%" PRIx64 " does not fit in 32 bits", m.id);
 	m.id &= ~(uint64_t)3;
 	if (!art_add_method(a, &m) && !a->relist_ok)
-		af_profile_warn(a->p, 1, "method id 0x%" PRIx64 " listed twice (line %" PRIu64 "; first kept)", m.id, r->line);
+		af_profile_note(a->p, "method id 0x%" PRIx64 " listed twice (line %" PRIu64 "; first kept)", m.id, r->line);
 	return 0;
 }
 
@@ -435,7 +435,7 @@ static void add_key(struct art *a, const char *s, size_t n)
 	const char *eq = memchr(s, '=', n);
 	if (!eq) {
 		char q[64];
-		af_profile_warn(a->p, 1, "key line without '=' ignored: '%s'", art_quote(q, sizeof q, s, n));
+		af_profile_note(a->p, "key line without '=' ignored: '%s'", art_quote(q, sizeof q, s, n));
 		return;
 	}
 	char key[64];

@@ -298,9 +298,13 @@ static void read_input(struct batch *b, size_t i)
 		say(b, "%s", in->error);
 		b->failed = true;
 	} else {
-		for (size_t w = 0; w < in->p.nwarnings; w++)
-			say(b, "%s: warning: %" PRIu64 " %s", in->path, in->p.warnings[w].count,
-			    in->p.warnings[w].text);
+		for (size_t w = 0; w < in->p.nwarnings; w++) {
+			char *line = af_warning_line(&in->p.warnings[w]);
+			char *shown = af_escape_term_dup(line);
+			say(b, "%s: warning: %s", in->path, shown);
+			free(shown);
+			free(line);
+		}
 		for (size_t r = 0; r < in->nrecs; r++) {
 			af_grow(&b->queue, &b->qcap, b->qlen + 1, sizeof *b->queue);
 			b->queue[b->qlen++] = (struct task){ i, r };

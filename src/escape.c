@@ -276,6 +276,17 @@ void af_escape_term(struct af_sink *out, const char *str, size_t len)
 	af_sink_write(out, s + run, i - run);
 }
 
+char *af_escape_term_dup(const char *s)
+{
+	struct af_buf b;
+	struct af_sink k;
+	af_buf_init(&b);
+	af_sink_init(&k, af_write_buf, &b);
+	af_escape_term(&k, s, strlen(s));
+	af_sink_finish(&k);
+	return b.data ? af_buf_detach(&b) : af_xstrndup("", 0);
+}
+
 char *af_utf8_clean(const char *str, size_t len)
 {
 	const unsigned char *s = (const unsigned char *)str;

@@ -39,5 +39,7 @@ void af_escape_csv(struct af_sink *out, const char *s, size_t len);
  * visible \x or \u escapes (no ESC or OSC sequence gets through), a
  * backslash doubled. */
 void af_escape_term(struct af_sink *out, const char *s, size_t len);
+/* The same into a new string; caller frees with free(). */
+char *af_escape_term_dup(const char *s);
 
 #endif

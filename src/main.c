@@ -31,17 +31,14 @@ static void print_diag(const struct af_diag *d)
 	fprintf(stderr, AF_PROG ": %s\n", line);
 }
 
-/* s escaped for a terminal (escape.h) in a buffer, to print or pad */
+/* s escaped for a terminal (escape.h) in b, to print or pad */
 static const char *term(struct af_buf *b, const char *s)
 {
-	struct af_sink k;
+	char *t = af_escape_term_dup(s);
 	b->len = 0;
-	if (b->data)
-		b->data[0] = 0;
-	af_sink_init(&k, af_write_buf, b);
-	af_escape_term(&k, s, strlen(s));
-	af_sink_finish(&k);
-	return b->data ? b->data : "";
+	af_buf_puts(b, t);
+	free(t);
+	return b->data;
 }
 
 static void print_warnings(const struct af_profile *p, const char *file)
@@ -50,9 +47,11 @@ static void print_warnings(const struct af_profile *p, const char *file)
 	af_buf_init(&f);
 	af_buf_init(&w);
 	term(&f, file);
-	for (size_t i = 0; i < p->nwarnings; i++)
-		fprintf(stderr, AF_PROG ": %s: warning: %" PRIu64 " %s\n", f.data,
-			p->warnings[i].count, term(&w, p->warnings[i].text));
+	for (size_t i = 0; i < p->nwarnings; i++) {
+		char *line = af_warning_line(&p->warnings[i]);
+		fprintf(stderr, AF_PROG ": %s: warning: %s\n", f.data, term(&w, line));
+		free(line);
+	}
 	af_buf_release(&f);
 	af_buf_release(&w);
 }
@@ -82,8 +81,11 @@ static void write_info(const struct af_profile *p, const char *file, struct af_s
 			       th->tid, term(&b, th->name), th->events, th->last_time - th->first_time, p->unit);
 	}
 	af_sink_printf(out, "warnings: %zu\n", p->nwarnings);
-	for (size_t i = 0; i < p->nwarnings; i++)
-		af_sink_printf(out, "  %" PRIu64 " %s\n", p->warnings[i].count, term(&b, p->warnings[i].text));
+	for (size_t i = 0; i < p->nwarnings; i++) {
+		char *line = af_warning_line(&p->warnings[i]);
+		af_sink_printf(out, "  %s\n", term(&b, line));
+		free(line);
+	}
 	af_buf_release(&b);
 }
 

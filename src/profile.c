@@ -82,17 +82,48 @@ const char *af_profile_get_info(const struct af_profile *p, const char *key)
 	return NULL;
 }
 
+static void add_warning(struct af_profile *p, uint64_t count, bool note, const char *fmt, va_list ap)
+{
+	for (size_t i = 0; i < p->nwarnings; i++) {
+		struct af_warning *w = &p->warnings[i];
+		if (w->kind == fmt && w->note == note) {
+			w->count = w->count > UINT64_MAX - count ? UINT64_MAX : w->count + count;
+			return;
+		}
+	}
+	af_grow(&p->warnings, &p->cap_warnings, p->nwarnings + 1, sizeof *p->warnings);
+	p->warnings[p->nwarnings++] = (struct af_warning){ vformat(fmt, ap), count, fmt, note };
+}
+
 void af_profile_warn(struct af_profile *p, uint64_t count, const char *fmt, ...)
 {
 	if (!count)
 		return;
-	af_grow(&p->warnings, &p->cap_warnings, p->nwarnings + 1, sizeof *p->warnings);
 	va_list ap;
 	va_start(ap, fmt);
-	p->warnings[p->nwarnings].text = vformat(fmt, ap);
+	add_warning(p, count, false, fmt, ap);
 	va_end(ap);
-	p->warnings[p->nwarnings].count = count;
-	p->nwarnings++;
+}
+
+void af_profile_note(struct af_profile *p, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	add_warning(p, 1, true, fmt, ap);
+	va_end(ap);
+}
+
+char *af_warning_line(const struct af_warning *w)
+{
+	struct af_buf b;
+	af_buf_init(&b);
+	if (!w->note)
+		af_buf_printf(&b, "%" PRIu64 " %s", w->count, w->text);
+	else if (w->count > 1)
+		af_buf_printf(&b, "%s (%" PRIu64 " times; the first shown)", w->text, w->count);
+	else
+		af_buf_puts(&b, w->text);
+	return af_buf_detach(&b);
 }
 
 /* A spec names a thread by its name, or by its id when all digits. */

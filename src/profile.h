@@ -31,7 +31,15 @@ struct af_process {
 };
 
 struct af_info_item { char *key, *value; };
-struct af_warning { char *text; uint64_t count; };
+/* A warning of one kind (its format string): counted ("12 slices still
+ * open at the end") or, for a note, a sentence of its own that may have
+ * happened several times (then the first one's text is kept). */
+struct af_warning {
+	char *text;
+	uint64_t count;
+	const char *kind;
+	bool note;
+};
 
 struct af_profile {
 	struct af_tree tree;
@@ -64,9 +72,20 @@ void af_profile_info(struct af_profile *p, const char *key, const char *fmt, ...
 	__attribute__((format(printf, 3, 4)));
 /* Look up a fact; NULL if absent. */
 const char *af_profile_get_info(const struct af_profile *p, const char *key);
-/* Record a warning that happened count times (nothing if count is 0). */
+/* Record a warning that happened count times (nothing if count is 0): the
+ * text follows the count ("frames still open at the end"). Warnings of one
+ * kind (the same fmt) are one line whose counts add up, so a file cannot
+ * make a million lines. */
 void af_profile_warn(struct af_profile *p, uint64_t count, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* Record a note: a warning that reads as a sentence of its own ("the file
+ * ends inside an item at offset ..."); notes of one kind are one line. */
+void af_profile_note(struct af_profile *p, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* A warning as one line of text, without "warning: ": "12 frames still
+ * open ..." or "the file ends ... (3 times; the first shown)". Caller frees
+ * with free(). */
+char *af_warning_line(const struct af_warning *w);
 
 /* Thread selection. Each spec is a thread name or a decimal tid. Fills
  * excluded[node] = 1 for every top-level node not selected (excluded must

@@ -54,7 +54,7 @@ static int read_legacy_header(struct art *a, size_t at, int text_version, struct
 	if (version < 1 || version > 3)
 		return af_diag_offset(a->d, at + 4, "unsupported data section version %u (legacy files have 1, 2 or 3)", version);
 	if (version != text_version)
-		af_profile_warn(a->p, 1, "text section says version %d, data section %u (data section used)", text_version, version);
+		af_profile_note(a->p, "text section says version %d, data section %u (data section used)", text_version, version);
 	if (offset < LEGACY_HEADER_MIN || (version == 3 && offset < 18))
 		return af_diag_offset(a->d, at + 6, "data offset %u is shorter than the header", offset);
 	if (offset > left)
@@ -83,7 +83,7 @@ static int legacy_clock(struct art *a, struct legacy *h)
 	}
 	bool wall = clock && (strcmp(clock, "wall") == 0 || strcmp(clock, "global") == 0);
 	if (clock && !wall && strcmp(clock, "thread-cpu") != 0)
-		af_profile_warn(a->p, 1, "clock '%s' with a single time per record: read as thread-cpu", clock);
+		af_profile_note(a->p, "clock '%s' with a single time per record: read as thread-cpu", clock);
 	if (art_choose_clock(a, wall, !wall, wall ? "wall" : "thread-cpu") < 0)
 		return -1;
 	h->time_offset = h->version == 1 ? 5 : 6;

@@ -232,14 +232,14 @@ static void locate_summary(struct art *a, struct stream *s)
 	struct item it;
 	uint64_t n = peek_item((struct af_cursor){ d, len, w.summary }, &it) && !it.cut ? it.n : UINT64_MAX;
 	if (n > len - w.summary - 7) {
-		af_profile_warn(a->p, 1, "summary item at offset 0x%zx is cut off (the file ends inside it): clock and names from it are lost", w.summary);
+		af_profile_note(a->p, "summary item at offset 0x%zx is cut off (the file ends inside it): clock and names from it are lost", w.summary);
 		s->end = w.summary;
 		return;
 	}
 	s->summary = w.summary;
 	s->summary_len = (size_t)n;
 	s->end = w.summary;
-	af_profile_warn(a->p, 1, "%zu bytes after the summary item (offset 0x%zx) ignored: the summary is the last item",
+	af_profile_note(a->p, "%zu bytes after the summary item (offset 0x%zx) ignored: the summary is the last item",
 			len - w.summary - 7 - (size_t)n, w.summary);
 }
 
@@ -251,9 +251,9 @@ static int parse_summary(struct art *a, const struct stream *s)
 	if (art_parse_text(a, a->in->data, text + s->summary_len, text, &end, &version) < 0)
 		return art_text_error_at(a, s->summary, "summary item");
 	if (end != text + s->summary_len)
-		af_profile_warn(a->p, 1, "%zu bytes after '*end' in the summary item ignored", text + s->summary_len - end);
+		af_profile_note(a->p, "%zu bytes after '*end' in the summary item ignored", text + s->summary_len - end);
 	if ((unsigned)version != s->version)
-		af_profile_warn(a->p, 1, "summary says version %d, header 0xf%u (header used)", version, s->version);
+		af_profile_note(a->p, "summary says version %d, header 0xf%u (header used)", version, s->version);
 	return 0;
 }
 
@@ -263,7 +263,7 @@ static int stream_clock(struct art *a, const struct stream *s)
 	const char *clock = af_profile_get_info(a->p, "clock");
 	if (s->version == 3) {
 		if (clock && strcmp(clock, "dual") != 0)
-			af_profile_warn(a->p, 1, "summary says clock=%s but the header says dual clock (0xf3): both clocks read", clock);
+			af_profile_note(a->p, "summary says clock=%s but the header says dual clock (0xf3): both clocks read", clock);
 		return art_choose_clock(a, true, true, "dual");
 	}
 	if (clock && (strcmp(clock, "wall") == 0 || strcmp(clock, "global") == 0))
@@ -274,7 +274,7 @@ static int stream_clock(struct art *a, const struct stream *s)
 	a->use_wall = a->o->clock == AF_CLOCK_WALL;
 	a->p->clock = a->use_wall ? "wall" : "thread-cpu";
 	af_profile_info(a->p, "clock", "unknown (single-clock 0xf2 file with no clock= summary)");
-	af_profile_warn(a->p, 1, "the file does not say which single clock it has: read as %s%s",
+	af_profile_note(a->p, "the file does not say which single clock it has: read as %s%s",
 			a->p->clock, a->use_wall ? " (--clock wall)" : " (--clock wall to call it wall time)");
 	return 0;
 }
@@ -318,7 +318,7 @@ static int escape(struct art *a, struct stream *s, struct af_cursor *c)
 			s->max_op_thread = it.id;
 	}
 	if (it.op == OP_SUMMARY)
-		af_profile_warn(a->p, 1, "summary item at offset 0x%zx ignored (not the last item)", p);
+		af_profile_note(a->p, "summary item at offset 0x%zx ignored (not the last item)", p);
 	return 1;
 }
 
@@ -352,7 +352,7 @@ static int decode(struct art *a, struct stream *s)
 		}
 	}
 	if (s->cut)
-		af_profile_warn(a->p, 1, "the file ends inside an item at offset 0x%zx (%zu bytes): the records before it are used",
+		af_profile_note(a->p, "the file ends inside an item at offset 0x%zx (%zu bytes): the records before it are used",
 				c.pos, s->end - c.pos);
 	return 0;
 }

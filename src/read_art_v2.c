@@ -61,7 +61,7 @@ static int method_packet(struct art *a, size_t at, uint64_t id, size_t text, siz
 		return af_diag_offset(a->d, at, "method info is not 'class<TAB>name<TAB>signature<TAB>source': '%s'",
 				      art_quote(q, sizeof q, s, n));
 	if (!art_add_method(a, &m))
-		af_profile_warn(a->p, 1, "method id 0x%" PRIx64 " described twice (first kept)", m.id);
+		af_profile_note(a->p, "method id 0x%" PRIx64 " described twice (first kept)", m.id);
 	return 0;
 }
 
@@ -95,7 +95,7 @@ static int packet(struct art *a, struct v2 *v, struct af_cursor *c)
 		if (!af_cursor_u16(c, &n16) || !af_cursor_skip(c, n16))
 			return 0;
 		if (v->summary)
-			af_profile_warn(a->p, 1, "second summary packet at offset 0x%zx ignored", at);
+			af_profile_note(a->p, "second summary packet at offset 0x%zx ignored", at);
 		else
 			v->summary = at;
 		return v->summary == at && summary_packet(a, at, at + 3, n16) < 0 ? -1 : 1;
@@ -114,7 +114,7 @@ static int read_packets(struct art *a, struct v2 *v)
 			return -1;
 		if (rc == 0) {
 			v->end = at;
-			af_profile_warn(a->p, 1, "the file ends inside a packet at offset 0x%zx (%zu bytes): the packets before it are used",
+			af_profile_note(a->p, "the file ends inside a packet at offset 0x%zx (%zu bytes): the packets before it are used",
 					at, a->in->len - at);
 			return 0;
 		}
@@ -141,7 +141,7 @@ static int v2_clock(struct art *a, struct v2 *v)
 			v->has_wall = true;
 		}
 		af_profile_info(a->p, "clock", "unknown (version 4 file without a clock= summary)");
-		af_profile_warn(a->p, 1, "the file does not say which single clock it has: read as %s",
+		af_profile_note(a->p, "the file does not say which single clock it has: read as %s",
 				v->has_wall ? "wall (--clock wall)" : "thread-cpu (--clock wall to call it wall time)");
 		a->use_wall = v->has_wall;
 		a->p->clock = a->use_wall ? "wall" : "thread-cpu";
@@ -172,7 +172,7 @@ static void v2_unit(struct art *a, struct v2 *v)
 	if (!elapsed) {
 		v->ns = true;
 		af_profile_info(a->p, "time unit", "ns, assumed (no elapsed-time-nsec to check against; 2024 builds wrote \xc2\xb5s)");
-		af_profile_warn(a->p, 1, "time unit not stated in the file: read as ns");
+		af_profile_note(a->p, "time unit not stated in the file: read as ns");
 		return;
 	}
 	/* µs times span ~1000x less than elapsed ns; thread-cpu spans <= wall */
@@ -286,7 +286,7 @@ static int read_blocks(struct art *a, struct v2 *v, bool fold)
 			if (rc < 0)
 				return -1;
 			if (af_cursor_left(&b.c) && !fold)
-				af_profile_warn(a->p, 1, "entry block at offset 0x%zx: %zu bytes after its %" PRIu64 " records ignored",
+				af_profile_note(a->p, "entry block at offset 0x%zx: %zu bytes after its %" PRIu64 " records ignored",
 						b.at, af_cursor_left(&b.c), b.count);
 			c.pos += (size_t)size;
 			continue;

@@ -691,7 +691,7 @@ static int packets(struct pf *f, const uint8_t *data, size_t len, uint64_t base,
 			return -1;
 	}
 	if (rc < 0 && !depth && m.error && strcmp(m.error, "length runs past the end of its message") == 0) {
-		af_profile_warn(f->p, 1, "the file ends inside a packet at offset 0x%" PRIx64 ": the packets before it are used",
+		af_profile_note(f->p, "the file ends inside a packet at offset 0x%" PRIx64 ": the packets before it are used",
 				m.error_offset);
 		return 0;
 	}

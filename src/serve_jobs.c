@@ -433,9 +433,11 @@ static void page_summary(struct af_sink *out, const struct render *r)
 	if (p->nwarnings) {
 		af_sink_puts(out, "<ul class=\"warn\">\n");
 		for (size_t i = 0; i < p->nwarnings; i++) {
-			af_sink_printf(out, "<li>%" PRIu64 " ", p->warnings[i].count);
-			af_escape_xml(out, p->warnings[i].text);
+			char *line = af_warning_line(&p->warnings[i]);
+			af_sink_puts(out, "<li>");
+			af_escape_xml(out, line);
 			af_sink_puts(out, "</li>\n");
+			free(line);
 		}
 		af_sink_puts(out, "</ul>\n");
 	}
