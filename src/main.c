@@ -73,13 +73,22 @@ static void write_info(const struct af_profile *p, const char *file, struct af_s
 	for (size_t i = 0; i < p->nthreads; i++)
 		with_events += p->threads[i].node != AF_NONE;
 	af_sink_printf(out, "threads with events: %zu\n", with_events);
+	if (with_events)   /* span: first to last event; in graph: the thread's total */
+		af_sink_printf(out, "  %8s  %-32s %10s  %12s  %12s\n", "tid", "name", "events",
+			       p->clock ? "span" : "", "in graph");
+	uint64_t *tot = with_events ? af_tree_totals(&p->tree) : NULL;
 	for (size_t i = 0; i < p->nthreads; i++) {
 		const struct af_thread *th = &p->threads[i];
 		if (th->node == AF_NONE)
 			continue;
-		af_sink_printf(out, "  %8" PRIu64 "  %-32s %10" PRIu64 " events  %12" PRIu64 " %s\n",
-			       th->tid, term(&b, th->name), th->events, th->last_time - th->first_time, p->unit);
+		char span[48] = "", total[AF_FIXED_POINT_MAX];
+		if (p->clock)
+			snprintf(span, sizeof span, "%" PRIu64 " %s", th->last_time - th->first_time, p->unit);
+		af_fixed_point(total, tot[th->node], p->decimals);
+		af_sink_printf(out, "  %8" PRIu64 "  %-32s %10" PRIu64 "  %12s  %9s %s\n",
+			       th->tid, term(&b, th->name), th->events, span, total, p->unit);
 	}
+	free(tot);
 	af_sink_printf(out, "warnings: %zu\n", p->nwarnings);
 	for (size_t i = 0; i < p->nwarnings; i++) {
 		char *line = af_warning_line(&p->warnings[i]);
@@ -91,11 +100,33 @@ static void write_info(const struct af_profile *p, const char *file, struct af_s
 
 /* ---- the pipeline ---- */
 
-static void set_titles(struct af_cli *o, const struct af_profile *p, int nselected,
-		       size_t only, struct af_buf *subtitle)
+/* "main, RenderThread" for several threads -t selected (at most about 80
+ * bytes of names, then "and N more"). */
+static void selected_names(const struct af_profile *p, const uint8_t *excluded, struct af_buf *b)
 {
+	size_t shown = 0, left = 0;
+	for (size_t i = 0; i < p->nthreads; i++) {
+		const struct af_thread *th = &p->threads[i];
+		if (th->node == AF_NONE || excluded[th->node])
+			continue;
+		if (b->len > 80) {
+			left++;
+			continue;
+		}
+		af_buf_printf(b, "%s%s", shown++ ? ", " : "", th->name);
+	}
+	if (left)
+		af_buf_printf(b, " and %zu more", left);
+}
+
+static void set_titles(struct af_cli *o, const struct af_profile *p, int nselected,
+		       size_t only, const uint8_t *excluded, struct af_buf *subtitle, struct af_buf *title)
+{
+	if (nselected > 1 && excluded && !o->title)
+		selected_names(p, excluded, title);
 	o->render.title = o->title ? o->title
 		: nselected == 1 ? p->threads[only].name
+		: title->len ? title->data
 		: p->nthreads ? "All threads" : o->layout.inverted ? "Icicle Graph" : "Flame Graph";
 	o->render.count_name = o->count_name ? o->count_name : p->unit;
 	o->render.decimals = p->decimals;
@@ -214,9 +245,10 @@ static int produce(struct af_cli *o, struct af_profile *p, struct af_diag *d)
 		o->layout.axis_origin = o->read.window ? o->read.from : 0;
 		o->layout.bands = root == AF_ROOT && p->nthreads > 1;
 	}
-	struct af_buf subtitle;
+	struct af_buf subtitle, title;
 	af_buf_init(&subtitle);
-	set_titles(o, p, nsel, only, &subtitle);
+	af_buf_init(&title);
+	set_titles(o, p, nsel, only, excluded, &subtitle, &title);
 	if (nproc == 1 && nsel != 1 && !o->title)
 		o->render.title = p->processes[only_proc].name;
 	struct af_output out;
@@ -239,6 +271,7 @@ static int produce(struct af_cli *o, struct af_profile *p, struct af_diag *d)
 	if (od.set)
 		*d = od;
 	af_buf_release(&subtitle);
+	af_buf_release(&title);
 	free(excluded);
 	return rc;
 }
@@ -349,7 +382,9 @@ static void diff_titles(struct af_cli *o, const struct run *r, struct af_buf *su
 {
 	const struct selection *s = &r[1].sel;
 	bool one_thread = s->nsel == 1 && s->root == r[1].p.threads[s->only].node;
-	set_titles(o, &r[1].p, one_thread ? 1 : 0, s->only, subtitle);
+	struct af_buf none;
+	af_buf_init(&none);
+	set_titles(o, &r[1].p, one_thread ? 1 : 0, s->only, NULL, subtitle, &none);
 	if (s->nproc == 1 && !one_thread && s->root != AF_ROOT && !o->title)
 		o->render.title = r[1].p.processes[s->only_proc].name;
 	if (!o->subtitle) {

@@ -36,6 +36,23 @@ static bool looks_like_text(const uint8_t *p, size_t n)
 	return n > 0;
 }
 
+/* Binary bytes that an editor or a text transfer re-encoded as UTF-8 turn
+ * into U+FFFD replacement characters (EF BF BD): the records are lost. */
+static bool reencoded(const uint8_t *p, size_t n)
+{
+	unsigned found = 0;
+	for (size_t i = 0; i + 2 < n && found < 2; i++)
+		found += p[i] == 0xef && p[i + 1] == 0xbf && p[i + 2] == 0xbd;
+	return found >= 2 || (n >= 3 && p[0] == 0xef && p[1] == 0xbf && p[2] == 0xbd);
+}
+
+static int reencoded_error(struct art *a, size_t at)
+{
+	return af_diag_offset(a->d, at, "the binary part holds U+FFFD replacement characters (bytes EF BF BD): "
+			      "the file was saved or transferred as UTF-8 text, which destroys the records; "
+			      "use the file as the device wrote it (adb pull)");
+}
+
 static int read_legacy_header(struct art *a, size_t at, int text_version, struct legacy *h)
 {
 	const struct af_input *in = a->in;
@@ -43,6 +60,8 @@ static int read_legacy_header(struct art *a, size_t at, int text_version, struct
 	size_t left = af_cursor_left(&c);
 	if (left == 0)
 		return af_diag_offset(a->d, at, "no data section after '*end' (a header-only trace has no method records)");
+	if (reencoded(in->data + at, left < 256 ? left : 256))
+		return reencoded_error(a, at);
 	if (looks_like_text(in->data + at, left < 64 ? left : 64))
 		return af_diag_offset(a->d, at, "data section after '*end' is text, not binary records (a header-only trace)");
 	uint32_t magic;
@@ -129,6 +148,8 @@ static int read_legacy(struct art *a)
 
 static int read_slow(struct art *a)
 {
+	if (reencoded(a->in->data + 4, a->in->len - 4 < 256 ? a->in->len - 4 : 256))
+		return reencoded_error(a, 4);
 	unsigned v = (unsigned)af_le(a->in->data + 4, 2);
 	if (v == 0xf2 || v == 0xf3)
 		return art_read_stream(a);

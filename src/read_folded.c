@@ -2,7 +2,7 @@
  *
  *   frame;frame;frame count\n
  *
- * count is an integer or a decimal; blank lines and '#' comments are
+ * count is an integer or a decimal; blank lines and '#' or '//' comments are
  * skipped; CRLF is accepted. A malformed line is skipped and reported once
  * (first line number and how many), or is an error with --strict.
  * Decimal counts are kept exactly as fixed point: every count is scaled by
@@ -18,6 +18,7 @@
  * only with the frames it shares with the line before it (a frame closed by
  * a shorter line is not reopened), and new frames are placed at the count of
  * samples before the line (flamegraph.pl --flamechart). */
+#include "buf.h"
 #include "read.h"
 #include "util.h"
 
@@ -32,7 +33,7 @@ struct folded {
 	const struct af_read_opts *o;
 	struct af_diag *d;
 	unsigned decimals;
-	uint64_t bad, first_bad, lines, samples_overflow;
+	uint64_t bad, first_bad, lines, stacks, samples_overflow;
 	uint64_t at;           /* flame chart: samples before this line */
 	bool diff;             /* a line had two counts: before weights kept */
 	/* rewritten stacks (reverse, wakers): two buffers, so the previous
@@ -293,6 +294,7 @@ static int fold_line(struct folded *f, const char *s, size_t n)
 			size_t len = two ? len1 : stack_len;
 			const char *stack = rewrite(f, s, &len);
 			add_stack(f, stack, len, count, two ? &first : NULL);
+			f->stacks++;
 			return 0;
 		}
 	}
@@ -301,6 +303,23 @@ static int fold_line(struct folded *f, const char *s, size_t n)
 	if (!f->bad++)
 		f->first_bad = f->lines;
 	return 0;
+}
+
+/* '#' and '//' lines are comments (what collapse scripts and people add). */
+static bool comment(const char *s, size_t n)
+{
+	return s[0] == '#' || (n >= 2 && s[0] == '/' && s[1] == '/');
+}
+
+/* The weight of every stack read, for --info. */
+static void info_total(struct af_profile *p)
+{
+	uint64_t sum = 0;
+	for (size_t i = 0; i < p->tree.nnodes; i++)
+		sum = sum > UINT64_MAX - p->tree.nodes[i].self ? UINT64_MAX : sum + p->tree.nodes[i].self;
+	char b[AF_FIXED_POINT_MAX];
+	af_fixed_point(b, sum, p->decimals);
+	af_profile_info(p, "total", "%s samples", b);
 }
 
 static int read_folded(struct af_profile *p, const struct af_input *in,
@@ -325,7 +344,7 @@ static int read_folded(struct af_profile *p, const struct af_input *in,
 		size_t m = n;
 		while (m && (s[m - 1] == '\r' || s[m - 1] == ' ' || s[m - 1] == '\t'))
 			m--;
-		if (m && s[0] != '#')
+		if (m && !comment(s, m))
 			rc = fold_line(&f, s, m);
 		s += n + 1;
 	}
@@ -337,31 +356,41 @@ static int read_folded(struct af_profile *p, const struct af_input *in,
 	if (rc < 0)
 		return -1;
 	af_profile_info(p, "lines", "%" PRIu64, f.lines);
+	af_profile_info(p, "stacks", "%" PRIu64, f.stacks);
+	info_total(p);
 	af_profile_warn(p, f.bad, "malformed lines skipped (first: line %" PRIu64 ")", f.first_bad);
 	af_profile_warn(p, f.samples_overflow, "counts too large to add (ignored)");
 	return 0;
 }
 
-/* The first non-blank, non-comment line ends in a count. That line is
- * found whole, however long (one stack can be megabytes). */
+/* A line "frames count": it ends in a count after a blank, with no NUL. */
+static bool counted_line(const uint8_t *p, const uint8_t *e)
+{
+	const uint8_t *k = e;
+	while (k > p && ((k[-1] >= '0' && k[-1] <= '9') || k[-1] == '.'))
+		k--;
+	return k < e && k > p && (k[-1] == ' ' || k[-1] == '\t') && !memchr(p, 0, (size_t)(e - p));
+}
+
+/* At least half of the first 32 lines that are not blank or comments end in a count
+ * (a messy file may open with a header line; each line is found whole,
+ * however long: one stack can be megabytes). */
 static enum af_sniff sniff(const uint8_t *data, size_t len)
 {
 	const uint8_t *p = data, *end = p + len;
-	while (p < end) {
+	unsigned seen = 0, counted = 0;
+	while (p < end && seen < 32) {
 		const uint8_t *nl = memchr(p, '\n', (size_t)(end - p));
 		const uint8_t *e = nl ? nl : end;
 		while (e > p && (e[-1] == '\r' || e[-1] == ' ' || e[-1] == '\t'))
 			e--;
-		if (e > p && *p != '#') {
-			const uint8_t *k = e;
-			while (k > p && ((k[-1] >= '0' && k[-1] <= '9') || k[-1] == '.'))
-				k--;
-			bool counted = k < e && k > p && (k[-1] == ' ' || k[-1] == '\t');
-			return counted && !memchr(p, 0, (size_t)(e - p)) ? AF_SNIFF_YES : AF_SNIFF_NO;
+		if (e > p && !comment((const char *)p, (size_t)(e - p))) {
+			seen++;
+			counted += counted_line(p, e);
 		}
 		p = nl ? nl + 1 : end;
 	}
-	return AF_SNIFF_NO;
+	return counted && counted * 2 >= seen ? AF_SNIFF_YES : AF_SNIFF_NO;
 }
 
 const struct af_reader af_reader_folded = {

@@ -68,7 +68,7 @@ struct pev {                              /* a slice event, folded in time order
 
 struct name { uint64_t id; int64_t pid; const uint8_t *s; uint32_t n; bool thread; };
 
-struct sample_thread { uint64_t tid; int64_t pid; uint32_t node; };
+struct sample_thread { uint64_t tid; int64_t pid; uint32_t node; size_t index; };
 
 struct pf {
 	struct af_profile *p;
@@ -474,12 +474,15 @@ static uint32_t frame_name(struct pf *f, const struct seq *s, uint64_t frame_iid
 	return af_tree_intern(&f->p->tree, b->data, b->len);
 }
 
+/* The graph node of thread tid, made on its first sample; counts it. */
 static uint32_t sample_thread(struct pf *f, uint64_t tid, int64_t pid)
 {
 	bool found;
 	uint32_t *slot = af_idmap_slot(&f->sthread_ids, tid, &found);
-	if (found)
+	if (found) {
+		f->p->threads[f->sthreads[*slot].index].events++;
 		return f->sthreads[*slot].node;
+	}
 	struct af_tree *t = &f->p->tree;
 	uint32_t empty = af_tree_intern_str(t, "");
 	uint32_t *pslot = af_idmap_slot(&f->sproc_nodes, (uint64_t)pid, &found);
@@ -490,9 +493,10 @@ static uint32_t sample_thread(struct pf *f, uint64_t tid, int64_t pid)
 	uint32_t pnode = *pslot;
 	af_grow(&f->sthreads, &f->cap_sthreads, f->nsthreads + 1, sizeof *f->sthreads);
 	uint32_t node = af_tree_add_child(t, pnode, empty);
-	f->sthreads[f->nsthreads] = (struct sample_thread){ tid, pid, node };
-	*af_idmap_slot(&f->sthread_ids, tid, &found) = (uint32_t)f->nsthreads++;
 	size_t ti = af_profile_add_thread(f->p, tid, "", 0);
+	f->sthreads[f->nsthreads] = (struct sample_thread){ tid, pid, node, ti };
+	*af_idmap_slot(&f->sthread_ids, tid, &found) = (uint32_t)f->nsthreads++;
+	f->p->threads[ti].events = 1;
 	f->p->threads[ti].node = node;
 	f->p->threads[ti].pid = (uint64_t)(pid > 0 ? pid : 0);
 	f->p->threads[ti].process_node = pnode;
@@ -772,11 +776,14 @@ static void name_samples(struct pf *f)
 	struct af_buf *b = &f->scratch;
 	for (size_t j = 0; j < f->p->nthreads; j++) {
 		struct af_thread *th = &f->p->threads[j];
-		b->len = 0;
-		if (th->name[0])
-			af_name_append(b, th->name, strlen(th->name));
-		else
+		if (!th->name[0]) {
+			b->len = 0;
 			af_buf_printf(b, "thread-%" PRIu64, th->tid);
+			free(th->name);
+			th->name = af_xstrndup(b->data, b->len);
+		}
+		b->len = 0;
+		af_name_append(b, th->name, strlen(th->name));
 		af_name_finish(b, 0);
 		af_buf_printf(b, " (%" PRIu64 ")", th->tid);
 		af_tree_rename(t, th->node, af_tree_intern(t, b->data, b->len));

@@ -120,6 +120,13 @@ bad bare-data-section "IN: offset 0x0: a bare data section (version 3) without i
 { header 3 32 14; record 1 8 0 0; } >"$IN"
 bad perfetto-protobuf "IN: offset 0x4: malformed protobuf: truncated 64-bit field"
 printf '\x0a\x05\x12\x03abc\x0a\x02\x08\x01' >"$IN"
+# issue 15: an editor re-encoded the binary part as UTF-8 (EF BF BD runs)
+bad art-reencoded-utf8 "IN: offset 0x342: the binary part holds U+FFFD replacement characters (bytes EF BF BD): the file was saved or transferred as UTF-8 text, which destroys the records; use the file as the device wrote it (adb pull)"
+python3 -c 'import sys; sys.stdout.buffer.write(open(sys.argv[1], "rb").read().decode("utf-8", "replace").encode())' "$ART/perflib-basic.trace" >"$IN"
+bad art-streaming-reencoded-utf8 "IN: offset 0x4: the binary part holds U+FFFD replacement characters (bytes EF BF BD): the file was saved or transferred as UTF-8 text, which destroys the records; use the file as the device wrote it (adb pull)"
+python3 -c 'import sys; sys.stdout.buffer.write(open(sys.argv[1], "rb").read().decode("utf-8", "replace").encode())' "$ART/ffx-art-streaming.trace" >"$IN"
+bad perf-data-named "IN: this is a perf.data CPU recording (simpleperf record or Linux perf; magic PERFILE2), which aflame-render does not read yet (convert it with simpleperf report-sample or perf script and stackcollapse-perf.pl)"
+printf 'PERFILE2\x68\0\0\0\0\0\0\0' >"$IN"
 bad folded-only-comments "IN: nothing to draw: the file has no stacks"
 printf '# perf script | stackcollapse\n\n# nothing sampled\n' >"$IN"
 ARGS="-f folded"
