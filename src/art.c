@@ -45,6 +45,9 @@ void art_release(struct art *a)
 	af_idmap_release(&a->method_ids);
 	free(a->mcache);
 	free(a->listed);
+	for (int k = 0; k < 2; k++)
+		af_idmap_release(&a->listed_exact[k]);
+	af_idmap_release(&a->listed_trunc);
 	free(a->threads);
 	af_idmap_release(&a->thread_ids);
 	af_fold_release(&a->fold);
@@ -130,21 +133,52 @@ void art_add_listed_thread(struct art *a, uint64_t id, const char *name, size_t 
  * bits of a thread id (tid & 0xFFFF in old ART); an exact match wins over a
  * truncated one. Names given at a thread's first event are looked up apart
  * (by_first), since they carry the record id itself. */
-static const struct art_listed_thread *find_listed(const struct art *a, uint64_t record_id,
+static void put_first(struct af_idmap *m, uint64_t key, size_t i)
+{
+	bool found;
+	uint32_t *slot = af_idmap_slot(m, key, &found);
+	if (!found)
+		*slot = (uint32_t)i;
+}
+
+static uint64_t record_mask(const struct art *a)
+{
+	return a->record_id_bits >= 64 ? UINT64_MAX : (1ULL << a->record_id_bits) - 1;
+}
+
+/* Bring the listed-thread maps up to date (amortised O(1) per entry). */
+static void index_listed(struct art *a)
+{
+	if (a->listed_bits != a->record_id_bits) {
+		for (int k = 0; k < 2; k++)
+			af_idmap_release(&a->listed_exact[k]);
+		af_idmap_release(&a->listed_trunc);
+		a->listed_indexed = 0;
+		a->listed_bits = a->record_id_bits;
+	}
+	uint64_t mask = record_mask(a);
+	for (size_t i = a->listed_indexed; i < a->nlisted; i++) {
+		const struct art_listed_thread *lt = &a->listed[i];
+		put_first(&a->listed_exact[lt->at_first_event], lt->id, i);
+		if (!lt->at_first_event)
+			put_first(&a->listed_trunc, lt->id & mask, i);
+	}
+	a->listed_indexed = a->nlisted;
+}
+
+/* The thread list entry for a record id: records keep only the low 8 or 16
+ * bits of a thread id (tid & 0xFFFF in old ART); an exact match wins over a
+ * truncated one, and the first listed wins among equals. Names given at a
+ * thread's first event are looked up apart (by_first), since they carry the
+ * record id itself. */
+static const struct art_listed_thread *find_listed(struct art *a, uint64_t record_id,
 						   bool by_first)
 {
-	const struct art_listed_thread *trunc = NULL;
-	uint64_t mask = a->record_id_bits >= 64 ? UINT64_MAX : (1ULL << a->record_id_bits) - 1;
-	for (size_t i = 0; i < a->nlisted; i++) {
-		const struct art_listed_thread *lt = &a->listed[i];
-		if (lt->at_first_event != by_first)
-			continue;
-		if (lt->id == record_id)
-			return lt;
-		if (!trunc && !by_first && (lt->id & mask) == record_id)
-			trunc = lt;
-	}
-	return trunc;
+	index_listed(a);
+	uint32_t i = af_idmap_get(&a->listed_exact[by_first], record_id);
+	if (i == AF_NONE && !by_first && (record_id & ~record_mask(a)) == 0)
+		i = af_idmap_get(&a->listed_trunc, record_id);
+	return i != AF_NONE ? &a->listed[i] : NULL;
 }
 
 static struct art_thread *known_thread(struct art *a, uint64_t record_id)

@@ -60,6 +60,13 @@ struct art {
 	struct art_method_cache { uint64_t id; uint32_t index; } *mcache;
 	struct art_listed_thread *listed;
 	size_t nlisted, cap_listed;
+	/* listed[] indexed for art_thread_for, so a trace listing 100k threads
+	 * is not a scan per new thread: id -> first entry (by at_first_event),
+	 * and id & record mask -> first entry not at a first event. Built up to
+	 * listed_indexed lazily; rebuilt if record_id_bits changes. */
+	struct af_idmap listed_exact[2], listed_trunc;
+	size_t listed_indexed;
+	unsigned listed_bits;
 	struct art_thread *threads;  /* one per thread with events */
 	size_t nthreads, cap_threads;
 	struct af_idmap thread_ids;  /* record thread id -> threads[] index */

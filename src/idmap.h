@@ -37,5 +37,10 @@ void af_idmap_del(struct af_idmap *m, uint64_t key);
 /* A keyed hash of a 64-bit value (the per-process secret is drawn on first
  * use); for other tables whose keys come from files. */
 uint64_t af_hash64(uint64_t x);
+/* The same keyed hash over bytes (names from files). */
+uint64_t af_hash_keyed_bytes(const void *data, size_t len);
+/* Tests only: a fixed secret, so a test can build keys that collide under
+ * it and show that the per-process secret spreads them again. */
+void af_hash_fix_secret(uint64_t a, uint64_t b);
 
 #endif

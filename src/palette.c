@@ -4,6 +4,7 @@
  * of the whole name, so colours are spread evenly over tens of thousands of
  * names and the same name always gets the same colour. */
 #include "palette.h"
+#include "idmap.h"
 #include "tree.h"
 #include "util.h"
 
@@ -318,7 +319,7 @@ void af_palette_map_free(struct af_palette_map *m)
 
 static size_t map_find(const struct af_palette_map *m, const char *name, size_t len)
 {
-	size_t mask = m->nslots - 1, h = (size_t)af_hash_bytes(name, len) & mask;
+	size_t mask = m->nslots - 1, h = (size_t)af_hash_keyed_bytes(name, len) & mask;
 	for (;; h = (h + 1) & mask) {
 		uint32_t k = m->slots[h];
 		if (!k || (m->e[k - 1].len == len && memcmp(m->e[k - 1].name, name, len) == 0))

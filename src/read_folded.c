@@ -169,14 +169,14 @@ static void add_stack(struct folded *f, const char *s, size_t n, uint64_t count,
 		const char *semi = memchr(s + pos, ';', n - pos);
 		size_t end = semi ? (size_t)(semi - s) : n;
 		if (end > pos) {   /* empty frames (";;") are skipped (flamegraph.pl draws them) */
-			uint32_t name = af_tree_intern(t, s + pos, end - pos);
 			if (f->o->timeline) {
 				/* a flame chart: frames past those shared with the
 				 * previous line are new calls, starting at this line */
+				uint32_t name = af_tree_intern(t, s + pos, end - pos);
 				node = af_tree_add_child(t, node, name);
 				af_tree_set_start(t, node, f->at);
 			} else {
-				node = af_tree_child(t, node, name);
+				node = af_tree_child_bytes(t, node, s + pos, end - pos);
 			}
 			af_grow(&f->path, &f->cap, f->depth + 1, sizeof *f->path);
 			af_grow(&f->path_end, &f->cap_end, f->depth + 1, sizeof *f->path_end);

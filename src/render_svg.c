@@ -55,7 +55,9 @@ static void make_id(struct svg *g)
 		v[0] = f->start;
 		v[1] = f->width;
 		v[2] = f->depth;
-		v[3] = l->tree->names[f->name].hash;
+		/* the name's unkeyed hash: the tree's is seeded per process */
+		v[3] = (uint32_t)af_hash_bytes(af_tree_name(l->tree, f->name),
+					       af_tree_name_len(l->tree, f->name));
 		h = (h ^ af_hash_bytes(v, sizeof v)) * 0x100000001b3ULL;
 	}
 	const char *strs[] = { g->o->title, g->o->subtitle, g->o->count_name, g->o->font_family };

@@ -1,5 +1,6 @@
 /* tree.c: call tree nodes, child lookup, name interning, totals. */
 #include "tree.h"
+#include "idmap.h"
 #include "names.h"
 #include "palette.h"
 
@@ -16,19 +17,16 @@ struct af_strblock {
 
 enum { STRBLOCK_MIN = 64 * 1024 };
 
-static uint64_t mix64(uint64_t x)
+/* Both tables use the keyed, per-process hash of idmap.c: names and tree
+ * shapes come from files, and a fixed hash lets a file choose colliding keys
+ * that make every probe linear (a 2 MB folded file took 19 s). Nothing
+ * iterates these tables to produce output, so output does not depend on the
+ * secret. */
+/* A child slot's home: the name's keyed hash (a file cannot predict it)
+ * spread by the parent id, so (parent, name) costs no second hash. */
+static size_t child_hash(uint32_t parent, uint32_t name_hash)
 {
-	x ^= x >> 33;
-	x *= 0xff51afd7ed558ccdULL;
-	x ^= x >> 33;
-	x *= 0xc4ceb9fe1a85ec53ULL;
-	x ^= x >> 33;
-	return x;
-}
-
-static size_t child_hash(uint32_t parent, uint32_t name)
-{
-	return (size_t)mix64((uint64_t)parent << 32 | name);
+	return name_hash ^ (size_t)((uint64_t)parent * 0x9e3779b97f4a7c15ULL >> 16);
 }
 
 void af_tree_init(struct af_tree *t)
@@ -94,6 +92,8 @@ static void rehash_names(struct af_tree *t)
 	t->nname_slots = n;
 }
 
+static uint32_t intern_hashed(struct af_tree *t, const char *s, size_t len, uint32_t h);
+
 uint32_t af_tree_intern(struct af_tree *t, const char *s, size_t len)
 {
 	if (len > AF_NAME_MAX) {   /* one hostile name must not blow up every output */
@@ -103,9 +103,14 @@ uint32_t af_tree_intern(struct af_tree *t, const char *s, size_t len)
 		memcpy(cut + keep, "...", 3);
 		return af_tree_intern(t, cut, keep + 3);
 	}
+	return intern_hashed(t, s, len, (uint32_t)af_hash_keyed_bytes(s, len));
+}
+
+/* Intern a name no longer than AF_NAME_MAX whose hash h is known. */
+static uint32_t intern_hashed(struct af_tree *t, const char *s, size_t len, uint32_t h)
+{
 	if ((t->nnames + 1) * 2 > t->nname_slots)
 		rehash_names(t);
-	uint32_t h = (uint32_t)af_hash_bytes(s, len);
 	size_t mask = t->nname_slots - 1, i = h & mask;
 	for (; t->name_slots[i].id != AF_NONE; i = (i + 1) & mask) {
 		if (t->name_slots[i].hash != h)
@@ -172,14 +177,13 @@ static uint32_t new_node(struct af_tree *t, uint32_t parent, uint32_t name)
 	return id;
 }
 
-static void insert_slot(struct af_child_slot *slots, size_t nslots, uint32_t parent,
-			uint32_t name, uint32_t id)
+static void insert_slot(struct af_child_slot *slots, size_t nslots, struct af_child_slot k)
 {
 	size_t mask = nslots - 1;
-	size_t i = child_hash(parent, name) & mask;
+	size_t i = child_hash(k.parent, k.hash) & mask;
 	while (slots[i].node != AF_NONE)
 		i = (i + 1) & mask;
-	slots[i] = (struct af_child_slot){ parent, name, id };
+	slots[i] = k;
 }
 
 static void rehash_children(struct af_tree *t)
@@ -191,7 +195,7 @@ static void rehash_children(struct af_tree *t)
 	for (size_t i = 0; i < t->nslots; i++) {
 		const struct af_child_slot *c = &t->child_slots[i];
 		if (c->node != AF_NONE)
-			insert_slot(slots, n, c->parent, c->name, c->node);
+			insert_slot(slots, n, *c);
 	}
 	free(t->child_slots);
 	t->child_slots = slots;
@@ -202,12 +206,38 @@ uint32_t af_tree_child(struct af_tree *t, uint32_t parent, uint32_t name)
 {
 	if ((t->nhashed + 1) * 2 > t->nslots)
 		rehash_children(t);
-	size_t mask = t->nslots - 1, i = child_hash(parent, name) & mask;
+	uint32_t h = t->names[name].hash;
+	size_t mask = t->nslots - 1, i = child_hash(parent, h) & mask;
 	for (struct af_child_slot *c; (c = &t->child_slots[i])->node != AF_NONE; i = (i + 1) & mask)
 		if (c->parent == parent && c->name == name)
 			return c->node;
 	uint32_t id = new_node(t, parent, name);
-	t->child_slots[i] = (struct af_child_slot){ parent, name, id };
+	t->child_slots[i] = (struct af_child_slot){ parent, name, h, id };
+	t->nhashed++;
+	return id;
+}
+
+/* The same by the name's bytes: one hash and one probe of the child table
+ * (a hit compares the bytes), so folding a known frame never touches the
+ * name table; only a new child interns its name. */
+uint32_t af_tree_child_bytes(struct af_tree *t, uint32_t parent, const char *s, size_t len)
+{
+	if (len > AF_NAME_MAX)
+		return af_tree_child(t, parent, af_tree_intern(t, s, len));
+	if ((t->nhashed + 1) * 2 > t->nslots)
+		rehash_children(t);
+	uint32_t h = (uint32_t)af_hash_keyed_bytes(s, len);
+	size_t mask = t->nslots - 1, i = child_hash(parent, h) & mask;
+	for (struct af_child_slot *c; (c = &t->child_slots[i])->node != AF_NONE; i = (i + 1) & mask) {
+		if (c->parent != parent || c->hash != h)
+			continue;
+		const struct af_name *nm = &t->names[c->name];
+		if (nm->len == len && memcmp(nm->str, s, len) == 0)
+			return c->node;
+	}
+	uint32_t name = intern_hashed(t, s, len, h);
+	uint32_t id = new_node(t, parent, name);
+	t->child_slots[i] = (struct af_child_slot){ parent, name, h, id };
 	t->nhashed++;
 	return id;
 }
@@ -264,7 +294,7 @@ static size_t find_slot(const struct af_tree *t, uint32_t id)
 	if (!t->nslots)
 		return SIZE_MAX;
 	size_t mask = t->nslots - 1;
-	size_t i = child_hash(t->nodes[id].parent, t->nodes[id].name) & mask;
+	size_t i = child_hash(t->nodes[id].parent, t->names[t->nodes[id].name].hash) & mask;
 	for (; t->child_slots[i].node != AF_NONE; i = (i + 1) & mask)
 		if (t->child_slots[i].node == id)
 			return i;
@@ -285,7 +315,7 @@ static void unhash_slot(struct af_tree *t, size_t i)
 				t->nhashed--;
 				return;
 			}
-			size_t home = child_hash(k.parent, k.name) & mask;
+			size_t home = child_hash(k.parent, k.hash) & mask;
 			/* k stays unless its home lies cyclically in (i, j] */
 			bool stays = i <= j ? (i < home && home <= j) : (i < home || home <= j);
 			if (!stays) {
@@ -301,7 +331,9 @@ static void hash_node(struct af_tree *t, uint32_t id)
 {
 	if ((t->nhashed + 1) * 2 > t->nslots)
 		rehash_children(t);
-	insert_slot(t->child_slots, t->nslots, t->nodes[id].parent, t->nodes[id].name, id);
+	const struct af_node *n = &t->nodes[id];
+	insert_slot(t->child_slots, t->nslots,
+		    (struct af_child_slot){ n->parent, n->name, t->names[n->name].hash, id });
 	t->nhashed++;
 }
 

@@ -30,7 +30,7 @@ struct af_tree {
 	size_t nnodes, cap_nodes;
 	/* (parent, name) -> node, open addressing; the key is kept in the slot
 	 * so a probe touches one cache line, not the node array too */
-	struct af_child_slot { uint32_t parent, name, node; } *child_slots;
+	struct af_child_slot { uint32_t parent, name, hash, node; } *child_slots;
 	size_t nslots, nhashed;
 	/* interned names: bytes in blocks, id -> (offset, len) */
 	struct af_name { const char *str; uint32_t len; uint32_t hash; } *names;
@@ -86,6 +86,9 @@ static inline struct af_node *af_tree_node(const struct af_tree *t, uint32_t id)
 
 /* The child of parent named name; created (weight 0) if it does not exist. */
 uint32_t af_tree_child(struct af_tree *t, uint32_t parent, uint32_t name);
+/* The same by the name's bytes (what af_tree_intern() takes): one hash and
+ * one probe when the child exists. */
+uint32_t af_tree_child_bytes(struct af_tree *t, uint32_t parent, const char *s, size_t len);
 /* A new child that af_tree_child() will never return (thread/process roots). */
 uint32_t af_tree_add_child(struct af_tree *t, uint32_t parent, uint32_t name);
 /* A new child of parent named name that takes over all of parent's other

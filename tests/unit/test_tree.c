@@ -1,8 +1,13 @@
 /* test_tree.c: interning, child lookup, adoption, totals, deep trees. */
 #include "harness.h"
+#include "idmap.h"
 #include "tree.h"
 
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <time.h>
 
 static uint32_t child(struct af_tree *t, uint32_t parent, const char *name)
 {
@@ -118,4 +123,82 @@ void test_tree_long_names_cut(void)
 	/* the same long name interns to the same id */
 	INT_EQ(af_tree_intern(&t, big, sizeof big), id);
 	af_tree_release(&t);
+}
+
+/* Names whose keyed hash under secret (a, b) has bits 14..19 clear: in any
+ * name table of 16k..1M slots they all start in the first 16k slots, one
+ * cluster that makes linear probing quadratic, as a file crafted against a
+ * fixed hash would. */
+static char *colliding_names(size_t n, size_t *stride)
+{
+	enum { W = 16 };
+	char *names = malloc(n * W);
+	af_hash_fix_secret(0x0123456789abcdefULL, 0xfedcba9876543210ULL);
+	size_t got = 0;
+	for (uint64_t k = 0; got < n; k++) {
+		char buf[W];
+		int len = snprintf(buf, sizeof buf, "f%llx", (unsigned long long)k);
+		if ((af_hash_keyed_bytes(buf, (size_t)len) >> 14 & 63) == 0)
+			memcpy(names + got++ * W, buf, W);
+	}
+	*stride = W;
+	return names;
+}
+
+static double intern_seconds(const char *names, size_t n, size_t stride)
+{
+	struct timespec t0, t1;
+	struct af_tree t;
+	af_tree_init(&t);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (size_t i = 0; i < n; i++)
+		af_tree_intern_str(&t, names + i * stride);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	INT_EQ(t.nnames, n + 1);
+	af_tree_release(&t);
+	return (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+}
+
+/* issue 21 item 6: keys built to collide under one secret spread under
+ * another, so 4x the names costs about 4x the time, not 16x. */
+void test_tree_hostile_names_linear(void)
+{
+	size_t stride, n = 400000;
+	char *names = colliding_names(n, &stride);
+	/* they do collide under the secret they were built for */
+	size_t clustered = 0;
+	for (size_t i = 0; i < 1000; i++) {
+		const char *s = names + i * stride;
+		clustered += (af_hash_keyed_bytes(s, strlen(s)) >> 14 & 63) == 0;
+	}
+	INT_EQ(clustered, 1000);
+	/* a process draws its own secret; any other one spreads them */
+	af_hash_fix_secret(0x9e3779b97f4a7c15ULL, 0x6a09e667f3bcc909ULL);
+	clustered = 0;
+	for (size_t i = 0; i < 1000; i++) {
+		const char *s = names + i * stride;
+		clustered += (af_hash_keyed_bytes(s, strlen(s)) >> 14 & 63) == 0;
+	}
+	OK(clustered < 100);
+	/* the same number of plain names ("f0", "f1", ...) */
+	char *plain = malloc(n * stride);
+	for (size_t i = 0; i < n; i++)
+		snprintf(plain + i * stride, stride, "f%zx", i);
+	double small = 1e9, large = 1e9, base = 1e9;
+	for (int r = 0; r < 3; r++) {   /* best of 3: the machine is shared */
+		small = fmin(small, intern_seconds(names, n / 4, stride));
+		large = fmin(large, intern_seconds(names, n, stride));
+		base = fmin(base, intern_seconds(plain, n, stride));
+	}
+	/* Linear growth gives ~4x, and the larger tables' cache misses and first
+	 * page touches up to ~20x here; one cluster makes it quadratic: 25k of
+	 * these names under the secret they were built for take seconds, 100k
+	 * minutes. And the crafted names cost what plain ones do. */
+	if (large / small >= 40 || large / base >= 3)
+		fprintf(stderr, "    100k names %.3fs, 400k %.3fs, 400k plain %.3fs\n",
+			small, large, base);
+	OK(large / small < 40);
+	OK(large / base < 3);
+	free(plain);
+	free(names);
 }
