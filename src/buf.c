@@ -70,8 +70,10 @@ void af_buf_printf(struct af_buf *b, const char *fmt, ...)
 
 char *af_buf_detach(struct af_buf *b)
 {
-	if (!b->data)
+	if (!b->data) {   /* an empty buffer detaches as "" */
 		af_buf_reserve(b, 0);
+		b->data[0] = 0;
+	}
 	char *p = b->data;
 	af_buf_init(b);
 	return p;

@@ -52,6 +52,18 @@ static const char usage_text[] =
 	"      --from T, --to T    only the time from T to T (traces): µs, or with a unit:\n"
 	"                          20us, 500ms, 1.2s; wall: since the trace start, cpu:\n"
 	"                          since each thread's first event\n"
+	"      --merge-threads     the selected threads in one graph, no thread roots\n"
+	"      --exclude RE        drop the stacks through a frame matching RE\n"
+	"      --include RE        keep only the stacks through a frame matching RE\n"
+	"      --idle              drop stacks whose leaf is an Android idle frame\n"
+	"                          (nativePollOnce, Object.wait, epoll_wait, futex...)\n"
+	"      --root RE           re-root each stack at its outermost frame matching RE\n"
+	"                          and drop the stacks without one\n"
+	"      --hide RE           remove frames matching RE (callees go to the caller)\n"
+	"      --collapse-recursion  a frame called directly by itself shows once\n"
+	"                          (these apply in this order; RE: POSIX extended,\n"
+	"                          found anywhere in a frame name unless anchored; see\n"
+	"                          docs/transforms.md)\n"
 	"      --static            SVG without script, text as shapes (svg-static)\n"
 	"      --scale N           PNG pixels per image pixel, e.g. 2 for HiDPI (default: 1)\n"
 	"      --per-thread DIR    one file per thread in DIR, <tid>-<name>.<ext>, and\n"
@@ -241,11 +253,11 @@ static enum af_out_format format_from_path(const char *path)
 }
 
 enum {
-	OPT_APP_PACKAGE = 256, OPT_ASYNC, OPT_BGCOLORS, OPT_CLOCK, OPT_COLORS, OPT_COUNTNAME,
-	OPT_CP, OPT_CPU_SAMPLES, OPT_DIFF, OPT_DIFF_TOTAL, OPT_FACTOR, OPT_FLAMECHART, OPT_FONTSIZE, OPT_FONTTYPE, OPT_FONTWIDTH,
-	OPT_FORMAT, OPT_FROM, OPT_HASH, OPT_HEIGHT, OPT_INFO, OPT_INVERTED, OPT_MINWIDTH,
-	OPT_NAMETYPE, OPT_NEGATE, OPT_NO_JS, OPT_NORMALIZE, OPT_NOTES, OPT_PER_THREAD, OPT_REPORT,
-	OPT_REVERSE, OPT_SCALE, OPT_SIGNATURES, OPT_STATIC, OPT_STRICT, OPT_SUBTITLE,
+	OPT_APP_PACKAGE = 256, OPT_ASYNC, OPT_BGCOLORS, OPT_CLOCK, OPT_COLLAPSE_RECURSION, OPT_COLORS, OPT_COUNTNAME,
+	OPT_CP, OPT_CPU_SAMPLES, OPT_DIFF, OPT_DIFF_TOTAL, OPT_EXCLUDE, OPT_FACTOR, OPT_FLAMECHART, OPT_FONTSIZE, OPT_FONTTYPE, OPT_FONTWIDTH,
+	OPT_FORMAT, OPT_FROM, OPT_HASH, OPT_HEIGHT, OPT_HIDE, OPT_IDLE, OPT_INCLUDE, OPT_INFO, OPT_INVERTED, OPT_MINWIDTH,
+	OPT_MERGE_THREADS, OPT_NAMETYPE, OPT_NEGATE, OPT_NO_JS, OPT_NORMALIZE, OPT_NOTES, OPT_PER_THREAD, OPT_REPORT,
+	OPT_REVERSE, OPT_ROOT, OPT_SCALE, OPT_SIGNATURES, OPT_STATIC, OPT_STRICT, OPT_SUBTITLE,
 	OPT_TITLE, OPT_TO, OPT_TOP, OPT_TOTAL, OPT_WIDTH,
 };
 
@@ -254,12 +266,14 @@ static const struct option long_options[] = {
 	{ "async", no_argument, NULL, OPT_ASYNC },
 	{ "bgcolors", required_argument, NULL, OPT_BGCOLORS },
 	{ "clock", required_argument, NULL, OPT_CLOCK },
+	{ "collapse-recursion", no_argument, NULL, OPT_COLLAPSE_RECURSION },
 	{ "colors", required_argument, NULL, OPT_COLORS },
 	{ "countname", required_argument, NULL, OPT_COUNTNAME },
 	{ "cp", no_argument, NULL, OPT_CP },
 	{ "cpu-samples", no_argument, NULL, OPT_CPU_SAMPLES },
 	{ "diff", no_argument, NULL, OPT_DIFF },
 	{ "diff-total", no_argument, NULL, OPT_DIFF_TOTAL },
+	{ "exclude", required_argument, NULL, OPT_EXCLUDE },
 	{ "factor", required_argument, NULL, OPT_FACTOR },
 	{ "flamechart", no_argument, NULL, OPT_FLAMECHART },
 	{ "fontsize", required_argument, NULL, OPT_FONTSIZE },
@@ -270,11 +284,15 @@ static const struct option long_options[] = {
 	{ "hash", no_argument, NULL, OPT_HASH },
 	{ "height", required_argument, NULL, OPT_HEIGHT },
 	{ "help", no_argument, NULL, 'h' },
+	{ "hide", required_argument, NULL, OPT_HIDE },
+	{ "idle", no_argument, NULL, OPT_IDLE },
+	{ "include", required_argument, NULL, OPT_INCLUDE },
 	{ "info", no_argument, NULL, OPT_INFO },
 	{ "input-format", required_argument, NULL, 'f' },
 	{ "inverted", no_argument, NULL, OPT_INVERTED },
 	{ "jobs", required_argument, NULL, 'j' },
 	{ "minwidth", required_argument, NULL, OPT_MINWIDTH },
+	{ "merge-threads", no_argument, NULL, OPT_MERGE_THREADS },
 	{ "nametype", required_argument, NULL, OPT_NAMETYPE },
 	{ "negate", no_argument, NULL, OPT_NEGATE },
 	{ "no-js", no_argument, NULL, OPT_NO_JS },
@@ -285,6 +303,7 @@ static const struct option long_options[] = {
 	{ "process", required_argument, NULL, 'p' },
 	{ "report", no_argument, NULL, OPT_REPORT },
 	{ "reverse", no_argument, NULL, OPT_REVERSE },
+	{ "root", required_argument, NULL, OPT_ROOT },
 	{ "scale", required_argument, NULL, OPT_SCALE },
 	{ "signatures", no_argument, NULL, OPT_SIGNATURES },
 	{ "static", no_argument, NULL, OPT_STATIC },
@@ -299,6 +318,45 @@ static const struct option long_options[] = {
 	{ "width", required_argument, NULL, OPT_WIDTH },
 	{ NULL, 0, NULL, 0 },
 };
+
+static void set_regex(struct af_cli *o, enum af_tx_re which, const char *opt, const char *re)
+{
+	char err[128];
+	if (af_transforms_set(&o->tx, which, re, err, sizeof err) < 0)
+		usage_error("invalid %s regex '%s': %s", opt, re, err);
+}
+
+/* --include, --exclude, --root, --hide and the flags; false: not one of them. */
+static bool parse_transform(struct af_cli *o, int c, const char *arg)
+{
+	switch (c) {
+	case OPT_COLLAPSE_RECURSION: o->tx.collapse = true; return true;
+	case OPT_EXCLUDE: set_regex(o, AF_TX_EXCLUDE, "--exclude", arg); return true;
+	case OPT_HIDE: set_regex(o, AF_TX_HIDE, "--hide", arg); return true;
+	case OPT_IDLE: af_transforms_set_idle(&o->tx); return true;
+	case OPT_INCLUDE: set_regex(o, AF_TX_INCLUDE, "--include", arg); return true;
+	case OPT_MERGE_THREADS: o->tx.merge_threads = true; return true;
+	case OPT_ROOT: set_regex(o, AF_TX_ROOT, "--root", arg); return true;
+	default: return false;
+	}
+}
+
+/* Transforms are applied in main's produce(), to one graph at a time. */
+static void check_transforms(const struct af_cli *o)
+{
+	if (!af_transforms_any(&o->tx))
+		return;
+	if (o->per_thread)
+		usage_error("--include, --exclude, --idle, --root, --hide, --collapse-recursion and "
+			    "--merge-threads cannot be combined with --per-thread yet");
+	if (o->diff)
+		usage_error("--include, --exclude, --idle, --root, --hide, --collapse-recursion and "
+			    "--merge-threads cannot be combined with --diff yet");
+	if (o->read.timeline)
+		usage_error("--include, --exclude, --idle, --root, --hide, --collapse-recursion and "
+			    "--merge-threads cannot be combined with --flamechart (merged frames "
+			    "have no single start)");
+}
 
 static void parse_option(struct af_cli *o, int c, const char *arg)
 {
@@ -460,6 +518,8 @@ static void parse_option(struct af_cli *o, int c, const char *arg)
 		o->layout.width = parse_number("--width", arg, 100, 1e6);
 		break;
 	default:
+		if (parse_transform(o, c, arg))
+			break;
 		fprintf(stderr, "Try '" AF_PROG " --help' for more information.\n");
 		exit(2);
 	}
@@ -513,6 +573,7 @@ void af_cli_parse(struct af_cli *o, int argc, char **argv)
 				  &o->render.bg_top, &o->render.bg_bottom) < 0)
 		usage_error("unknown background '%s' (yellow, blue, green, grey or #rrggbb)", o->bgcolors);
 	check_report_and_window(o);
+	check_transforms(o);
 	if (o->format == AF_OUT_AUTO && !o->report)
 		o->format = format_from_path(o->output);
 	if (o->static_svg && o->format == AF_OUT_SVG)

@@ -12,6 +12,7 @@
 #include "read.h"
 #include "render.h"
 #include "report.h"
+#include "transform.h"
 
 #define AF_PROG "aflame-render"
 #define AF_VERSION "0.1.0"
@@ -44,6 +45,7 @@ struct af_cli {
 	struct af_read_opts read;
 	struct af_layout_opts layout;
 	struct af_render_opts render;
+	struct af_transforms tx;  /* --include, --root, --hide...; af_transforms_release() */
 };
 
 /* Parse argv into o (which it initialises). Exits on usage errors, --help

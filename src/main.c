@@ -58,7 +58,8 @@ static void print_warnings(const struct af_profile *p, const char *file)
 
 /* What the file holds, for people and terminals: names from the trace are
  * escaped (a name cannot set a window title or write the clipboard). */
-static void write_info(const struct af_profile *p, const char *file, struct af_sink *out)
+static void write_info(const struct af_profile *p, const char *file,
+		       const struct af_transforms *tx, struct af_sink *out)
 {
 	struct af_buf b;
 	af_buf_init(&b);
@@ -89,6 +90,13 @@ static void write_info(const struct af_profile *p, const char *file, struct af_s
 			       th->tid, term(&b, th->name), th->events, span, total, p->unit);
 	}
 	free(tot);
+	if (af_transforms_any(tx)) {
+		struct af_buf t;
+		af_buf_init(&t);
+		af_transforms_describe(tx, &t);
+		af_sink_printf(out, "transforms: %s\n", term(&b, t.data));
+		af_buf_release(&t);
+	}
 	af_sink_printf(out, "warnings: %zu\n", p->nwarnings);
 	for (size_t i = 0; i < p->nwarnings; i++) {
 		char *line = af_warning_line(&p->warnings[i]);
@@ -229,6 +237,30 @@ static int select_graph(const struct af_cli *o, const struct af_profile *p,
 }
 
 /* Select threads and render into the output file; -1 with diag set. */
+/* The default subtitle says which transforms were applied. */
+static void transform_subtitle(struct af_cli *o, struct af_buf *subtitle)
+{
+	if (o->subtitle || !af_transforms_any(&o->tx))
+		return;
+	if (subtitle->len)
+		af_buf_puts(subtitle, "; ");
+	af_buf_puts(subtitle, "transforms: ");
+	af_transforms_describe(&o->tx, subtitle);
+	o->render.subtitle = subtitle->data;
+	o->layout.has_subtitle = true;
+}
+
+/* Every stack was filtered out: say so rather than draw an empty graph. */
+static int nothing_left(const struct af_cli *o, struct af_diag *d)
+{
+	struct af_buf b;
+	af_buf_init(&b);
+	af_transforms_describe(&o->tx, &b);
+	af_diag_error(d, "no stacks left after the transforms (%.*s)", (int)b.len, b.data);
+	af_buf_release(&b);
+	return -1;
+}
+
 static int produce(struct af_cli *o, struct af_profile *p, struct af_diag *d)
 {
 	struct selection sel;
@@ -240,6 +272,14 @@ static int produce(struct af_cli *o, struct af_profile *p, struct af_diag *d)
 	size_t only = sel.only, only_proc = sel.only_proc;
 	int nsel = sel.nsel, nproc = sel.nproc;
 	uint32_t root = sel.root;
+	bool left_out = nsel || nproc;   /* excluded has something to skip */
+	if (af_transforms_any(&o->tx)) {
+		left_out = true;
+		if (!af_transforms_apply(&o->tx, p, &excluded, &root) && !o->info) {
+			free(excluded);
+			return nothing_left(o, d);
+		}
+	}
 	if (o->layout.chart) {   /* a time axis from --from; a band per thread */
 		o->layout.axis_unit = p->unit;
 		o->layout.axis_origin = o->read.window ? o->read.from : 0;
@@ -249,6 +289,7 @@ static int produce(struct af_cli *o, struct af_profile *p, struct af_diag *d)
 	af_buf_init(&subtitle);
 	af_buf_init(&title);
 	set_titles(o, p, nsel, only, excluded, &subtitle, &title);
+	transform_subtitle(o, &subtitle);
 	if (nproc == 1 && nsel != 1 && !o->title)
 		o->render.title = p->processes[only_proc].name;
 	struct af_output out;
@@ -257,11 +298,11 @@ static int produce(struct af_cli *o, struct af_profile *p, struct af_diag *d)
 	int rc = af_output_open(&out, o->output, &od);
 	if (rc == 0) {
 		if (o->info)
-			write_info(p, o->inputs[0], &out.sink);
+			write_info(p, o->inputs[0], &o->tx, &out.sink);
 		else if (o->report)
-			rc = write_report(o, p, root, nsel || nproc ? excluded : NULL, &out.sink);
+			rc = write_report(o, p, root, left_out ? excluded : NULL, &out.sink);
 		else
-			rc = af_render_to(o->format, &p->tree, root, nsel || nproc ? excluded : NULL,
+			rc = af_render_to(o->format, &p->tree, root, left_out ? excluded : NULL,
 					  &o->layout, &o->render, &out.sink, d);
 		if (rc == 0)
 			rc = af_output_commit(&out, &od);
@@ -553,6 +594,7 @@ int main(int argc, char **argv)
 	if (rc < 0)
 		print_diag(&d);
 	af_profile_release(&p);
+	af_transforms_release(&o.tx);
 	free(o.threads);
 	free(o.processes);
 	return rc < 0 ? 1 : 0;

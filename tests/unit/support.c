@@ -13,11 +13,16 @@ static int collect(void *ctx, const void *data, size_t len)
 
 char *folded_below(struct af_tree *t, uint32_t root)
 {
+	return folded_skipping(t, root, NULL);
+}
+
+char *folded_skipping(struct af_tree *t, uint32_t root, const uint8_t *excluded)
+{
 	struct af_buf out;
 	af_buf_init(&out);
 	struct af_sink s;
 	af_sink_init(&s, collect, &out);
-	af_write_folded(t, root, NULL, 0, &s);
+	af_write_folded(t, root, excluded, 0, &s);
 	af_sink_finish(&s);
 	return af_buf_detach(&out);
 }

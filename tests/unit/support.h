@@ -23,6 +23,8 @@ void read_result_release(struct read_result *res);
 
 /* The stacks below root as folded text; caller frees with free(). */
 char *folded_below(struct af_tree *t, uint32_t root);
+/* The same, leaving out nodes with excluded[node] != 0 (may be NULL). */
+char *folded_skipping(struct af_tree *t, uint32_t root, const uint8_t *excluded);
 
 /* The warning whose text starts with prefix, or NULL. */
 const struct af_warning *find_warning(const struct af_profile *p, const char *prefix);
