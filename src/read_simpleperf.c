@@ -185,12 +185,12 @@ static uint32_t thread_node(struct sp *f, uint64_t tid)
 		struct span pname = k != AF_NONE ? f->threads[k].name : (struct span){ 0 };
 		struct span s = label(pname, b, "process", th->pid);
 		*pslot = af_tree_add_child(t, AF_ROOT, af_tree_intern(t, (const char *)s.s, s.n));
-		af_profile_add_process(f->p, th->pid, (const char *)pname.s, pname.n, *pslot);
+		af_profile_add_process(f->p, th->pid, pname.s ? (const char *)pname.s : "", pname.n, *pslot);
 	}
 	uint32_t pnode = *pslot;
 	struct span s = label(th->name, b, "thread", tid);
 	th->node = af_tree_add_child(t, pnode, af_tree_intern(t, (const char *)s.s, s.n));
-	size_t ti = af_profile_add_thread(f->p, tid, (const char *)th->name.s, th->name.n);
+	size_t ti = af_profile_add_thread(f->p, tid, th->name.s ? (const char *)th->name.s : "", th->name.n);
 	f->p->threads[ti].node = th->node;
 	f->p->threads[ti].pid = th->pid;
 	f->p->threads[ti].process_node = pnode;
