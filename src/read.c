@@ -21,16 +21,6 @@ static bool starts(const uint8_t *data, size_t len, const char *s)
 	return len >= n && memcmp(data, s, n) == 0;
 }
 
-static enum af_sniff sniff_simpleperf(const uint8_t *data, size_t len)
-{
-	return starts(data, len, "SIMPLEPERF") ? AF_SNIFF_YES : AF_SNIFF_NO;
-}
-
-static const struct af_reader reader_simpleperf = {
-	.name = "simpleperf", .what = "a simpleperf report-sample profile", .sniff = sniff_simpleperf,
-	.nothing = "this is a simpleperf CPU profile, not an ART method trace (open it with simpleperf's report scripts or Android Studio)",
-};
-
 static enum af_sniff sniff_perf_data(const uint8_t *data, size_t len)
 {
 	return starts(data, len, "PERFILE2") ? AF_SNIFF_YES : AF_SNIFF_NO;
@@ -59,11 +49,11 @@ static const struct af_reader reader_lowoverhead = {
 
 const struct af_reader *const af_readers[] = {
 	&af_reader_art,
-	&reader_simpleperf,
 	&reader_perf_data,
 	&af_reader_atrace,
 	&af_reader_folded,
 	&af_reader_perfetto,
+	&af_reader_simpleperf,
 	&reader_lowoverhead,
 	NULL,
 };

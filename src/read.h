@@ -74,6 +74,7 @@ extern const struct af_reader af_reader_art;
 extern const struct af_reader af_reader_atrace;
 extern const struct af_reader af_reader_folded;
 extern const struct af_reader af_reader_perfetto;
+extern const struct af_reader af_reader_simpleperf;
 
 /* The readers in detection order, NULL-terminated. */
 extern const struct af_reader *const af_readers[];

@@ -1,0 +1,47 @@
+# simpleperf.sh: simpleperf report-sample profiles (issue 17): our own
+# corner fixture (tests/data/simpleperf/SOURCES.md), --info, damage.
+. tests/lib.sh
+S=$DATA/simpleperf
+got=$("$AFLAME" --format folded "$S/corners.trace" 2>"$TMP/err")
+want="com.example.app (101);RenderThread (102);/system/framework/arm64/boot.oat[+40] 500
+com.example.app (101);RenderThread (102);[no callchain] 250
+com.example.app (101);com.example.app (101);com.example.app.MainActivity.onDraw;/data/app/lib/arm64/libnative.so[+1a2b] 3000
+com.example.app (101);com.example.app (101);com.example.app.MainActivity.onDraw;render_frame();draw(int) 1000
+process-103 (103);thread-103 (103);com.example.app.MainActivity.onDraw 125"
+if [ "$got" = "$want" ]; then pass "simpleperf/corners: leaf-last callchains, file+offset for unknown symbols, first event type only"
+else fail "simpleperf/corners" "got: $(echo "$got" | tr '\n' '|')"; fi
+check "simpleperf/no-callchain samples are counted" grep -q 'warning: 1 samples without a callchain' "$TMP/err"
+check "simpleperf/symbol ids past the table are counted" grep -q 'warning: 1 frames naming a symbol their file does not have' "$TMP/err"
+"$AFLAME" --info "$S/corners.trace" >"$TMP/info" 2>/dev/null
+for l in "format: simpleperf" "event types: cpu-clock, page-faults (the first is drawn)" \
+	"samples: 5 drawn, 1 of other event types" "lost samples: 2 of 6" "threads: 3" \
+	"files: 2 (2 with symbols)" "app package: com.example.app"; do
+	check "simpleperf/info: $l" grep -qxF "$l" "$TMP/info"
+done
+got=$("$AFLAME" --format folded -f simpleperf "$S/corners.trace" 2>/dev/null | head -1)
+check "simpleperf/-f simpleperf reads it" test -n "$got"
+gzip -c "$S/corners.trace" >"$TMP/c.trace.gz"
+"$AFLAME" --format folded "$TMP/c.trace.gz" >"$TMP/gz.folded" 2>/dev/null
+"$AFLAME" --format folded "$S/corners.trace" >"$TMP/plain.folded" 2>/dev/null
+check "simpleperf/gzip-wrapped reads the same" cmp "$TMP/gz.folded" "$TMP/plain.folded"
+printf 'SIMPLEPERF\001\000\377\000\000\000xx' >"$TMP/long.trace"
+"$AFLAME" -o "$TMP/long.svg" "$TMP/long.trace" 2>"$TMP/e"
+check "simpleperf/a record past the end: exit 1, offset named" grep -q 'offset 0xc: a record of 255 bytes runs past the end of the file' "$TMP/e"
+check "simpleperf/no partial output" test ! -e "$TMP/long.svg"
+
+# damage: every cut and a flipped byte at every offset of a small trace
+# exits 0 or 1 with one line, never a crash
+bad=0
+f=$S/corners.trace
+n=$(stat -c %s "$f")
+for ((i = 0; i < n; i++)); do
+	head -c "$i" "$f" >"$TMP/cut"
+	"$AFLAME" --format folded "$TMP/cut" >/dev/null 2>"$TMP/e"
+	rc=$?
+	[ "$rc" -le 1 ] || { bad=$((bad + 1)); echo "cut at $i: exit $rc" >>"$TMP/bad"; }
+	python3 -c 'import sys; d=bytearray(open(sys.argv[1],"rb").read()); d[int(sys.argv[2])]^=0xff; open(sys.argv[3],"wb").write(d)' "$f" "$i" "$TMP/flip"
+	"$AFLAME" --format folded "$TMP/flip" >/dev/null 2>"$TMP/e"
+	rc=$?
+	[ "$rc" -le 1 ] || { bad=$((bad + 1)); echo "flip at $i: exit $rc" >>"$TMP/bad"; }
+done
+check "simpleperf/$n cuts and $n flips of corners.trace end in exit 0 or 1" test "$bad" -eq 0
