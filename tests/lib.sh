@@ -53,6 +53,30 @@ renders_valid() {
 	check "$name is deterministic" cmp "$out" "${out%.svg}.again.svg"
 }
 
+# damage_sweep NAME FILE [ARGS...]: FILE cut at every offset and with the
+# byte at every offset flipped; each must end in exit 0 or 1 (a message),
+# never a crash. The damaged files are written by one process.
+damage_sweep() {
+	local name=$1 f=$2 n bad=0 x
+	shift 2
+	n=$(stat -c %s "$f")
+	rm -rf "$TMP/damage" && mkdir -p "$TMP/damage"
+	python3 - "$f" "$TMP/damage" <<'PY'
+import sys
+d = open(sys.argv[1], 'rb').read()
+for i in range(len(d)):
+    open('%s/cut-%d' % (sys.argv[2], i), 'wb').write(d[:i])
+    f = bytearray(d)
+    f[i] ^= 0xff
+    open('%s/flip-%d' % (sys.argv[2], i), 'wb').write(f)
+PY
+	for x in "$TMP"/damage/*; do
+		"$AFLAME" --format folded "$@" "$x" >/dev/null 2>&1
+		[ $? -le 1 ] || bad=$((bad + 1))
+	done
+	check "$name: $n cuts and $n flips end in exit 0 or 1" test "$bad" -eq 0
+}
+
 DATA=tests/data
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT

@@ -77,22 +77,4 @@ check "perfetto/flame chart" xmllint --noout "$TMP/chart.svg"
 "$AFLAME" --report "$P/corners.pftrace" -o "$TMP/r.json" 2>/dev/null
 check "perfetto/report" python3 -c 'import json, sys; json.load(open(sys.argv[1]))' "$TMP/r.json"
 
-# damage: every cut and a flipped byte at every offset of a small trace
-# exits 0 or 1 with one line, never a crash
-f=$P/corners.pftrace
-n=$(stat -c %s "$f")
-mkdir -p "$TMP/damage"
-python3 - "$f" "$TMP/damage" <<'PY'
-import sys
-d = open(sys.argv[1], 'rb').read()
-for i in range(len(d)):
-    open('%s/cut-%d' % (sys.argv[2], i), 'wb').write(d[:i])
-    f = bytearray(d); f[i] ^= 0xff
-    open('%s/flip-%d' % (sys.argv[2], i), 'wb').write(f)
-PY
-bad=0
-for x in "$TMP"/damage/*; do
-	"$AFLAME" --format folded "$x" >/dev/null 2>&1
-	[ $? -le 1 ] || { bad=$((bad + 1)); echo "$x" >>"$TMP/bad"; }
-done
-check "perfetto/$n cuts and $n flips of corners.pftrace end in exit 0 or 1" test "$bad" -eq 0
+damage_sweep "perfetto/corners.pftrace" "$P/corners.pftrace"

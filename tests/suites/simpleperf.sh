@@ -29,19 +29,4 @@ printf 'SIMPLEPERF\001\000\377\000\000\000xx' >"$TMP/long.trace"
 check "simpleperf/a record past the end: exit 1, offset named" grep -q 'offset 0xc: a record of 255 bytes runs past the end of the file' "$TMP/e"
 check "simpleperf/no partial output" test ! -e "$TMP/long.svg"
 
-# damage: every cut and a flipped byte at every offset of a small trace
-# exits 0 or 1 with one line, never a crash
-bad=0
-f=$S/corners.trace
-n=$(stat -c %s "$f")
-for ((i = 0; i < n; i++)); do
-	head -c "$i" "$f" >"$TMP/cut"
-	"$AFLAME" --format folded "$TMP/cut" >/dev/null 2>"$TMP/e"
-	rc=$?
-	[ "$rc" -le 1 ] || { bad=$((bad + 1)); echo "cut at $i: exit $rc" >>"$TMP/bad"; }
-	python3 -c 'import sys; d=bytearray(open(sys.argv[1],"rb").read()); d[int(sys.argv[2])]^=0xff; open(sys.argv[3],"wb").write(d)' "$f" "$i" "$TMP/flip"
-	"$AFLAME" --format folded "$TMP/flip" >/dev/null 2>"$TMP/e"
-	rc=$?
-	[ "$rc" -le 1 ] || { bad=$((bad + 1)); echo "flip at $i: exit $rc" >>"$TMP/bad"; }
-done
-check "simpleperf/$n cuts and $n flips of corners.trace end in exit 0 or 1" test "$bad" -eq 0
+damage_sweep "simpleperf/corners.trace" "$S/corners.trace"
