@@ -55,7 +55,7 @@ size_t af_profile_add_process(struct af_profile *p, uint64_t pid, const char *na
 	return p->nprocesses++;
 }
 
-static char *vformat(const char *fmt, va_list ap)
+static __attribute__((format(printf, 1, 0))) char *vformat(const char *fmt, va_list ap)
 {
 	struct af_buf b;
 	af_buf_init(&b);
@@ -82,7 +82,8 @@ const char *af_profile_get_info(const struct af_profile *p, const char *key)
 	return NULL;
 }
 
-static void add_warning(struct af_profile *p, uint64_t count, bool note, const char *fmt, va_list ap)
+static __attribute__((format(printf, 4, 0))) void add_warning(struct af_profile *p, uint64_t count,
+							    bool note, const char *fmt, va_list ap)
 {
 	for (size_t i = 0; i < p->nwarnings; i++) {
 		struct af_warning *w = &p->warnings[i];

@@ -728,7 +728,8 @@ static int fold_slices(struct pf *f)
 		else
 			atrace_slices_name_process(r, (int64_t)n->id, (const char *)n->s, n->n);
 	}
-	qsort(f->ev, f->nev, sizeof *f->ev, by_time);
+	if (f->nev > 1)
+		qsort(f->ev, f->nev, sizeof *f->ev, by_time);
 	for (size_t i = 0; i < f->nev; i++) {
 		const struct pev *e = &f->ev[i];
 		if (e->kind == EV_PRINT) {
