@@ -110,6 +110,9 @@ our_table() {
 		if (f[3] != "method")
 			next
 		k = f[2]
+		# undo the CSV formula guard: a name starting with = + - @ gets a quote in front
+		if (k ~ /^\047[-=+@]/)
+			k = substr(k, 2)
 		if (k ~ /^<unknown method 0x[0-9a-f]+>$/)
 			k = "(unknown)"
 		if (!(k in inc)) order[++n] = k
