@@ -19,3 +19,17 @@ for target in $(sed -n 's/^FUZZ_TARGETS := //p' Makefile); do
 		fail "fuzz replay $target" "exit status $rc: $(printf '%s\n' "$out" | grep -v '^PASS' | head -3 | tr '\n' ' ')"
 	fi
 done
+
+# every target has a dictionary libFuzzer can parse: a comment, a blank line,
+# or an optionally named quoted string (a bad line makes libFuzzer exit at once)
+for target in $(sed -n 's/^FUZZ_TARGETS := //p' Makefile); do
+	dict=tests/fuzz/dict/$target.dict
+	bad=$(grep -nEv '^[[:space:]]*(#.*)?$|^[[:space:]]*([A-Za-z0-9_]+=)?"([^"\\]|\\.)*"[[:space:]]*$' "$dict" 2>&1 | head -1)
+	if [ ! -f "$dict" ]; then
+		fail "fuzz dictionary $target" "$dict is missing"
+	elif [ -n "$bad" ]; then
+		fail "fuzz dictionary $target" "$dict:${bad%%:*}: not a libFuzzer dictionary line"
+	else
+		pass "fuzz dictionary $target"
+	fi
+done
