@@ -115,6 +115,8 @@ void af_default_subtitle(struct af_buf *b, const char *input, const struct af_pr
 {
 	if (p->clock)
 		af_buf_printf(b, "%s \xc2\xb7 %s clock \xc2\xb7 %s", base_name(input), p->clock, p->unit);
+	else if (p->measure)
+		af_buf_printf(b, "%s \xc2\xb7 %s", base_name(input), p->measure);
 }
 
 /* ---- the batch ---- */

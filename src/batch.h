@@ -44,8 +44,8 @@ int af_render_to(enum af_out_format f, struct af_tree *t, uint32_t root,
  * (name ranks, the "all" name), so that threads can then share it. */
 void af_batch_prepare_tree(struct af_tree *t);
 
-/* The default subtitle "file · clock · unit" of an input, or nothing when
- * the profile has no clock. */
+/* The default subtitle "file · clock · unit" of an input, "file · what is
+ * measured" for a profile with no clock but a measure, else nothing. */
 void af_default_subtitle(struct af_buf *b, const char *input, const struct af_profile *p);
 
 struct af_batch_opts {

@@ -30,6 +30,9 @@ static const char usage_text[] =
 	"      --async             atrace: draw async slices (S/F, G/H) per process\n"
 	"      --cpu-samples       Perfetto: draw the CPU samples (perf_sample, streaming\n"
 	"                          profile) instead of the slices\n"
+	"      --heap WHAT         Perfetto: draw the heap profiles (heapprofd), weighed\n"
+	"                          by unreleased (default when a trace has nothing else),\n"
+	"                          allocated or freed bytes, or with -count, allocations\n"
 	"  -o, --output FILE       write here (default: standard output); the format\n"
 	"                          follows the extension: .svg, .png, .pdf, .folded, .txt\n"
 	"      --format FMT        svg, svg-static, png, pdf, folded, tree or frames (one\n"
@@ -254,7 +257,7 @@ static enum af_out_format format_from_path(const char *path)
 
 enum {
 	OPT_APP_PACKAGE = 256, OPT_ASYNC, OPT_BGCOLORS, OPT_CLOCK, OPT_COLLAPSE_RECURSION, OPT_COLORS, OPT_COUNTNAME,
-	OPT_CP, OPT_CPU_SAMPLES, OPT_DIFF, OPT_DIFF_TOTAL, OPT_EXCLUDE, OPT_FACTOR, OPT_FLAMECHART, OPT_FONTSIZE, OPT_FONTTYPE, OPT_FONTWIDTH,
+	OPT_CP, OPT_CPU_SAMPLES, OPT_HEAP, OPT_DIFF, OPT_DIFF_TOTAL, OPT_EXCLUDE, OPT_FACTOR, OPT_FLAMECHART, OPT_FONTSIZE, OPT_FONTTYPE, OPT_FONTWIDTH,
 	OPT_FORMAT, OPT_FROM, OPT_HASH, OPT_HEIGHT, OPT_HIDE, OPT_IDLE, OPT_INCLUDE, OPT_INFO, OPT_INVERTED, OPT_MINWIDTH,
 	OPT_MERGE_THREADS, OPT_NAMETYPE, OPT_NEGATE, OPT_NO_JS, OPT_NORMALIZE, OPT_NOTES, OPT_PER_THREAD, OPT_REPORT,
 	OPT_REVERSE, OPT_ROOT, OPT_SCALE, OPT_SIGNATURES, OPT_STATIC, OPT_STRICT, OPT_SUBTITLE,
@@ -271,6 +274,7 @@ static const struct option long_options[] = {
 	{ "countname", required_argument, NULL, OPT_COUNTNAME },
 	{ "cp", no_argument, NULL, OPT_CP },
 	{ "cpu-samples", no_argument, NULL, OPT_CPU_SAMPLES },
+	{ "heap", required_argument, NULL, OPT_HEAP },
 	{ "diff", no_argument, NULL, OPT_DIFF },
 	{ "diff-total", no_argument, NULL, OPT_DIFF_TOTAL },
 	{ "exclude", required_argument, NULL, OPT_EXCLUDE },
@@ -416,6 +420,20 @@ static void parse_option(struct af_cli *o, int c, const char *arg)
 	case OPT_CPU_SAMPLES:
 		o->read.cpu_samples = true;
 		break;
+	case OPT_HEAP: {
+		static const char *const names[] = {
+			[AF_HEAP_UNRELEASED] = "unreleased", [AF_HEAP_ALLOCATED] = "allocated",
+			[AF_HEAP_FREED] = "freed", [AF_HEAP_UNRELEASED_COUNT] = "unreleased-count",
+			[AF_HEAP_ALLOCATED_COUNT] = "allocated-count", [AF_HEAP_FREED_COUNT] = "freed-count",
+		};
+		o->read.heap = AF_HEAP_NONE;
+		for (size_t i = AF_HEAP_UNRELEASED; i < sizeof names / sizeof *names; i++)
+			if (strcmp(arg, names[i]) == 0)
+				o->read.heap = (enum af_heap_value)i;
+		if (o->read.heap == AF_HEAP_NONE)
+			usage_error("unknown heap value '%s' (unreleased, allocated, freed, or one of them with -count)", arg);
+		break;
+	}
 	case OPT_DIFF:
 		o->diff = true;
 		break;

@@ -140,9 +140,9 @@ static void set_titles(struct af_cli *o, const struct af_profile *p, int nselect
 	o->render.decimals = p->decimals;
 	if (o->subtitle) {
 		o->render.subtitle = o->subtitle;
-	} else if (p->clock) {
+	} else {
 		af_default_subtitle(subtitle, o->inputs[0], p);
-		o->render.subtitle = subtitle->data;
+		o->render.subtitle = subtitle->len ? subtitle->data : NULL;
 	}
 	o->layout.has_subtitle = o->render.subtitle != NULL;
 }

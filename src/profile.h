@@ -54,6 +54,8 @@ struct af_profile {
 	const char *format;   /* "art", "folded", "atrace": static string */
 	const char *clock;    /* "wall", "thread-cpu", or NULL (no clock) */
 	const char *unit;     /* "µs" or "samples": static string */
+	const char *measure;  /* with no clock, what weights measure for the
+				 subtitle ("unreleased bytes"), or NULL */
 	unsigned decimals;    /* weights are fixed point with this many decimals */
 };
 

@@ -13,6 +13,13 @@
 
 enum af_clock { AF_CLOCK_DEFAULT, AF_CLOCK_WALL, AF_CLOCK_CPU };
 
+/* What a heap profile's frames weigh: bytes or allocations still held at
+ * the last dump, allocated, or freed (AF_HEAP_NONE: not asked for). */
+enum af_heap_value {
+	AF_HEAP_NONE, AF_HEAP_UNRELEASED, AF_HEAP_ALLOCATED, AF_HEAP_FREED,
+	AF_HEAP_UNRELEASED_COUNT, AF_HEAP_ALLOCATED_COUNT, AF_HEAP_FREED_COUNT,
+};
+
 struct af_read_opts {
 	enum af_clock clock;   /* ART: which time to weigh frames by */
 	bool signatures;       /* ART: append parameter types to frame names */
@@ -33,6 +40,7 @@ struct af_read_opts {
 	uint64_t from, to;
 	bool async;            /* atrace: draw async slices (S/F, G/H), not threads */
 	bool cpu_samples;      /* Perfetto: draw CPU samples, not slices */
+	enum af_heap_value heap; /* Perfetto: draw heap profiles, weighed by this */
 };
 
 struct af_input {

@@ -9,8 +9,11 @@
  *                builder (atrace.h) into process > thread > slice trees;
  *   CPU samples  perf_sample and streaming_profile_packet callstacks, by
  *                thread, weighted by samples (timebase_count when set);
- *   heap         heapprofd's profile_packet dumps, by process: unreleased,
- *                allocated or freed bytes, or the counts.
+ *   heap         heapprofd's profile_packet dumps, by process and heap:
+ *                unreleased, allocated or freed bytes, or the counts. A
+ *                dump's numbers for a callstack are totals since profiling
+ *                began, so each callstack weighs what its last dump said
+ *                (as Perfetto's trace processor counts them).
  * Slices are the default when the trace has them, else samples, else heap.
  *
  * Interned data (names, frames, callstacks, mappings) belongs to a packet
@@ -39,6 +42,8 @@ enum {
 	PKT_INTERNED = 12, PKT_SEQ_FLAGS = 13, PKT_PROFILE = 37, PKT_CLEARED = 41, PKT_DROPPED = 42,
 	PKT_PROCESS_DESC = 43, PKT_THREAD_DESC = 44, PKT_COMPRESSED = 50, PKT_STREAMING_PROFILE = 54,
 	PKT_DEFAULTS = 59, PKT_TRACK_DESC = 60, PKT_PERF_SAMPLE = 66, PKT_ZSTD = 133,
+	PROF_STRINGS = 1, PROF_FRAMES = 2, PROF_CALLSTACKS = 3, PROF_MAPPINGS = 4, PROF_DUMPS = 5,
+
 	SEQ_CLEARED = 1,
 	ID_EVENT_NAMES = 2, ID_FUNCTION_NAMES = 5, ID_FRAMES = 6, ID_CALLSTACKS = 7,
 	ID_MAPPING_PATHS = 17, ID_MAPPINGS = 19,
@@ -50,6 +55,7 @@ struct seq {
 	struct af_idmap interned[I_KINDS];   /* iid -> spans[] */
 	uint64_t default_track;               /* trace_packet_defaults */
 	int64_t pid, tid;                     /* thread_descriptor (legacy), -1 */
+	uint64_t generation;                  /* incremental state clears so far */
 };
 
 struct span { const uint8_t *p; size_t n; uint64_t off; };
@@ -69,6 +75,23 @@ struct pev {                              /* a slice event, folded in time order
 struct name { uint64_t id; int64_t pid; const uint8_t *s; uint32_t n; bool thread; };
 
 struct sample_thread { uint64_t tid; int64_t pid; uint32_t node; size_t index; };
+
+struct heap {                             /* one heap of one process */
+	int64_t pid;
+	uint32_t node;                        /* its graph */
+	size_t thread;                        /* in the profile */
+};
+
+struct heap_stack {                       /* one callstack of one heap */
+	uint64_t last;                        /* the ordinal of its last sample */
+	uint64_t weight;                      /* what that sample said */
+};
+
+/* What a walk over the packets folds. Heaps take two walks: the scan finds
+ * each callstack's last sample, the fold draws only those, so a stack that
+ * ends at 0 draws nothing and each resolves with the interned data of its
+ * own dump. */
+enum draw { DRAW_SLICES, DRAW_CPU, DRAW_HEAP_SCAN, DRAW_HEAP };
 
 struct pf {
 	struct af_profile *p;
@@ -92,11 +115,21 @@ struct pf {
 	struct af_idmap sproc_nodes;          /* pid -> process node */
 	struct af_buf *inflated;              /* decompressed packet groups */
 	size_t ninflated, cap_inflated;
+	struct heap *heaps;
+	size_t nheaps, cap_heaps;
+	struct af_idmap heap_ids;             /* keyed hash of (pid, heap name) -> heaps[] */
+	struct heap_stack *hstacks;           /* kept from the scan to the fold */
+	size_t nhstacks, cap_hstacks;
+	struct af_idmap hstack_ids;           /* keyed hash of (pid, heap name, sequence,
+						 generation, callstack iid) -> hstacks[] */
+	uint64_t heap_ordinal;                /* heap samples so far in this walk */
 	struct af_buf scratch, frame;
-	bool samples;                         /* fold CPU samples (else slices) */
+	enum draw draw;                       /* what this pass folds */
 	/* --info */
 	uint64_t packets, dropped, sequences, cleared, ftrace, prints, track_slices, cpu_samples,
-		 sample_weight, compressed, zstd, unknown_iids, no_callstack, heap_dumps, other_events;
+		 sample_weight, compressed, zstd, unknown_iids, no_callstack, other_events,
+		 heap_packets, heap_dumps, heap_samples, heap_drawn, heap_weight, heap_lost, heap_inconsistent,
+		 weight_saturated;
 };
 
 static int fail(struct pf *f, const struct af_proto *m)
@@ -123,6 +156,7 @@ static struct seq *seq_of(struct pf *f, uint64_t id)
 
 static void clear_seq(struct pf *f, struct seq *s)
 {
+	s->generation++;
 	for (int k = 0; k < I_KINDS; k++)
 		af_idmap_release(&s->interned[k]);
 	f->cleared++;
@@ -474,6 +508,19 @@ static uint32_t frame_name(struct pf *f, const struct seq *s, uint64_t frame_iid
 	return af_tree_intern(&f->p->tree, b->data, b->len);
 }
 
+/* The graph node of process pid (named at the end), made on first use. */
+static uint32_t process_node(struct pf *f, int64_t pid)
+{
+	bool found;
+	uint32_t *slot = af_idmap_slot(&f->sproc_nodes, (uint64_t)pid, &found);
+	if (!found) {
+		struct af_tree *t = &f->p->tree;
+		*slot = af_tree_add_child(t, AF_ROOT, af_tree_intern_str(t, ""));
+		af_profile_add_process(f->p, (uint64_t)(pid > 0 ? pid : 0), "", 0, *slot);
+	}
+	return *slot;
+}
+
 /* The graph node of thread tid, made on its first sample; counts it. */
 static uint32_t sample_thread(struct pf *f, uint64_t tid, int64_t pid)
 {
@@ -485,12 +532,7 @@ static uint32_t sample_thread(struct pf *f, uint64_t tid, int64_t pid)
 	}
 	struct af_tree *t = &f->p->tree;
 	uint32_t empty = af_tree_intern_str(t, "");
-	uint32_t *pslot = af_idmap_slot(&f->sproc_nodes, (uint64_t)pid, &found);
-	if (!found) {
-		*pslot = af_tree_add_child(t, AF_ROOT, empty);
-		af_profile_add_process(f->p, (uint64_t)(pid > 0 ? pid : 0), "", 0, *pslot);
-	}
-	uint32_t pnode = *pslot;
+	uint32_t pnode = process_node(f, pid);
 	af_grow(&f->sthreads, &f->cap_sthreads, f->nsthreads + 1, sizeof *f->sthreads);
 	uint32_t node = af_tree_add_child(t, pnode, empty);
 	size_t ti = af_profile_add_thread(f->p, tid, "", 0);
@@ -503,16 +545,22 @@ static uint32_t sample_thread(struct pf *f, uint64_t tid, int64_t pid)
 	return node;
 }
 
-/* One sample of callstack iid on thread tid, weighing w. */
-static void fold_sample(struct pf *f, const struct seq *s, uint64_t tid, int64_t pid, uint64_t iid,
-			uint64_t w)
+/* Add w to a node's self weight, saturating (counts come from the file). */
+static void add_weight(struct pf *f, uint32_t node, uint64_t w)
 {
-	f->cpu_samples++;
-	f->sample_weight += w;
-	if (!f->samples)
-		return;
+	uint64_t *self = &f->p->tree.nodes[node].self;
+	if (*self > UINT64_MAX - w) {
+		*self = UINT64_MAX;
+		f->weight_saturated++;
+	} else {
+		*self += w;
+	}
+}
+
+/* The frames of callstack iid under node, root first: the leaf's node. */
+static uint32_t fold_callstack(struct pf *f, const struct seq *s, uint32_t node, uint64_t iid)
+{
 	struct af_tree *t = &f->p->tree;
-	uint32_t node = sample_thread(f, tid, pid);
 	const struct span *cs = lookup(f, s, I_CALLSTACK, iid);
 	if (!cs) {
 		f->no_callstack++;
@@ -533,7 +581,18 @@ static void fold_sample(struct pf *f, const struct seq *s, uint64_t tid, int64_t
 			}
 		}
 	}
-	t->nodes[node].self += w;
+	return node;
+}
+
+/* One sample of callstack iid on thread tid, weighing w. */
+static void fold_sample(struct pf *f, const struct seq *s, uint64_t tid, int64_t pid, uint64_t iid,
+			uint64_t w)
+{
+	f->cpu_samples++;
+	f->sample_weight = f->sample_weight > UINT64_MAX - w ? UINT64_MAX : f->sample_weight + w;
+	if (f->draw != DRAW_CPU)
+		return;
+	add_weight(f, fold_callstack(f, s, sample_thread(f, tid, pid), iid), w);
 }
 
 /* PerfSample: pid 2, tid 3, callstack_iid 4, timebase_count 6. */
@@ -587,6 +646,216 @@ static int streaming_profile(struct pf *f, const struct seq *s, const struct af_
 				return af_diag_offset(f->d, x.offset, "malformed protobuf: packed callstack ids cut short");
 		}
 	}
+	return rc < 0 ? fail(f, &m) : 0;
+}
+
+/* ---- heap profiles ---- */
+
+/* The graph of heap `name` of process pid: process > heap, the heap drawn
+ * as a thread of the process. Keyed by a keyed 64-bit hash of both: two
+ * heaps share one only by a collision no file can aim for. */
+static struct heap *heap_of(struct pf *f, int64_t pid, const uint8_t *name, size_t n)
+{
+	struct af_buf *b = &f->scratch;
+	b->len = 0;
+	af_buf_add(b, &pid, sizeof pid);
+	af_buf_add(b, name, n);
+	bool found;
+	uint32_t *slot = af_idmap_slot(&f->heap_ids, af_hash_keyed_bytes(b->data, b->len), &found);
+	if (found)
+		return &f->heaps[*slot];
+	*slot = (uint32_t)f->nheaps;
+	b->len = 0;
+	if (n)
+		af_name_append(b, (const char *)name, n > 4096 ? 4096 : n);
+	else
+		af_buf_puts(b, "unknown");   /* as trace processor names it */
+	af_name_finish(b, 0);
+	struct af_tree *t = &f->p->tree;
+	uint32_t pnode = process_node(f, pid);
+	uint32_t node = af_tree_add_child(t, pnode, af_tree_intern(t, b->data, b->len));
+	uint64_t upid = (uint64_t)(pid > 0 ? pid : 0);
+	size_t ti = af_profile_add_thread(f->p, upid, b->data, b->len);
+	f->p->threads[ti].node = node;
+	f->p->threads[ti].pid = upid;
+	f->p->threads[ti].process_node = pnode;
+	af_grow(&f->heaps, &f->cap_heaps, f->nheaps + 1, sizeof *f->heaps);
+	f->heaps[f->nheaps] = (struct heap){ pid, node, ti };
+	return &f->heaps[f->nheaps++];
+}
+
+/* What a heap graph's weights count: the unit, and what the subtitle and
+ * messages say. */
+static const struct { const char *unit, *measure; } heap_values[] = {
+	[AF_HEAP_NONE] = { "bytes", "unreleased bytes" },
+	[AF_HEAP_UNRELEASED] = { "bytes", "unreleased bytes" },
+	[AF_HEAP_ALLOCATED] = { "bytes", "allocated bytes" },
+	[AF_HEAP_FREED] = { "bytes", "freed bytes" },
+	[AF_HEAP_UNRELEASED_COUNT] = { "allocations", "unreleased allocations" },
+	[AF_HEAP_ALLOCATED_COUNT] = { "allocations", "allocations" },
+	[AF_HEAP_FREED_COUNT] = { "allocations", "freed allocations" },
+};
+
+struct heap_sample { uint64_t callstack, allocated, freed, max, max_count, allocs, frees; bool at_max; };
+
+/* What a sample weighs under the chosen value. Without dump_at_max the
+ * unreleased part is allocated - freed; a sample freeing more than it
+ * allocated (a damaged dump) counts as 0. */
+static uint64_t heap_weight(struct pf *f, const struct heap_sample *hs)
+{
+	uint64_t a = hs->allocated, fr = hs->freed;
+	switch (f->o->heap) {
+	case AF_HEAP_ALLOCATED: return hs->allocated;
+	case AF_HEAP_FREED: return hs->freed;
+	case AF_HEAP_ALLOCATED_COUNT: return hs->allocs;
+	case AF_HEAP_FREED_COUNT: return hs->frees;
+	case AF_HEAP_UNRELEASED_COUNT:
+		if (hs->at_max)
+			return hs->max_count;
+		a = hs->allocs;
+		fr = hs->frees;
+		break;
+	default:
+		if (hs->at_max)
+			return hs->max;
+	}
+	if (fr > a) {
+		f->heap_inconsistent++;
+		return 0;
+	}
+	return a - fr;
+}
+
+/* HeapSample: callstack_id 1, self_allocated 2, self_freed 3, alloc_count
+ * 5, free_count 6, self_max 8, self_max_count 9. */
+static int heap_sample(struct pf *f, const struct af_proto *dump, const struct af_proto_field *fl,
+		       struct heap_sample *hs)
+{
+	struct af_proto m;
+	struct af_proto_field x;
+	af_proto_sub(dump, fl, &m);
+	*hs = (struct heap_sample){ 0 };
+	int rc;
+	while ((rc = af_proto_next(&m, &x)) > 0) {
+		if (x.wire != AF_WIRE_VARINT)
+			continue;
+		switch (x.num) {
+		case 1: hs->callstack = x.u; break;
+		case 2: hs->allocated = x.u; break;
+		case 3: hs->freed = x.u; break;
+		case 5: hs->allocs = x.u; break;
+		case 6: hs->frees = x.u; break;
+		case 8: hs->max = x.u; hs->at_max = true; break;
+		case 9: hs->max_count = x.u; hs->at_max = true; break;
+		}
+	}
+	return rc < 0 ? fail(f, &m) : 0;
+}
+
+/* A sample of callstack iid in the heap whose key is hkey: the scan keeps
+ * its weight as the callstack's latest; the fold draws it if it is the
+ * last and weighs something. */
+static void heap_stack(struct pf *f, const struct seq *s, uint64_t hkey, int64_t pid,
+		       const uint8_t *name, size_t n, uint64_t iid, uint64_t w)
+{
+	uint64_t key[4] = { hkey, (uint64_t)(s - f->seqs), s->generation, iid };
+	uint64_t ordinal = ++f->heap_ordinal;
+	bool found;
+	uint32_t *slot = af_idmap_slot(&f->hstack_ids, af_hash_keyed_bytes(key, sizeof key), &found);
+	if (f->draw == DRAW_HEAP_SCAN) {
+		if (!found) {
+			*slot = (uint32_t)f->nhstacks;
+			af_grow(&f->hstacks, &f->cap_hstacks, f->nhstacks + 1, sizeof *f->hstacks);
+			f->nhstacks++;
+		}
+		f->hstacks[*slot] = (struct heap_stack){ ordinal, w };
+		return;
+	}
+	if (!found || f->hstacks[*slot].last != ordinal || w == 0)
+		return;
+	f->heap_weight = f->heap_weight > UINT64_MAX - w ? UINT64_MAX : f->heap_weight + w;
+	const struct heap *h = heap_of(f, pid, name, n);
+	f->p->threads[h->thread].events++;   /* callstacks drawn */
+	f->heap_drawn++;
+	add_weight(f, fold_callstack(f, s, h->node, iid), w);
+}
+
+/* ProcessHeapSamples: pid 1, samples 2, heap_name 11; the flags saying the
+ * profile is incomplete (4 rejected, 6 disconnected, 7 buffer overran,
+ * 8 buffer corrupted, 10 guardrail) are counted. */
+static int heap_dump(struct pf *f, const struct seq *s, const struct af_proto *pkt,
+		     const struct af_proto_field *fl)
+{
+	struct af_proto m;
+	struct af_proto_field x;
+	af_proto_sub(pkt, fl, &m);
+	int64_t pid = 0;
+	const uint8_t *name = NULL;
+	size_t n = 0;
+	bool lost = false;
+	int rc;
+	while ((rc = af_proto_next(&m, &x)) > 0) {
+		if (x.num == 1 && x.wire == AF_WIRE_VARINT)
+			pid = (int32_t)x.u;
+		else if (x.num == 11 && x.wire == AF_WIRE_LEN)
+			name = x.data, n = x.len;
+		else if (x.wire == AF_WIRE_VARINT && x.u && (x.num == 4 || (x.num >= 6 && x.num <= 8) || x.num == 10))
+			lost = true;
+	}
+	if (rc < 0)
+		return fail(f, &m);
+	f->heap_dumps++;
+	f->heap_lost += lost;
+	if (f->draw != DRAW_HEAP_SCAN && f->draw != DRAW_HEAP)
+		return 0;
+	struct af_buf *b = &f->scratch;   /* the heap's key */
+	b->len = 0;
+	af_buf_add(b, &pid, sizeof pid);
+	af_buf_add(b, name, n);
+	uint64_t hkey = af_hash_keyed_bytes(b->data, b->len);
+	af_proto_sub(pkt, fl, &m);
+	struct heap_sample hs;
+	while ((rc = af_proto_next(&m, &x)) > 0) {
+		if (x.num != 2 || x.wire != AF_WIRE_LEN)
+			continue;
+		if (heap_sample(f, &m, &x, &hs) < 0)
+			return -1;
+		f->heap_samples++;
+		heap_stack(f, s, hkey, pid, name, n, hs.callstack, heap_weight(f, &hs));
+	}
+	return rc < 0 ? fail(f, &m) : 0;
+}
+
+/* ProfilePacket: Android 10 carries its own strings (function names and
+ * paths both), frames, callstacks and mappings, kept as the sequence's
+ * interned data; later versions intern them in InternedData. */
+static int profile_packet(struct pf *f, struct seq *s, const struct af_proto *pkt,
+			  const struct af_proto_field *fl)
+{
+	struct af_proto m;
+	struct af_proto_field x;
+	af_proto_sub(pkt, fl, &m);
+	int rc;
+	while ((rc = af_proto_next(&m, &x)) > 0) {
+		if (x.wire != AF_WIRE_LEN)
+			continue;
+		if (x.num == PROF_STRINGS) {
+			intern(f, s, I_FUNCTION_NAME, &m, &x);
+			intern(f, s, I_MAPPING_PATH, &m, &x);
+		} else if (x.num == PROF_FRAMES)
+			intern(f, s, I_FRAME, &m, &x);
+		else if (x.num == PROF_CALLSTACKS)
+			intern(f, s, I_CALLSTACK, &m, &x);
+		else if (x.num == PROF_MAPPINGS)
+			intern(f, s, I_MAPPING, &m, &x);
+	}
+	if (rc < 0)
+		return fail(f, &m);
+	f->heap_packets++;
+	af_proto_sub(pkt, fl, &m);
+	while ((rc = af_proto_next(&m, &x)) > 0)
+		if (x.num == PROF_DUMPS && x.wire == AF_WIRE_LEN && heap_dump(f, s, &m, &x) < 0)
+			return -1;
 	return rc < 0 ? fail(f, &m) : 0;
 }
 
@@ -661,7 +930,7 @@ static int packet(struct pf *f, const struct af_proto *outer, const struct af_pr
 		case PKT_THREAD_DESC: rc = descriptor(f, &m, p, true, &s->pid, &s->tid); break;
 		case PKT_PERF_SAMPLE: rc = perf_sample(f, s, &m, p); break;
 		case PKT_STREAMING_PROFILE: rc = streaming_profile(f, s, &m, p); break;
-		case PKT_PROFILE: f->heap_dumps++; rc = 0; break;
+		case PKT_PROFILE: rc = profile_packet(f, s, &m, p); break;
 		case PKT_DEFAULTS: {
 			struct af_proto d, te;
 			struct af_proto_field y, z;
@@ -748,17 +1017,18 @@ static int fold_slices(struct pf *f)
 	return rc;
 }
 
-/* Name the sample graphs' threads and processes from what the trace said. */
+/* Name the sample graphs' threads and processes from what the trace said;
+ * a heap's graph is named after its heap already. */
 static void name_samples(struct pf *f)
 {
 	struct af_tree *t = &f->p->tree;
 	for (size_t i = 0; i < f->nnames; i++) {
 		const struct name *n = &f->names[i];
 		uint32_t node = AF_NONE;
-		if (n->thread) {
+		if (n->thread && f->draw == DRAW_CPU) {
 			uint32_t k = af_idmap_get(&f->sthread_ids, n->id);
 			node = k != AF_NONE ? f->sthreads[k].node : AF_NONE;
-		} else {
+		} else if (!n->thread) {
 			node = af_idmap_get(&f->sproc_nodes, n->id);
 		}
 		if (node == AF_NONE)
@@ -775,7 +1045,7 @@ static void name_samples(struct pf *f)
 			}
 	}
 	struct af_buf *b = &f->scratch;
-	for (size_t j = 0; j < f->p->nthreads; j++) {
+	for (size_t j = 0; j < f->p->nthreads && f->draw == DRAW_CPU; j++) {
 		struct af_thread *th = &f->p->threads[j];
 		if (!th->name[0]) {
 			b->len = 0;
@@ -804,18 +1074,26 @@ static void name_samples(struct pf *f)
 
 static void info(struct pf *f)
 {
+	static const char *const drawn[] = { "slices", "CPU samples", "heap profiles", "heap profiles" };
 	struct af_profile *p = f->p;
 	af_profile_info(p, "packets", "%" PRIu64 " (%" PRIu64 " compressed groups)", f->packets, f->compressed);
 	af_profile_info(p, "sequences", "%" PRIu64 " (incremental state cleared %" PRIu64 " times)", f->sequences, f->cleared);
 	af_profile_info(p, "ftrace events", "%" PRIu64 " (%" PRIu64 " prints)", f->ftrace, f->prints);
 	af_profile_info(p, "track-event slices", "%" PRIu64, f->track_slices);
 	af_profile_info(p, "cpu samples", "%" PRIu64 " (weight %" PRIu64 ")", f->cpu_samples, f->sample_weight);
-	af_profile_info(p, "heap profile packets", "%" PRIu64, f->heap_dumps);
-	af_profile_info(p, "drawn", "%s", f->samples ? "CPU samples" : "slices");
+	af_profile_info(p, "heap profiles", "%" PRIu64 " packets, %" PRIu64 " process dumps, %zu heaps",
+			f->heap_packets, f->heap_dumps, f->nheaps);
+	if (f->draw == DRAW_HEAP)
+		af_profile_info(p, "heap callstacks drawn", "%" PRIu64 " of %zu (each as its last dump said; %" PRIu64 " %s)",
+				f->heap_drawn, f->nhstacks, f->heap_weight, heap_values[f->o->heap].measure);
+	af_profile_info(p, "drawn", "%s", drawn[f->draw]);
 	af_profile_warn(p, f->dropped, "packets after which the tracing service dropped data");
 	af_profile_warn(p, f->zstd, "zstd-compressed packet groups skipped (not supported)");
 	af_profile_warn(p, f->unknown_iids, "references to interned data that the sequence does not hold");
 	af_profile_warn(p, f->no_callstack, "samples whose callstack is not interned (drawn as [no callstack])");
+	af_profile_warn(p, f->heap_lost, "heap dumps of a process that heapprofd profiled only in part (rejected, disconnected, overran or corrupted buffer, guardrail)");
+	af_profile_warn(p, f->heap_inconsistent, "heap samples that freed more than they allocated (counted as 0 unreleased)");
+	af_profile_warn(p, f->weight_saturated, "frames whose weight passed 2^64 (held at the largest value)");
 }
 
 static void pf_release(struct pf *f)
@@ -833,6 +1111,10 @@ static void pf_release(struct pf *f)
 	free(f->sthreads);
 	af_idmap_release(&f->sthread_ids);
 	af_idmap_release(&f->sproc_nodes);
+	free(f->heaps);
+	af_idmap_release(&f->heap_ids);
+	free(f->hstacks);
+	af_idmap_release(&f->hstack_ids);
 	for (size_t i = 0; i < f->ninflated; i++)
 		af_buf_release(&f->inflated[i]);
 	free(f->inflated);
@@ -840,35 +1122,54 @@ static void pf_release(struct pf *f)
 	af_buf_release(&f->frame);
 }
 
-/* Slices when the trace has them (or --cpu-samples is not given and it has
- * no samples either), else CPU samples. Decided before folding: a first
- * pass would cost a second walk, so samples are folded while reading and
- * thrown away when slices win. */
+/* One walk over the packets, folding what `draw` says (slice events are
+ * gathered in every walk and folded at the end). A heap scan's findings
+ * stay for the fold that follows it. */
+static int walk(struct pf *f, const struct af_input *in, enum draw draw)
+{
+	struct pf keep = *f;
+	f->hstacks = NULL;
+	af_idmap_init(&f->hstack_ids);
+	pf_release(f);
+	*f = (struct pf){ .p = keep.p, .o = keep.o, .d = keep.d, .draw = draw };
+	if (draw == DRAW_HEAP) {
+		f->hstacks = keep.hstacks;
+		f->nhstacks = keep.nhstacks;
+		f->cap_hstacks = keep.cap_hstacks;
+		f->hstack_ids = keep.hstack_ids;
+	} else {
+		free(keep.hstacks);
+		af_idmap_release(&keep.hstack_ids);
+	}
+	return packets(f, in->data, in->len, 0, 0);
+}
+
+/* Slices when the trace has them, else CPU samples, else heap profiles;
+ * --cpu-samples or --heap choose. */
 static int read_perfetto(struct af_profile *p, const struct af_input *in,
 			 const struct af_read_opts *o, struct af_diag *d)
 {
-	struct pf f = { .p = p, .o = o, .d = d, .samples = o->cpu_samples };
-	af_buf_init(&f.scratch);
-	af_buf_init(&f.frame);
-	int rc = packets(&f, in->data, in->len, 0, 0);
-	if (rc == 0 && !f.samples && f.nev == 0 && f.cpu_samples) {
-		/* no slices at all: draw the samples (read again, now folding them) */
-		pf_release(&f);
-		f = (struct pf){ .p = p, .o = o, .d = d, .samples = true };
-		af_buf_init(&f.scratch);
-		af_buf_init(&f.frame);
-		rc = packets(&f, in->data, in->len, 0, 0);
-	}
-	if (rc == 0) {
-		if (f.samples) {
-			name_samples(&f);
-			p->unit = "samples";
-			p->clock = NULL;
-			info(&f);
-		} else {
-			info(&f);
-			rc = fold_slices(&f);
-		}
+	struct pf f = { .p = p, .o = o, .d = d };
+	enum draw first = o->heap != AF_HEAP_NONE ? DRAW_HEAP_SCAN : o->cpu_samples ? DRAW_CPU : DRAW_SLICES;
+	int rc = walk(&f, in, first);
+	if (rc == 0 && first == DRAW_SLICES && f.nev == 0 && f.cpu_samples)
+		rc = walk(&f, in, DRAW_CPU);
+	else if (rc == 0 && first == DRAW_SLICES && f.nev == 0 && f.heap_dumps)
+		rc = walk(&f, in, DRAW_HEAP_SCAN);
+	if (rc == 0 && f.draw == DRAW_HEAP_SCAN)
+		rc = walk(&f, in, DRAW_HEAP);
+	if (rc == 0 && f.draw == DRAW_SLICES) {
+		info(&f);
+		rc = fold_slices(&f);
+	} else if (rc == 0) {
+		name_samples(&f);
+		p->unit = f.draw == DRAW_CPU ? "samples" : heap_values[o->heap].unit;
+		p->measure = f.draw == DRAW_CPU ? NULL : heap_values[o->heap].measure;
+		p->clock = NULL;
+		info(&f);
+		if (f.draw == DRAW_HEAP && f.heap_weight == 0 && !o->info_only)
+			rc = af_diag_error(d, "nothing to draw: the heap profiles hold no %s at their last dumps",
+					   p->measure);
 	}
 	pf_release(&f);
 	return rc;
@@ -895,5 +1196,5 @@ static enum af_sniff sniff(const uint8_t *data, size_t len)
 
 const struct af_reader af_reader_perfetto = {
 	.name = "perfetto", .what = "a Perfetto trace", .sniff = sniff,
-	.read = read_perfetto, .nothing = "no slices or CPU samples",
+	.read = read_perfetto, .nothing = "no slices, CPU samples or heap profiles",
 };

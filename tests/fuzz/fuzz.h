@@ -84,8 +84,10 @@ static void fuzz_render(struct af_profile *p, uint8_t flags, size_t size, const 
 	fuzz_formats(p, cairo_formats, sizeof cairo_formats / sizeof *cairo_formats, excluded, &lo, &ro);
 }
 
-/* Run one input through the reader for fmt and every back end. */
-/* Run the reader called `reader` (read.c's table) on one input. */
+/* Run one input through the reader called `reader` (read.c's table) and
+ * every back end. The flag bits that choose layout options also choose
+ * Perfetto's CPU samples (0x10) or heap profiles (0x18, the value from the
+ * top bits): readers ignore the options of other formats. */
 static inline int fuzz_one(const char *reader, const uint8_t *data, size_t size)
 {
 	if (size < 1 || size > FUZZ_MAX_INPUT)
@@ -95,6 +97,8 @@ static inline int fuzz_one(const char *reader, const uint8_t *data, size_t size)
 		.clock = (enum af_clock)(flags % 3),
 		.signatures = flags & 0x04,
 		.strict = flags & 0x08,
+		.cpu_samples = (flags & 0x18) == 0x10,
+		.heap = (flags & 0x18) == 0x18 ? (enum af_heap_value)(1 + (flags >> 5) % 6) : AF_HEAP_NONE,
 	};
 	struct af_input in = { .data = data + 1, .len = size - 1, .name = "fuzz" };
 	struct af_profile p;

@@ -78,3 +78,58 @@ check "perfetto/flame chart" xmllint --noout "$TMP/chart.svg"
 check "perfetto/report" python3 -c 'import json, sys; json.load(open(sys.argv[1]))' "$TMP/r.json"
 
 damage_sweep "perfetto/corners.pftrace" "$P/corners.pftrace"
+
+# heap profiles (heapprofd). Upstream expects 1000 bytes in 6 allocations and
+# 90 bytes in 1 still held at the peak (dump_at_max), retained 1000, 1000,
+# then 0 over three dumps (window_frees), and the callstacks of two dumps
+# added up (continuous_legacy: 100 + 100 allocated).
+folds_to "heap at its peak (upstream)" "$P/heap_profile_dump_max.pftrace" \
+"system_server (2);unknown;f1;f2 90
+system_server (2);unknown;f1;f2;f3 1000"
+folds_to "heap allocations at its peak (upstream)" "$P/heap_profile_dump_max.pftrace" \
+"system_server (2);unknown;f1;f2 1
+system_server (2);unknown;f1;f2;f3 6" --heap unreleased-count
+folds_to "heap: every byte freed by the last dump (upstream)" "$P/heap_profile_window_frees.pftrace" ""
+check "perfetto/heap: nothing held says so" grep -q "nothing to draw: the heap profiles hold no unreleased bytes at their last dumps" "$TMP/err"
+folds_to "heap: allocated over three dumps (upstream)" "$P/heap_profile_window_frees.pftrace" \
+"system_server (2);unknown;f1 2000" --heap allocated
+folds_to "heap: callstacks of two dumps (upstream)" "$P/heap_profile_continuous_legacy.pftrace" \
+"system_server (2);unknown;f1 200" --heap allocated
+folds_to "heap: two heaps of one process (upstream)" "$P/heap_profile_tracker_twoheaps.pftrace" \
+"process-0 (0);custom;[unknown]+0x123 1
+process-0 (0);libc.malloc;[unknown]+0x123 1" --heap freed
+# ours: each callstack as its last dump says, interning reset between dumps
+HEAP="/system/bin/surfaceflinger (200);libc.malloc;surfaceflinger_main;operator new 200
+com.example.app (100);com.android.art;main;com.example.Cache.put 1024
+com.example.app (100);libc.malloc;main;/system/lib64/libc.so+0x1234 64
+com.example.app (100);libc.malloc;main;malloc 2000"
+folds_to "heap: unreleased bytes by default" "$P/heap.pftrace" "$HEAP"
+for w in "1 heap dumps of a process that heapprofd profiled only in part" \
+	"1 heap samples that freed more than they allocated"; do
+	check "perfetto/heap warns: $w" grep -q "warning: $w" "$TMP/err"
+done
+folds_to "heap: allocated bytes, demangled, across a reset" "$P/heap.pftrace" \
+"/system/bin/surfaceflinger (200);libc.malloc;surfaceflinger_main 10
+/system/bin/surfaceflinger (200);libc.malloc;surfaceflinger_main;operator new 300
+com.example.app (100);com.android.art;main;com.example.Cache.put 2048
+com.example.app (100);libc.malloc;main;/system/lib64/libc.so+0x1234 64
+com.example.app (100);libc.malloc;main;android::Parcel::write(void const*, unsigned long);malloc 8192
+com.example.app (100);libc.malloc;main;malloc 3000" --heap allocated
+folds_to "heap: freed allocations" "$P/heap.pftrace" \
+"/system/bin/surfaceflinger (200);libc.malloc;surfaceflinger_main 1
+/system/bin/surfaceflinger (200);libc.malloc;surfaceflinger_main;operator new 1
+com.example.app (100);com.android.art;main;com.example.Cache.put 4
+com.example.app (100);libc.malloc;main;android::Parcel::write(void const*, unsigned long);malloc 8
+com.example.app (100);libc.malloc;main;malloc 10" --heap freed-count
+folds_to "heap: -t picks a heap" "$P/heap.pftrace" "main;com.example.Cache.put 1024" -t com.android.art
+folds_to "heap: -p picks a process" "$P/heap.pftrace" "libc.malloc;surfaceflinger_main;operator new 200" -p 200
+folds_to "--heap on a trace with slices draws its heaps (none)" "$P/corners.pftrace" "" --heap allocated
+"$AFLAME" --info "$P/heap.pftrace" >"$TMP/info" 2>&1
+for l in "heap profiles: 4 packets, 5 process dumps, 3 heaps" \
+	"heap callstacks drawn: 4 of 6 (each as its last dump said; 3288 unreleased bytes)" "drawn: heap profiles"; do
+	check "perfetto/--info of heaps: $l" grep -qx "$l" "$TMP/info"
+done
+"$AFLAME" --heap allocated-count "$P/heap.pftrace" -o "$TMP/heap.svg" 2>/dev/null
+check "perfetto/heap SVG says what it weighs" grep -q '>heap.pftrace · allocations<' "$TMP/heap.svg"
+renders_valid "perfetto/heap SVG" "$P/heap.pftrace"
+damage_sweep "perfetto/heap.pftrace" "$P/heap.pftrace"
