@@ -38,6 +38,7 @@ shuffled() { shuf --random-source=<(yes aflame) "$1"; }
 make_input "$DATA/folded-60M-random.folded" shuffled "$DATA/folded-60M.folded"
 make_input "$DATA/folded-247M-random.folded" shuffled "$DATA/folded-247M.folded"
 make_input "$DATA/atrace-200M.txt" "$GEN/gen_atrace" 2200000 1
+make_input "$DATA/perfetto-200M.pftrace" "$GEN/gen_perfetto" 4400000 1
 
 # median of the numbers on standard input
 median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
@@ -89,6 +90,8 @@ FRAMES=$(frames_of "$DATA/folded-247M.folded") row "folded 247 MB -> SVG" "<=0.6
 OURS[folded-247M]=$LAST_TIME
 FRAMES=$(frames_of "$DATA/atrace-200M.txt") row "atrace 200 MB -> SVG" ">=400 MB/s" \
 	"$DATA/atrace-200M.txt" "$AF" "$DATA/atrace-200M.txt" -o "$OUT/result.svg"
+FRAMES=$(frames_of "$DATA/perfetto-200M.pftrace") row "Perfetto 200 MB -> SVG" ">=400 MB/s" \
+	"$DATA/perfetto-200M.pftrace" "$AF" "$DATA/perfetto-200M.pftrace" -o "$OUT/result.svg"
 
 if [ -n "${FLAMEGRAPH_PL:-}" ]; then
 	echo
