@@ -64,13 +64,16 @@ struct track { int64_t pid, tid; };      /* tid -1: a process track */
 
 enum { EV_PRINT, EV_BEGIN, EV_END };
 
-struct pev {                              /* a slice event, folded in time order */
-	uint64_t ts, order;
-	uint64_t tid;
-	int64_t pid;
-	uint32_t kind, n;
+/* A slice event, folded in time order. Kept small (24 bytes): a large
+ * trace holds millions, and writing them is most of reading it. */
+struct pev {
+	uint64_t ts;
 	const uint8_t *s;
+	uint32_t n_kind;                      /* length << 2 | EV_* */
+	uint32_t actor;                       /* actors[] */
 };
+
+struct actor { uint64_t tid; int64_t pid; };   /* who an event belongs to */
 
 struct name { uint64_t id; int64_t pid; const uint8_t *s; uint32_t n; bool thread; };
 
@@ -107,6 +110,10 @@ struct pf {
 	struct af_idmap track_ids;            /* uuid -> tracks[] */
 	struct pev *ev;
 	size_t nev, cap_ev;
+	struct actor *actors;
+	size_t nactors, cap_actors;
+	struct af_idmap actor_ids;            /* keyed hash of (tid, pid) -> actors[] */
+	uint32_t last_actor;                  /* consecutive events share one */
 	struct name *names;
 	size_t nnames, cap_names;
 	struct sample_thread *sthreads;
@@ -240,12 +247,30 @@ static uint64_t span_varint(const struct span *e, uint32_t num)
 
 /* ---- slices ---- */
 
+/* The index of (tid, pid) in actors[]; the last one is checked first, as
+ * an ftrace bundle holds runs of one thread's events. */
+static uint32_t actor_of(struct pf *f, uint64_t tid, int64_t pid)
+{
+	if (f->nactors && f->actors[f->last_actor].tid == tid && f->actors[f->last_actor].pid == pid)
+		return f->last_actor;
+	uint64_t key[2] = { tid, (uint64_t)pid };
+	bool found;
+	uint32_t *slot = af_idmap_slot(&f->actor_ids, af_hash_keyed_bytes(key, sizeof key), &found);
+	if (!found) {
+		af_grow(&f->actors, &f->cap_actors, f->nactors + 1, sizeof *f->actors);
+		f->actors[f->nactors] = (struct actor){ tid, pid };
+		*slot = (uint32_t)f->nactors++;
+	}
+	return f->last_actor = *slot;
+}
+
 static void add_event(struct pf *f, uint32_t kind, uint64_t ts, uint64_t tid, int64_t pid,
 		      const uint8_t *s, size_t n)
 {
+	uint32_t actor = actor_of(f, tid, pid);
 	af_grow(&f->ev, &f->cap_ev, f->nev + 1, sizeof *f->ev);
-	f->ev[f->nev] = (struct pev){ ts, f->nev, tid, pid, kind, n > UINT32_MAX ? UINT32_MAX : (uint32_t)n, s };
-	f->nev++;
+	uint32_t len = n > (UINT32_MAX >> 2) ? UINT32_MAX >> 2 : (uint32_t)n;   /* a mark's text, never this long */
+	f->ev[f->nev++] = (struct pev){ ts, s, len << 2 | kind, actor };
 }
 
 static void add_name(struct pf *f, bool thread, uint64_t id, int64_t pid, const uint8_t *s, size_t n)
@@ -973,12 +998,97 @@ static int packets(struct pf *f, const uint8_t *data, size_t len, uint64_t base,
 
 /* ---- the graph ---- */
 
-static int by_time(const void *a, const void *b)
+/* Events in time order, equal times in file order, without sorting them
+ * all: they come as runs already in order (an ftrace bundle is one CPU's
+ * events; only bundles overlap), so a merge of the runs with a heap holds
+ * just the runs open at one time. A run joins the heap when the merge
+ * reaches its first time; runs are ordered by that time once. */
+struct run { uint64_t first; size_t start, at, end; };   /* first: ev[start].ts */
+
+struct merge {
+	const struct pev *ev;
+	struct run *runs;                     /* by first time, then file order */
+	size_t nruns, next;                   /* runs[next] is the next to join */
+	size_t *heap, nheap;                  /* indices into runs[], least first */
+};
+
+/* Run a's next event comes before run b's (equal times: file order). */
+static bool run_before(const struct merge *g, size_t a, size_t b)
 {
-	const struct pev *x = a, *y = b;
-	if (x->ts != y->ts)
-		return x->ts < y->ts ? -1 : 1;
-	return (x->order > y->order) - (x->order < y->order);
+	const struct run *x = &g->runs[a], *y = &g->runs[b];
+	uint64_t tx = g->ev[x->at].ts, ty = g->ev[y->at].ts;
+	return tx != ty ? tx < ty : x->at < y->at;
+}
+
+static void heap_push(struct merge *g, size_t r)
+{
+	size_t i = g->nheap++;
+	for (; i > 0 && run_before(g, r, g->heap[(i - 1) / 2]); i = (i - 1) / 2)
+		g->heap[i] = g->heap[(i - 1) / 2];
+	g->heap[i] = r;
+}
+
+static void heap_sift_down(struct merge *g)
+{
+	size_t i = 0, r = g->heap[0];
+	for (;;) {
+		size_t c = 2 * i + 1;
+		if (c >= g->nheap)
+			break;
+		if (c + 1 < g->nheap && run_before(g, g->heap[c + 1], g->heap[c]))
+			c++;
+		if (!run_before(g, g->heap[c], r))
+			break;
+		g->heap[i] = g->heap[c];
+		i = c;
+	}
+	g->heap[i] = r;
+}
+
+static int by_first(const void *a, const void *b)
+{
+	const struct run *x = a, *y = b;
+	if (x->first != y->first)
+		return x->first < y->first ? -1 : 1;
+	return (x->start > y->start) - (x->start < y->start);
+}
+
+static void merge_init(struct merge *g, const struct pev *ev, size_t n)
+{
+	*g = (struct merge){ .ev = ev };
+	size_t cap = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (i == 0 || ev[i].ts < ev[i - 1].ts) {
+			af_grow(&g->runs, &cap, g->nruns + 1, sizeof *g->runs);
+			g->runs[g->nruns++] = (struct run){ ev[i].ts, i, i, i };
+		}
+		g->runs[g->nruns - 1].end = i + 1;
+	}
+	if (g->nruns > 1)
+		qsort(g->runs, g->nruns, sizeof *g->runs, by_first);
+	g->heap = af_xcalloc(g->nruns ? g->nruns : 1, sizeof *g->heap);
+}
+
+/* The next event in time order, or NULL. */
+static const struct pev *merge_next(struct merge *g)
+{
+	while (g->next < g->nruns && (g->nheap == 0 || !run_before(g, g->heap[0], g->next)))
+		heap_push(g, g->next++);
+	if (g->nheap == 0)
+		return NULL;
+	struct run *r = &g->runs[g->heap[0]];
+	const struct pev *e = &g->ev[r->at++];
+	if (r->at == r->end)
+		g->heap[0] = g->heap[--g->nheap];
+	if (g->nheap)
+		heap_sift_down(g);
+	return e;
+}
+
+static void merge_release(struct merge *g)
+{
+	free(g->runs);
+	free(g->heap);
 }
 
 /* ns to the µs the slice builder counts in, rounded */
@@ -997,21 +1107,23 @@ static int fold_slices(struct pf *f)
 		else
 			atrace_slices_name_process(r, (int64_t)n->id, (const char *)n->s, n->n);
 	}
-	if (f->nev > 1)
-		qsort(f->ev, f->nev, sizeof *f->ev, by_time);
-	for (size_t i = 0; i < f->nev; i++) {
-		const struct pev *e = &f->ev[i];
-		if (e->kind == EV_PRINT) {
-			struct atrace_event ae = { .tid = e->tid, .tgid = -1, .ts = us(e->ts),
+	struct merge g;
+	merge_init(&g, f->ev, f->nev);
+	for (const struct pev *e; (e = merge_next(&g));) {
+		const struct actor *a = &f->actors[e->actor];
+		uint32_t kind = e->n_kind & 3, n = e->n_kind >> 2;
+		if (kind == EV_PRINT) {
+			struct atrace_event ae = { .tid = a->tid, .tgid = -1, .ts = us(e->ts),
 				.event = "tracing_mark_write", .event_len = 18,
-				.payload = (const char *)e->s, .payload_len = e->n };
+				.payload = (const char *)e->s, .payload_len = n };
 			atrace_slices_event(r, &ae);
-		} else if (e->kind == EV_BEGIN) {
-			atrace_slices_begin(r, e->tid, e->pid, us(e->ts), (const char *)e->s, e->n);
+		} else if (kind == EV_BEGIN) {
+			atrace_slices_begin(r, a->tid, a->pid, us(e->ts), (const char *)e->s, n);
 		} else {
-			atrace_slices_end(r, e->tid, us(e->ts));
+			atrace_slices_end(r, a->tid, us(e->ts));
 		}
 	}
+	merge_release(&g);
 	int rc = atrace_slices_finish(r, "events but no slices (no atrace B|pid|name marks in ftrace print events, no track-event slices); try --cpu-samples");
 	atrace_slices_free(r);
 	return rc;
@@ -1107,6 +1219,8 @@ static void pf_release(struct pf *f)
 	free(f->tracks);
 	af_idmap_release(&f->track_ids);
 	free(f->ev);
+	free(f->actors);
+	af_idmap_release(&f->actor_ids);
 	free(f->names);
 	free(f->sthreads);
 	af_idmap_release(&f->sthread_ids);
