@@ -53,27 +53,38 @@ renders_valid() {
 	check "$name is deterministic" cmp "$out" "${out%.svg}.again.svg"
 }
 
-# damage_sweep NAME FILE [ARGS...]: FILE cut at every offset and with the
-# byte at every offset flipped; each must end in exit 0 or 1 (a message),
-# never a crash. The damaged files are written by one process.
+# damage_sweep NAME READER FILE [ARGS...]: FILE cut at every offset and with
+# the byte at every offset flipped. Every damaged file goes through READER's
+# fuzz replay program in one process (the reader and every back end; it
+# traps if a failure gives no reason), and every 8th through the command
+# line with ARGS; each must end in exit 0 or 1 (a message), never a crash.
 damage_sweep() {
-	local name=$1 f=$2 n bad=0 x
-	shift 2
+	local name=$1 reader=$2 f=$3 n bad=0 x replay
+	shift 3
+	replay=$(dirname "$AFLAME")/fuzz-replay-$reader
 	n=$(stat -c %s "$f")
-	rm -rf "$TMP/damage" && mkdir -p "$TMP/damage"
+	rm -rf "$TMP/damage" && mkdir -p "$TMP/damage/cli" "$TMP/damage/replay"
 	python3 - "$f" "$TMP/damage" <<'PY'
 import sys
 d = open(sys.argv[1], 'rb').read()
 for i in range(len(d)):
-    open('%s/cut-%d' % (sys.argv[2], i), 'wb').write(d[:i])
     f = bytearray(d)
     f[i] ^= 0xff
-    open('%s/flip-%d' % (sys.argv[2], i), 'wb').write(f)
+    for kind, data in (('cut', d[:i]), ('flip', bytes(f))):
+        open('%s/replay/%s-%d' % (sys.argv[2], kind, i), 'wb').write(b'\0' + data)
+        if i % 8 == 0:
+            open('%s/cli/%s-%d' % (sys.argv[2], kind, i), 'wb').write(data)
 PY
-	for x in "$TMP"/damage/*; do
+	for x in "$TMP"/damage/cli/*; do
 		"$AFLAME" --format folded "$@" "$x" >/dev/null 2>&1
 		[ $? -le 1 ] || bad=$((bad + 1))
 	done
+	if [ ! -x "$replay" ]; then
+		fail "$name: damage sweep" "$replay is not built"
+	elif ! "$replay" "$TMP/damage/replay" >"$TMP/damage/out" 2>&1; then
+		bad=$((bad + 1))
+		tail -3 "$TMP/damage/out" >&2
+	fi
 	check "$name: $n cuts and $n flips end in exit 0 or 1" test "$bad" -eq 0
 }
 

@@ -77,7 +77,7 @@ check "perfetto/flame chart" xmllint --noout "$TMP/chart.svg"
 "$AFLAME" --report "$P/corners.pftrace" -o "$TMP/r.json" 2>/dev/null
 check "perfetto/report" python3 -c 'import json, sys; json.load(open(sys.argv[1]))' "$TMP/r.json"
 
-damage_sweep "perfetto/corners.pftrace" "$P/corners.pftrace"
+damage_sweep "perfetto/corners.pftrace" perfetto "$P/corners.pftrace"
 
 # heap profiles (heapprofd). Upstream expects 1000 bytes in 6 allocations and
 # 90 bytes in 1 still held at the peak (dump_at_max), retained 1000, 1000,
@@ -132,4 +132,4 @@ done
 "$AFLAME" --heap allocated-count "$P/heap.pftrace" -o "$TMP/heap.svg" 2>/dev/null
 check "perfetto/heap SVG says what it weighs" grep -q '>heap.pftrace · allocations<' "$TMP/heap.svg"
 renders_valid "perfetto/heap SVG" "$P/heap.pftrace"
-damage_sweep "perfetto/heap.pftrace" "$P/heap.pftrace"
+damage_sweep "perfetto/heap.pftrace" perfetto "$P/heap.pftrace"

@@ -29,4 +29,4 @@ printf 'SIMPLEPERF\001\000\377\000\000\000xx' >"$TMP/long.trace"
 check "simpleperf/a record past the end: exit 1, offset named" grep -q 'offset 0xc: a record of 255 bytes runs past the end of the file' "$TMP/e"
 check "simpleperf/no partial output" test ! -e "$TMP/long.svg"
 
-damage_sweep "simpleperf/corners.trace" "$S/corners.trace"
+damage_sweep "simpleperf/corners.trace" simpleperf "$S/corners.trace"
