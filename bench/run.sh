@@ -39,6 +39,14 @@ make_input "$DATA/folded-60M-random.folded" shuffled "$DATA/folded-60M.folded"
 make_input "$DATA/folded-247M-random.folded" shuffled "$DATA/folded-247M.folded"
 make_input "$DATA/atrace-200M.txt" "$GEN/gen_atrace" 2200000 1
 make_input "$DATA/perfetto-200M.pftrace" "$GEN/gen_perfetto" 4400000 1
+# systrace.py's HTML (Android 7-10): a 4 MB trace viewer, a controller JSON
+# block, PROCESS DUMP, then 310k ftrace lines (issue 15)
+make_input "$DATA/systrace-ftrace.txt" "$GEN/gen_atrace" 310000 5
+systrace_html() {
+	printf 'PROCESS DUMP\nUSER PID PPID VSZ RSS WCHAN PC S NAME\nu0_a1 2000 1 1000 100 0 0 S com.example.app\nsystem 612 1 1000 100 0 0 S surfaceflinger\n' >"$DATA/systrace-ps.txt"
+	python3 tests/tools/systrace_html.py "$1" --json --dump "$DATA/systrace-ps.txt" --viewer-kb 4096
+}
+make_input "$DATA/systrace-35M.html" systrace_html "$DATA/systrace-ftrace.txt"
 
 # median of the numbers on standard input
 median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
@@ -90,6 +98,8 @@ FRAMES=$(frames_of "$DATA/folded-247M.folded") row "folded 247 MB -> SVG" "<=0.6
 OURS[folded-247M]=$LAST_TIME
 FRAMES=$(frames_of "$DATA/atrace-200M.txt") row "atrace 200 MB -> SVG" ">=400 MB/s" \
 	"$DATA/atrace-200M.txt" "$AF" "$DATA/atrace-200M.txt" -o "$OUT/result.svg"
+row "systrace.py HTML 35 MB -> SVG per thread" "<=0.15 s" \
+	"$DATA/systrace-35M.html" "$AF" --per-thread "$OUT/result-dir" "$DATA/systrace-35M.html"
 FRAMES=$(frames_of "$DATA/perfetto-200M.pftrace") row "Perfetto 200 MB -> SVG" ">=400 MB/s" \
 	"$DATA/perfetto-200M.pftrace" "$AF" "$DATA/perfetto-200M.pftrace" -o "$OUT/result.svg"
 

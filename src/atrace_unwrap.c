@@ -275,35 +275,59 @@ static void note_block(struct atrace_text *t, const char *what)
 	snprintf(t->blocks + n, sizeof t->blocks - n, "%s%s", n ? ", " : "", what);
 }
 
+enum block { B_UNUSED, B_CGROUP, B_PROCDUMP, B_JSON, B_EMPTY, B_FTRACE, B_FTRACE_JSON, B_OTHER };
+
+static enum block block_kind(struct span b)
+{
+	bool json = starts(b, "{") || starts(b, "[");
+	if (starts(b, "CGROUP DUMP"))
+		return B_CGROUP;
+	if (starts(b, "PROCESS DUMP"))
+		return B_PROCDUMP;
+	if (json)
+		return find(b, "\"systemTraceEvents\"") ? B_FTRACE_JSON : B_JSON;
+	if (!b.n)
+		return B_EMPTY;
+	return first_line_is_ftrace(b) ? B_FTRACE : B_OTHER;
+}
+
 /* systrace.py (2015+): after the viewer, one trace-data script per agent,
  * in any order: PROCESS DUMP (ps output: names of processes and threads),
- * the ftrace text, JSON from other agents, a cgroup dump. */
+ * the ftrace text, JSON from other agents, a cgroup dump. The ftrace block
+ * is the first whose text is ftrace (or JSON holding it); failing that, the
+ * first other block, which may be encoded (compressed systrace). */
 static bool html_trace_data(struct atrace_text *t, struct span s, struct span *out)
 {
-	bool found = false;
+	static const char *const what[] = {
+		[B_UNUSED] = "another block (not used)", [B_CGROUP] = "cgroup dump (not used)",
+		[B_PROCDUMP] = "PROCESS DUMP", [B_JSON] = "JSON trace events (not used)",
+		[B_EMPTY] = "empty block", [B_FTRACE] = "ftrace text", [B_FTRACE_JSON] = "JSON with ftrace text",
+		[B_OTHER] = "encoded ftrace text",
+	};
+	const char *chosen = NULL;
 	struct span tag, body;
+	for (int pass = 0; pass < 2 && !chosen; pass++)   /* plain ftrace first, then any other */
+		for (const char *at = s.p; !chosen && next_script(s, &at, &tag, &body);) {
+			enum block k = block_kind(skip_space(body));
+			if (find(tag, "class=\"trace-data\"") && (k == B_FTRACE || k == B_FTRACE_JSON || (pass && k == B_OTHER)))
+				chosen = body.p;
+		}
 	for (const char *at = s.p; next_script(s, &at, &tag, &body);) {
 		if (!find(tag, "class=\"trace-data\""))
 			continue;
 		struct span b = skip_space(body);
-		bool json = starts(b, "{") || starts(b, "[");
-		bool ftrace_json = json && find(b, "\"systemTraceEvents\"");
-		if (starts(b, "CGROUP DUMP")) {
-			note_block(t, "cgroup dump (not used)");
-		} else if (starts(b, "PROCESS DUMP")) {
+		enum block k = block_kind(b);
+		if (k == B_PROCDUMP) {
 			t->procdump = b.p;
 			t->procdump_len = b.n;
-			note_block(t, "PROCESS DUMP");
-		} else if (!b.n || found || (json && !ftrace_json)) {
-			note_block(t, json ? "JSON trace events (not used)" : b.n ? "another block (not used)" : "empty block");
-		} else {
-			note_block(t, ftrace_json ? "JSON with ftrace text" :
-				   first_line_is_ftrace(b) ? "ftrace text" : "encoded ftrace text");
-			*out = b;   /* ftrace text, or a layer the caller peels */
-			found = true;
 		}
+		if ((k == B_FTRACE || k == B_FTRACE_JSON || k == B_OTHER) && body.p != chosen)
+			k = B_UNUSED;
+		if (body.p == chosen)
+			*out = b;   /* ftrace text, or a layer the caller peels */
+		note_block(t, what[k]);
 	}
-	return found;
+	return chosen != NULL;
 }
 
 static int unwrap_html(struct atrace_text *t, struct span s, struct span *out, struct af_diag *d)

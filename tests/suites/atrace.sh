@@ -84,6 +84,15 @@ check "atrace/systrace.py HTML: names from its PROCESS DUMP" cmp "$TMP/systrace.
 "$AFLAME" --info "$TMP/dump.html" >"$TMP/dump.info" 2>&1
 check "atrace/systrace.py HTML: --info names each block" \
 	grep -qx 'trace-data blocks: JSON trace events (not used), PROCESS DUMP, ftrace text' "$TMP/dump.info"
+# a block that is neither ftrace nor a known dump (ps output without its
+# PROCESS DUMP line) before the ftrace text: the ftrace text is read
+printf 'USER PID PPID VSZ RSS WCHAN PC S NAME\nroot 1 0 1000 100 0 0 S init\n' >"$TMP/ps.txt"
+html "$A/variants.txt" --dump "$TMP/ps.txt" >"$TMP/ps.html"
+folded ps "$TMP/ps.html"
+check "atrace/systrace.py HTML: an unknown block before the ftrace text" cmp "$TMP/plain-variants.txt.folded" "$TMP/ps.folded"
+"$AFLAME" --info "$TMP/ps.html" >"$TMP/ps.info" 2>&1
+check "atrace/systrace.py HTML: --info says the unknown block is not used" \
+	grep -qx 'trace-data blocks: another block (not used), ftrace text' "$TMP/ps.info"
 # a capture with no events: --info fails like a render does
 printf '<html><script class="trace-data" type="application/text">\nnot ftrace\n</script></html>\n' >"$TMP/empty.html"
 "$AFLAME" --info "$TMP/empty.html" >/dev/null 2>"$TMP/empty.err"
