@@ -29,7 +29,7 @@ static void pct_str(char *s, size_t size, uint64_t part, uint64_t whole)
 		return;
 	}
 	double h = (double)part * 10000.0 / (double)whole + 0.5;
-	uint64_t v = (uint64_t)h;
+	uint64_t v = h < 1e18 ? (uint64_t)h : UINT64_C(1000000000000000000);   /* a part over the whole: a wrapped sum, never UB */
 	snprintf(s, size, "%" PRIu64 ".%02" PRIu64, v / 100, v % 100);
 }
 
