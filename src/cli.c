@@ -587,6 +587,8 @@ void af_cli_parse(struct af_cli *o, int argc, char **argv)
 	}
 	if (o->normalize && !o->diff)
 		usage_error("--normalize applies to --diff");
+	if (o->read.cpu_samples && o->read.heap != AF_HEAP_NONE)
+		usage_error("--cpu-samples and --heap cannot be combined (one graph draws one kind of sample)");
 	if (af_palette_background(o->bgcolors, o->layout.palette.palette,
 				  &o->render.bg_top, &o->render.bg_bottom) < 0)
 		usage_error("unknown background '%s' (yellow, blue, green, grey or #rrggbb)", o->bgcolors);
