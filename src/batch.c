@@ -330,11 +330,15 @@ static bool is_cairo(enum af_out_format f)
 }
 
 /* Write one file. Called without the lock; reads the input's tree only. */
-static int render_file(struct worker *w, struct input *in, struct rec *r, struct af_diag *d)
+/* Render one file; on failure *why is the reason (the output's own, which
+ * names the file, else the render's), made while the path it names lives. */
+static int render_file(struct worker *w, struct input *in, struct rec *r, struct af_diag *d, char **why)
 {
 	const struct af_batch_opts *o = w->b->o;
-	if (is_cairo(o->format) && !w->text && !(w->text = af_text_new(d)))
+	if (is_cairo(o->format) && !w->text && !(w->text = af_text_new(d))) {
+		*why = diag_text(d);
 		return -1;
+	}
 	struct af_layout_opts lo = o->layout;
 	struct af_render_opts ro = o->render;
 	ro.title = o->title ? o->title : r->whole ? "Flame Graph" : r->name;
@@ -357,8 +361,8 @@ static int render_file(struct worker *w, struct input *in, struct rec *r, struct
 		else
 			af_output_abort(&out);
 	}
-	if (od.set)
-		*d = od;
+	if (rc < 0)
+		*why = diag_text(od.set ? &od : d);
 	af_buf_release(&path);
 	return rc;
 }
@@ -370,11 +374,12 @@ static void run_task(struct worker *w, struct task t)
 	struct rec *r = &in->recs[t.rec];
 	struct af_diag d;
 	af_diag_init(&d, in->path);
-	int rc = render_file(w, in, r, &d);
+	char *why = NULL;
+	int rc = render_file(w, in, r, &d, &why);
 	pthread_mutex_lock(&b->lock);
 	if (rc < 0) {
-		r->error = diag_text(&d);
-		say(b, "%s/%s: %s", b->o->dir, r->file, r->error);
+		r->error = why;
+		say(b, "%s", r->error);   /* names the file */
 		b->failed = true;
 	}
 	b->done++;
@@ -638,9 +643,16 @@ int af_batch_run(const struct af_batch_opts *o, char *const *inputs, size_t ninp
 	pthread_mutex_lock(&b.lock);
 	progress(&b, true);
 	pthread_mutex_unlock(&b.lock);
-	if (write_index(&b) < 0)
-		b.failed = true;
-	int rc = b.failed ? 1 : 0;
+	bool index = write_index(&b) == 0;
+	if (b.failed || !index) {   /* what is there, and where the reasons are */
+		size_t written = 0;
+		for (size_t i = 0; i < b.ninputs; i++)
+			for (size_t r = 0; r < b.inputs[i].nrecs; r++)
+				written += b.inputs[i].recs[r].error == NULL && b.inputs[i].recs[r].file != NULL;
+		say(&b, "%zu of %zu graphs written in %s%s", written, b.known, o->dir,
+		    index ? "; index.html lists what failed and why" : "");
+	}
+	int rc = b.failed || !index ? 1 : 0;
 	free_batch(&b);
 	return rc;
 }

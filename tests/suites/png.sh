@@ -155,3 +155,12 @@ check "batch/a thread's file is what -t gives" cmp "$TMP/main.folded" "$TMP/one/
 rc=$?
 check "batch/a bad input fails the run but not the others" test "$rc" = 1 -a -f "$TMP/bad/stacks/all.png"
 check "batch/the bad input is in index.html" grep -q 'class="err">not read: ' "$TMP/bad/index.html"
+# an output that cannot be written (a directory in its place): the rest are
+# written, index.html says which failed and why, the run fails saying so
+mkdir -p "$TMP/blocked/3142-main.folded"
+"$AFLAME" --per-thread "$TMP/blocked" --format folded "$DATA/art/yamp-legacy.trace" 2>"$TMP/blocked.err"
+rc=$?
+check "batch/an unwritable output fails the run" test "$rc" = 1 -a -f "$TMP/blocked/3168-GLThread_161.folded"
+check "batch/the unwritable output is named once" grep -qx "aflame-render: $TMP/blocked/3142-main.folded: cannot write output: is a directory" "$TMP/blocked.err"
+check "batch/the run says what was written" grep -qx "aflame-render: 5 of 6 graphs written in $TMP/blocked; index.html lists what failed and why" "$TMP/blocked.err"
+check "batch/index.html says why" grep -q 'class="err">not written: .*3142-main.folded: cannot write output: is a directory' "$TMP/blocked/index.html"
