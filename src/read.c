@@ -226,6 +226,9 @@ int af_read(struct af_profile *p, const struct af_input *in, const struct af_rea
 		/* an empty picture is never what the user wanted: say why */
 		if (p->tree.nnodes == 1 && !o->info_only)
 			rc = af_diag_error(d, "nothing to draw: the file has %s", r->nothing);
+		else if (!af_tree_totals_fit(&p->tree))   /* widths and shares would wrap */
+			rc = af_diag_error(d, "the weights add up past 2^64 %s: the file's numbers are damaged",
+					   p->unit ? p->unit : "");
 	}
 	release_layers(&l);
 	return rc;

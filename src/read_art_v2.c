@@ -219,6 +219,9 @@ static int block_v2a(struct art *a, struct v2 *v, struct block *b, bool fold)
 		if (!af_cursor_sleb(&b->c, &dm) || (v->has_wall && !af_cursor_uleb(&b->c, &dw)) ||
 		    (v->has_cpu && !af_cursor_uleb(&b->c, &dc)))
 			return bad_record(a, b, i);
+		if (wall > UINT64_MAX - dw || cpu > UINT64_MAX - dc)   /* deltas that wrap: damage */
+			return af_diag_offset(a->d, b->c.pos, "entry block at offset 0x%zx: record %" PRIu64 " of %" PRIu64 " takes its times past 2^64",
+					      b->at, i + 1, b->count);
 		word += (uint64_t)dm;
 		wall += dw;
 		cpu += dc;

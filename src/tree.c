@@ -395,6 +395,31 @@ void af_tree_sum_up(const struct af_tree *t, uint64_t *tot)
 	}
 }
 
+bool af_tree_totals_fit(const struct af_tree *t)
+{
+	uint64_t *tot = af_xmalloc(t->nnodes * sizeof *tot);
+	bool fit = true;
+	for (size_t i = 0; i < t->nnodes; i++)
+		tot[i] = t->nodes[i].self;
+	uint32_t n = AF_ROOT;   /* the walk of af_tree_sum_up, with checked adds */
+	while (t->nodes[n].first_child != AF_NONE)
+		n = t->nodes[n].first_child;
+	for (uint32_t p; fit && (p = t->nodes[n].parent) != AF_NONE;) {
+		fit = tot[p] <= UINT64_MAX - tot[n];
+		tot[p] += tot[n];
+		uint32_t s = t->nodes[n].next_sibling;
+		if (s == AF_NONE) {
+			n = p;
+			continue;
+		}
+		n = s;
+		while (t->nodes[n].first_child != AF_NONE)
+			n = t->nodes[n].first_child;
+	}
+	free(tot);
+	return fit;
+}
+
 uint32_t af_tree_max_depth(const struct af_tree *t, uint32_t node)
 {
 	uint32_t best = 0, depth = 0, n = node;

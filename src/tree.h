@@ -140,6 +140,9 @@ uint64_t *af_tree_totals(const struct af_tree *t);
 /* The same for any per-node weights: w[node] becomes w[node] plus the w of
  * all its descendants (w has one entry per node). */
 void af_tree_sum_up(const struct af_tree *t, uint64_t *w);
+/* Whether every inclusive total fits in 64 bits (weights from a file can be
+ * anything); when they do, every sum of them does too. */
+bool af_tree_totals_fit(const struct af_tree *t);
 
 /* Rank of every name in byte-wise (strcmp) order, so that siblings can be
  * sorted by comparing integers. Valid until the next af_tree_intern(). */

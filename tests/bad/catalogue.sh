@@ -130,3 +130,9 @@ printf 'PERFILE2\x68\0\0\0\0\0\0\0' >"$IN"
 bad folded-only-comments "IN: nothing to draw: the file has no stacks"
 printf '# perf script | stackcollapse\n\n# nothing sampled\n' >"$IN"
 ARGS="-f folded"
+
+# ---- sums that do not fit (issue 21 item 10) ----
+bad atrace-weights-past-2-64 "IN: the weights add up past 2^64 µs: the file's numbers are damaged"
+printf '# tracer: nop\n' >"$IN"
+for t in 10 11 12; do printf '  <...>-%s (10) [000] ...1 0.000001: tracing_mark_write: B|10|s%s\n' $t $t; done >>"$IN"
+for t in 10 11 12; do printf '  <...>-%s (10) [000] ...1 9223372036854.000000: tracing_mark_write: E|10\n' $t; done >>"$IN"
