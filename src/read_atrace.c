@@ -147,14 +147,20 @@ static void set_comm(struct atrace_slices *r, struct athread *th, const char *s,
 }
 
 /* A slice or async name, cleaned for every output, interned. */
-static uint32_t frame_name(struct atrace_slices *r, const char *s, size_t n)
+/* A slice's name as a frame, interned in tree t. */
+static uint32_t name_in(struct atrace_slices *r, struct af_tree *t, const char *s, size_t n)
 {
 	if (n == 0)
-		return af_tree_intern_str(&r->p->tree, "[empty slice name]");
+		return af_tree_intern_str(t, "[empty slice name]");
 	r->scratch.len = 0;
 	af_name_append(&r->scratch, s, n);
 	af_name_finish(&r->scratch, 0);
-	return af_tree_intern(&r->p->tree, r->scratch.data, r->scratch.len);
+	return af_tree_intern(t, r->scratch.data, r->scratch.len);
+}
+
+static uint32_t frame_name(struct atrace_slices *r, const char *s, size_t n)
+{
+	return name_in(r, &r->p->tree, s, n);
 }
 
 /* ---- thread slices ---- */
@@ -185,7 +191,9 @@ static void begin_slice(struct atrace_slices *r, struct athread *th, int64_t pid
 	r->st.begins++;
 	if (th->node == AF_NONE)
 		start_thread(r, th, pid);
-	af_fold_enter(&r->fold, &th->fold, 0, frame_name(r, name, n), ts);
+	/* the fold's tree: the profile's, or with --async the unused one whose
+	 * names must be its own */
+	af_fold_enter(&r->fold, &th->fold, 0, name_in(r, r->fold.tree, name, n), ts);
 }
 
 /* Does an E's name (after "E|pid|") name the open slice? Chromium appends
@@ -211,8 +219,7 @@ static void end_slice(struct atrace_slices *r, struct athread *th, const char *n
 	}
 	uint32_t top = th->fold.stack[th->fold.depth - 1].node;
 	if (n && top != AF_NONE) {
-		/* names are interned in the profile's tree even in --async */
-		const struct af_tree *t = &r->p->tree;
+		const struct af_tree *t = r->fold.tree;
 		uint32_t id = r->fold.tree->nodes[top].name;
 		if (!same_name(r, af_tree_name(t, id), af_tree_name_len(t, id), name, n))
 			r->st.name_mismatches++;

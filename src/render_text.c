@@ -38,7 +38,8 @@ static void push_children(struct walker *w, uint32_t node, uint32_t depth, size_
 		w->stack[w->n++] = (struct visit){ w->rank[w->t->nodes[c].name], c, depth, path_len };
 	}
 	size_t k = w->n - base;
-	qsort(w->stack + base, k, sizeof *w->stack, by_rank);
+	if (k > 1)   /* none: the stack may still be NULL */
+		qsort(w->stack + base, k, sizeof *w->stack, by_rank);
 	for (size_t i = base, j = w->n; i + 1 < j; i++, j--) {
 		struct visit tmp = w->stack[i];
 		w->stack[i] = w->stack[j - 1];
