@@ -135,7 +135,8 @@ static void set_titles(struct af_cli *o, const struct af_profile *p, int nselect
 	o->render.title = o->title ? o->title
 		: nselected == 1 ? p->threads[only].name
 		: title->len ? title->data
-		: p->nthreads ? "All threads" : o->layout.inverted ? "Icicle Graph" : "Flame Graph";
+		: p->nthreads ? "All threads" : o->layout.chart ? "Flame Chart"
+		: o->layout.inverted ? "Icicle Graph" : "Flame Graph";
 	o->render.count_name = o->count_name ? o->count_name : p->unit;
 	o->render.decimals = p->decimals;
 	if (o->subtitle) {
@@ -571,13 +572,20 @@ int main(int argc, char **argv)
 		return compare_runs(&o);
 
 	struct af_diag d;
-	af_diag_init(&d, o.inputs[0]);
-	struct af_mapped in;
+	struct af_mapped *in = af_xcalloc(o.ninputs, sizeof *in);
+	struct af_input *ins = af_xcalloc(o.ninputs, sizeof *ins);
 	struct af_profile p;
 	af_profile_init(&p);
-	int rc = af_input_load(&in, o.inputs[0], &d);
+	size_t loaded = 0;
+	int rc = 0;
+	for (; loaded < o.ninputs && rc == 0; loaded++) {
+		af_diag_init(&d, o.inputs[loaded]);
+		rc = af_input_load(&in[loaded], o.inputs[loaded], &d);
+		ins[loaded] = in[loaded].in;
+	}
 	if (rc == 0) {
-		rc = af_read(&p, &in.in, o.reader, &o.read, &d);
+		af_diag_init(&d, o.inputs[0]);
+		rc = af_read_inputs(&p, ins, o.ninputs, o.reader, &o.read, &d);
 		if (rc == 0 && !o.info)
 			print_warnings(&p, o.inputs[0]);
 		char *app = NULL;
@@ -589,8 +597,11 @@ int main(int argc, char **argv)
 			rc = save_palette_map(&o, &d);
 		af_palette_map_free(o.layout.palette.map);
 		free(app);
-		af_input_release(&in);
 	}
+	for (size_t i = 0; i < loaded; i++)
+		af_input_release(&in[i]);
+	free(in);
+	free(ins);
 	if (rc < 0)
 		print_diag(&d);
 	af_profile_release(&p);
