@@ -8,6 +8,7 @@
 #include "escape.h"
 #include "input.h"
 #include "layout.h"
+#include "nameattr.h"
 #include "output.h"
 #include "profile.h"
 #include "read.h"
@@ -558,6 +559,24 @@ static int compare_runs(struct af_cli *o)
 	return rc < 0 ? 1 : 0;
 }
 
+/* --nameattr FILE into na, for every SVG this run draws; -1 after saying
+ * what is wrong with the file. */
+static int load_nameattr(struct af_cli *o, struct af_nameattr *na)
+{
+	struct af_diag d;
+	struct af_mapped m;
+	af_diag_init(&d, o->nameattr);
+	int rc = af_input_load(&m, o->nameattr, &d);
+	if (rc == 0) {
+		rc = af_nameattr_parse(na, m.in.data, m.in.len, &d);
+		af_input_release(&m);
+	}
+	if (rc < 0)
+		print_diag(&d);
+	o->render.nameattr = na;
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	setlocale(LC_ALL, "C");
@@ -566,10 +585,16 @@ int main(int argc, char **argv)
 	struct af_cli o;
 	af_cli_parse(&o, argc, argv);
 	af_output_install_signals();
-	if (o.per_thread)
-		return per_thread(&o);
-	if (o.diff)
-		return compare_runs(&o);
+	struct af_nameattr na = { 0 };
+	if (o.nameattr && load_nameattr(&o, &na) < 0) {
+		af_nameattr_release(&na);
+		return 1;
+	}
+	if (o.per_thread || o.diff) {
+		int status = o.per_thread ? per_thread(&o) : compare_runs(&o);
+		af_nameattr_release(&na);
+		return status;
+	}
 
 	struct af_diag d;
 	struct af_mapped *in = af_xcalloc(o.ninputs, sizeof *in);
@@ -605,6 +630,7 @@ int main(int argc, char **argv)
 	if (rc < 0)
 		print_diag(&d);
 	af_profile_release(&p);
+	af_nameattr_release(&na);
 	af_transforms_release(&o.tx);
 	free(o.threads);
 	free(o.processes);
