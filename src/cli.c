@@ -636,6 +636,8 @@ void af_cli_parse(struct af_cli *o, int argc, char **argv)
 	af_render_opts_default(&o->render);
 	size_t cap_threads = 0, cap_processes = 0;
 	int c;
+	static char prog[] = AF_PROG;   /* getopt's messages name it */
+	argv[0] = prog;
 	lower_long_options(argc, argv);
 	while ((c = getopt_long(argc, argv, "f:hj:o:p:t:V", long_options, NULL)) != -1) {
 		if (c == 't') {   /* -t needs the real capacity kept across calls */

@@ -289,17 +289,6 @@ int af_read(struct af_profile *p, const struct af_input *in, const struct af_rea
 
 /* ---- several inputs read as one ---- */
 
-const char *af_input_line_source(const struct af_input *in, uint64_t *line)
-{
-	size_t i = in->nparts;
-	while (i > 0 && in->parts[i - 1].first_line > *line)
-		i--;
-	if (i == 0)
-		return in->name;
-	*line -= in->parts[i - 1].first_line - 1;
-	return in->parts[i - 1].name;
-}
-
 /* in made plain and appended to all as whole lines; -1 if it is not folded
  * stacks (or r, when -f names another format). */
 static int append_folded(struct af_buf *all, uint64_t *lines, const struct af_input *in,
