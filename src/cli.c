@@ -7,13 +7,15 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <iconv.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static const char usage_text[] =
-	"usage: " AF_PROG " [options] FILE\n"
+	"usage: " AF_PROG " [options] [FILE...]\n"
 	"       " AF_PROG " --per-thread DIR [options] FILE...\n"
 	"       " AF_PROG " --diff [options] BEFORE AFTER\n"
 	"       " AF_PROG " serve --data DIR [--bind ADDR] [--port N] [-j N] [--max-upload SIZE]\n"
@@ -22,8 +24,11 @@ static const char usage_text[] =
 	"Draw a flame graph of an Android method trace (.trace), an atrace or systrace\n"
 	"capture (ftrace text, atrace -z, systrace HTML), a Perfetto trace or folded\n"
 	"stacks; compressed (gzip, zlib) or not.\n"
-	"FILE '-' reads standard input. 'serve' runs the web service instead: upload a\n"
-	"trace in a browser, get every thread's graph (see '" AF_PROG " serve --help').\n"
+	"No FILE or '-' reads standard input. Several folded-stack FILEs make one\n"
+	"graph, as if concatenated (flamegraph.pl does so); other formats need\n"
+	"--per-thread. Long options may be abbreviated and are case-insensitive.\n"
+	"'serve' runs the web service instead: upload a trace in a browser, get every\n"
+	"thread's graph (see '" AF_PROG " serve --help').\n"
 	"\n"
 	"  -t, --thread NAME|TID   draw this thread (repeatable; default: all threads)\n"
 	"  -p, --process NAME|PID  draw this process (repeatable; atrace captures)\n"
@@ -99,6 +104,14 @@ static const char usage_text[] =
 	"      --factor F          show counts multiplied by F\n"
 	"      --total N           the full width stands for N (when more than the sum)\n"
 	"      --notes TEXT        a comment in the SVG\n"
+	"      --nameattr FILE     attributes for frames by name, flamegraph.pl's format\n"
+	"                          'name<TAB>href=URL<TAB>title=TEXT...': a link or\n"
+	"                          tooltip per function (interactive SVG; no on*\n"
+	"                          attributes, no javascript: links)\n"
+	"      --encoding NAME     the input text's character set (iconv name, e.g.\n"
+	"                          ISO-8859-1); output is always UTF-8\n"
+	"      --random            accepted for flamegraph.pl: colours are always drawn\n"
+	"                          from a hash of the name (deterministic)\n"
 	"      --strict            malformed folded lines are errors, not warnings\n"
 	"      --info              print what the file holds (header, threads, warnings)\n"
 	"      --no-js             interactive SVG without its script (for tests)\n"
@@ -257,10 +270,10 @@ static enum af_out_format format_from_path(const char *path)
 
 enum {
 	OPT_APP_PACKAGE = 256, OPT_ASYNC, OPT_BGCOLORS, OPT_CLOCK, OPT_COLLAPSE_RECURSION, OPT_COLORS, OPT_COUNTNAME,
-	OPT_CP, OPT_CPU_SAMPLES, OPT_HEAP, OPT_DIFF, OPT_DIFF_TOTAL, OPT_EXCLUDE, OPT_FACTOR, OPT_FLAMECHART, OPT_FONTSIZE, OPT_FONTTYPE, OPT_FONTWIDTH,
+	OPT_CP, OPT_CPU_SAMPLES, OPT_HEAP, OPT_DIFF, OPT_DIFF_TOTAL, OPT_ENCODING, OPT_EXCLUDE, OPT_FACTOR, OPT_FLAMECHART, OPT_FONTSIZE, OPT_FONTTYPE, OPT_FONTWIDTH,
 	OPT_FORMAT, OPT_FROM, OPT_HASH, OPT_HEIGHT, OPT_HIDE, OPT_IDLE, OPT_INCLUDE, OPT_INFO, OPT_INVERTED, OPT_MINWIDTH,
-	OPT_MERGE_THREADS, OPT_NAMETYPE, OPT_NEGATE, OPT_NO_JS, OPT_NORMALIZE, OPT_NOTES, OPT_PER_THREAD, OPT_REPORT,
-	OPT_REVERSE, OPT_ROOT, OPT_SCALE, OPT_SIGNATURES, OPT_STATIC, OPT_STRICT, OPT_SUBTITLE,
+	OPT_MERGE_THREADS, OPT_NAMEATTR, OPT_NAMETYPE, OPT_NEGATE, OPT_NO_JS, OPT_NORMALIZE, OPT_NOTES, OPT_PER_THREAD, OPT_REPORT,
+	OPT_RANDOM, OPT_REVERSE, OPT_ROOT, OPT_SCALE, OPT_SIGNATURES, OPT_STATIC, OPT_STRICT, OPT_SUBTITLE,
 	OPT_TITLE, OPT_TO, OPT_TOP, OPT_TOTAL, OPT_WIDTH,
 };
 
@@ -277,6 +290,7 @@ static const struct option long_options[] = {
 	{ "heap", required_argument, NULL, OPT_HEAP },
 	{ "diff", no_argument, NULL, OPT_DIFF },
 	{ "diff-total", no_argument, NULL, OPT_DIFF_TOTAL },
+	{ "encoding", required_argument, NULL, OPT_ENCODING },
 	{ "exclude", required_argument, NULL, OPT_EXCLUDE },
 	{ "factor", required_argument, NULL, OPT_FACTOR },
 	{ "flamechart", no_argument, NULL, OPT_FLAMECHART },
@@ -297,6 +311,7 @@ static const struct option long_options[] = {
 	{ "jobs", required_argument, NULL, 'j' },
 	{ "minwidth", required_argument, NULL, OPT_MINWIDTH },
 	{ "merge-threads", no_argument, NULL, OPT_MERGE_THREADS },
+	{ "nameattr", required_argument, NULL, OPT_NAMEATTR },
 	{ "nametype", required_argument, NULL, OPT_NAMETYPE },
 	{ "negate", no_argument, NULL, OPT_NEGATE },
 	{ "no-js", no_argument, NULL, OPT_NO_JS },
@@ -305,6 +320,7 @@ static const struct option long_options[] = {
 	{ "output", required_argument, NULL, 'o' },
 	{ "per-thread", required_argument, NULL, OPT_PER_THREAD },
 	{ "process", required_argument, NULL, 'p' },
+	{ "random", no_argument, NULL, OPT_RANDOM },
 	{ "report", no_argument, NULL, OPT_REPORT },
 	{ "reverse", no_argument, NULL, OPT_REVERSE },
 	{ "root", required_argument, NULL, OPT_ROOT },
@@ -440,6 +456,14 @@ static void parse_option(struct af_cli *o, int c, const char *arg)
 	case OPT_DIFF_TOTAL:
 		o->layout.diff_total = true;
 		break;
+	case OPT_ENCODING: {
+		iconv_t cd = iconv_open("UTF-8", arg);
+		if (cd == (iconv_t)-1)
+			usage_error("unknown --encoding '%s' (a character set iconv knows, e.g. ISO-8859-1)", arg);
+		iconv_close(cd);
+		o->read.encoding = arg;
+		break;
+	}
 	case OPT_FACTOR:
 		o->render.factor = parse_number("--factor", arg, 1e-12, 1e12);
 		break;
@@ -479,6 +503,9 @@ static void parse_option(struct af_cli *o, int c, const char *arg)
 	case OPT_MINWIDTH:
 		parse_minwidth(o, arg);
 		break;
+	case OPT_NAMEATTR:
+		o->nameattr = arg;
+		break;
 	case OPT_NAMETYPE:
 		o->render.name_type = arg;
 		break;
@@ -496,6 +523,8 @@ static void parse_option(struct af_cli *o, int c, const char *arg)
 		break;
 	case OPT_PER_THREAD:
 		o->per_thread = arg;
+		break;
+	case OPT_RANDOM:   /* colours come from the name's hash in any case */
 		break;
 	case OPT_REPORT:
 		o->report = true;
@@ -543,6 +572,63 @@ static void parse_option(struct af_cli *o, int c, const char *arg)
 	}
 }
 
+/* The long option a lower-cased "--name" (without "=value") stands for:
+ * the exact name or a unique prefix; NULL if none or ambiguous. */
+static const struct option *long_option(const char *name, size_t len)
+{
+	const struct option *found = NULL;
+	for (const struct option *opt = long_options; opt->name; opt++) {
+		if (strncmp(opt->name, name, len) != 0)
+			continue;
+		if (opt->name[len] == 0)
+			return opt;
+		if (found)
+			return NULL;
+		found = opt;
+	}
+	return found;
+}
+
+/* Long options are case-insensitive, as in flamegraph.pl's Getopt::Long
+ * (--WIDTH, --Title): lower-case their names in place before getopt_long
+ * sees them. Values are left alone, including a separate value that starts
+ * with "--" (--title --X--), so the option before each one is looked up. */
+static void lower_long_options(int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++) {
+		char *a = argv[i];
+		if (strcmp(a, "--") == 0)
+			return;
+		if (a[0] != '-' || a[1] == 0)
+			continue;
+		if (a[1] != '-') {   /* short options: a value may follow */
+			size_t k = strcspn(a + 1, "fjopt");
+			i += a[1 + k] && a[2 + k] == 0;
+			continue;
+		}
+		size_t len = strcspn(a + 2, "=");
+		for (size_t k = 2; k < 2 + len; k++)
+			if (a[k] >= 'A' && a[k] <= 'Z')
+				a[k] = (char)(a[k] - 'A' + 'a');
+		const struct option *opt = long_option(a + 2, len);
+		i += opt && opt->has_arg == required_argument && a[2 + len] == 0;
+	}
+}
+
+/* No FILE: standard input, as flamegraph.pl reads it; a terminal there
+ * means the user forgot the file, so say how to call us instead. */
+static void default_input(struct af_cli *o)
+{
+	static char dash[] = "-";
+	static char *stdin_only[] = { dash };
+	if (isatty(STDIN_FILENO)) {
+		fwrite(usage_text, 1, strcspn(usage_text, "\n") + 1, stderr);
+		usage_error("no input file given, and standard input is a terminal");
+	}
+	o->inputs = stdin_only;
+	o->ninputs = 1;
+}
+
 void af_cli_parse(struct af_cli *o, int argc, char **argv)
 {
 	memset(o, 0, sizeof *o);
@@ -550,6 +636,9 @@ void af_cli_parse(struct af_cli *o, int argc, char **argv)
 	af_render_opts_default(&o->render);
 	size_t cap_threads = 0, cap_processes = 0;
 	int c;
+	static char prog[] = AF_PROG;   /* getopt's messages name it */
+	argv[0] = prog;
+	lower_long_options(argc, argv);
 	while ((c = getopt_long(argc, argv, "f:hj:o:p:t:V", long_options, NULL)) != -1) {
 		if (c == 't') {   /* -t needs the real capacity kept across calls */
 			af_grow(&o->threads, &cap_threads, o->nthreads + 1, sizeof *o->threads);
@@ -563,10 +652,10 @@ void af_cli_parse(struct af_cli *o, int argc, char **argv)
 		}
 		parse_option(o, c, optarg);
 	}
-	if (optind >= argc)
-		usage_error("no input file given");
 	o->inputs = argv + optind;
 	o->ninputs = (size_t)(argc - optind);
+	if (!o->ninputs)
+		default_input(o);
 	if (o->per_thread) {
 		if (o->output)
 			usage_error("--per-thread writes into a directory: leave out -o");
@@ -582,8 +671,6 @@ void af_cli_parse(struct af_cli *o, int argc, char **argv)
 			usage_error("--per-thread cannot be combined with --cp");
 	} else if (o->diff) {
 		check_diff(o);
-	} else if (o->ninputs > 1) {
-		usage_error("several input files need --per-thread DIR");
 	}
 	if (o->normalize && !o->diff)
 		usage_error("--normalize applies to --diff");

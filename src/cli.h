@@ -42,6 +42,7 @@ struct af_cli {
 	bool cp;                  /* --cp: colours kept in ./palette.map */
 	bool diff;                /* --diff BEFORE AFTER */
 	bool normalize;           /* --normalize */
+	const char *nameattr;     /* --nameattr FILE */
 	struct af_read_opts read;
 	struct af_layout_opts layout;
 	struct af_render_opts render;

@@ -87,6 +87,17 @@ void af_input_consumed(const struct af_input *in, size_t upto)
 		madvise((void *)(uintptr_t)in->data, len, MADV_DONTNEED);
 }
 
+const char *af_input_line_source(const struct af_input *in, uint64_t *line)
+{
+	size_t i = in->nparts;
+	while (i > 0 && in->parts[i - 1].first_line > *line)
+		i--;
+	if (i == 0)
+		return in->name;
+	*line -= in->parts[i - 1].first_line - 1;
+	return in->parts[i - 1].name;
+}
+
 void af_input_release(struct af_mapped *m)
 {
 	if (m->map)

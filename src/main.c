@@ -8,6 +8,7 @@
 #include "escape.h"
 #include "input.h"
 #include "layout.h"
+#include "nameattr.h"
 #include "output.h"
 #include "profile.h"
 #include "read.h"
@@ -135,7 +136,8 @@ static void set_titles(struct af_cli *o, const struct af_profile *p, int nselect
 	o->render.title = o->title ? o->title
 		: nselected == 1 ? p->threads[only].name
 		: title->len ? title->data
-		: p->nthreads ? "All threads" : o->layout.inverted ? "Icicle Graph" : "Flame Graph";
+		: p->nthreads ? "All threads" : o->layout.chart ? "Flame Chart"
+		: o->layout.inverted ? "Icicle Graph" : "Flame Graph";
 	o->render.count_name = o->count_name ? o->count_name : p->unit;
 	o->render.decimals = p->decimals;
 	if (o->subtitle) {
@@ -557,6 +559,24 @@ static int compare_runs(struct af_cli *o)
 	return rc < 0 ? 1 : 0;
 }
 
+/* --nameattr FILE into na, for every SVG this run draws; -1 after saying
+ * what is wrong with the file. */
+static int load_nameattr(struct af_cli *o, struct af_nameattr *na)
+{
+	struct af_diag d;
+	struct af_mapped m;
+	af_diag_init(&d, o->nameattr);
+	int rc = af_input_load(&m, o->nameattr, &d);
+	if (rc == 0) {
+		rc = af_nameattr_parse(na, m.in.data, m.in.len, &d);
+		af_input_release(&m);
+	}
+	if (rc < 0)
+		print_diag(&d);
+	o->render.nameattr = na;
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	setlocale(LC_ALL, "C");
@@ -565,19 +585,32 @@ int main(int argc, char **argv)
 	struct af_cli o;
 	af_cli_parse(&o, argc, argv);
 	af_output_install_signals();
-	if (o.per_thread)
-		return per_thread(&o);
-	if (o.diff)
-		return compare_runs(&o);
+	struct af_nameattr na = { 0 };
+	if (o.nameattr && load_nameattr(&o, &na) < 0) {
+		af_nameattr_release(&na);
+		return 1;
+	}
+	if (o.per_thread || o.diff) {
+		int status = o.per_thread ? per_thread(&o) : compare_runs(&o);
+		af_nameattr_release(&na);
+		return status;
+	}
 
 	struct af_diag d;
-	af_diag_init(&d, o.inputs[0]);
-	struct af_mapped in;
+	struct af_mapped *in = af_xcalloc(o.ninputs, sizeof *in);
+	struct af_input *ins = af_xcalloc(o.ninputs, sizeof *ins);
 	struct af_profile p;
 	af_profile_init(&p);
-	int rc = af_input_load(&in, o.inputs[0], &d);
+	size_t loaded = 0;
+	int rc = 0;
+	for (; loaded < o.ninputs && rc == 0; loaded++) {
+		af_diag_init(&d, o.inputs[loaded]);
+		rc = af_input_load(&in[loaded], o.inputs[loaded], &d);
+		ins[loaded] = in[loaded].in;
+	}
 	if (rc == 0) {
-		rc = af_read(&p, &in.in, o.reader, &o.read, &d);
+		af_diag_init(&d, o.inputs[0]);
+		rc = af_read_inputs(&p, ins, o.ninputs, o.reader, &o.read, &d);
 		if (rc == 0 && !o.info)
 			print_warnings(&p, o.inputs[0]);
 		char *app = NULL;
@@ -589,11 +622,15 @@ int main(int argc, char **argv)
 			rc = save_palette_map(&o, &d);
 		af_palette_map_free(o.layout.palette.map);
 		free(app);
-		af_input_release(&in);
 	}
+	for (size_t i = 0; i < loaded; i++)
+		af_input_release(&in[i]);
+	free(in);
+	free(ins);
 	if (rc < 0)
 		print_diag(&d);
 	af_profile_release(&p);
+	af_nameattr_release(&na);
 	af_transforms_release(&o.tx);
 	free(o.threads);
 	free(o.processes);

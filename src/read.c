@@ -9,9 +9,14 @@
 #include "escape.h"
 #include "inflate.h"
 #include "cursor.h"
+#include "util.h"
 
+#include <errno.h>
+#include <iconv.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 /* ---- formats we recognise, to say what they are, but do not read ---- */
 
@@ -145,7 +150,7 @@ static void utf16_to_utf8(const uint8_t *p, size_t len, bool big_endian, struct 
 enum { MAX_LAYERS = 4 };
 
 struct layers {
-	struct af_buf buf[MAX_LAYERS];
+	struct af_buf buf[MAX_LAYERS + 1];   /* + 1: --encoding's */
 	size_t n;
 	char what[96];         /* "gzip > UTF-16LE", for --info */
 	uint64_t trailing;     /* bytes after the compressed data, ignored */
@@ -201,16 +206,67 @@ static void skip_utf8_bom(struct af_input *in)
 	}
 }
 
+bool af_encoding_is_utf8(const char *name)
+{
+	return strcasecmp(name, "utf-8") == 0 || strcasecmp(name, "utf8") == 0;
+}
+
+/* --encoding: the text from that character set to UTF-8 (iconv). A byte
+ * that is no character there is an error at its offset. */
+static int recode(struct layers *l, struct af_input *in, const char *encoding, struct af_diag *d)
+{
+	iconv_t cd = iconv_open("UTF-8", encoding);
+	if (cd == (iconv_t)-1)
+		return af_diag_error(d, "cannot convert from --encoding '%s'", encoding);
+	struct af_buf *b = &l->buf[l->n++];
+	char *src = (char *)(uintptr_t)in->data;
+	size_t left = in->len;
+	int rc = 0;
+	af_buf_reserve(b, 0);
+	while (left) {
+		af_buf_reserve(b, left + 64);
+		char *dst = b->data + b->len;
+		size_t room = b->cap - b->len - 1;
+		size_t r = iconv(cd, &src, &left, &dst, &room);
+		b->len = (size_t)(dst - b->data);
+		b->data[b->len] = 0;
+		if (r == (size_t)-1 && errno != E2BIG) {
+			rc = af_diag_offset(d, (uint64_t)(src - (const char *)in->data),
+					    "not %s text (--encoding)", encoding);
+			break;
+		}
+	}
+	iconv_close(cd);
+	note_layer(l, encoding);
+	in->data = (const uint8_t *)b->data;
+	in->len = b->len;
+	in->mapped = false;
+	return rc;
+}
+
+/* in with its layers peeled off into l: decompressed, UTF-8 (after
+ * --encoding), without a byte-order mark. */
+static int plain_input(struct layers *l, struct af_input *in, const struct af_read_opts *o,
+		       struct af_diag *d)
+{
+	int rc;
+	while ((rc = peel(l, in, d)) > 0)
+		;
+	if (rc < 0)
+		return -1;
+	skip_utf8_bom(in);
+	if (o->encoding && !af_encoding_is_utf8(o->encoding))
+		return recode(l, in, o->encoding, d);
+	return 0;
+}
+
 int af_read(struct af_profile *p, const struct af_input *in, const struct af_reader *r,
 	    const struct af_read_opts *o, struct af_diag *d)
 {
 	struct layers l = { .n = 0 };
 	struct af_input plain = *in;
-	int rc;
-	while ((rc = peel(&l, &plain, d)) > 0)
-		;
+	int rc = plain_input(&l, &plain, o, d);
 	if (rc == 0) {
-		skip_utf8_bom(&plain);
 		if (!r)
 			r = af_detect(&plain, d);
 		if (!r || !r->read)
@@ -231,5 +287,63 @@ int af_read(struct af_profile *p, const struct af_input *in, const struct af_rea
 					   p->unit ? p->unit : "");
 	}
 	release_layers(&l);
+	return rc;
+}
+
+/* ---- several inputs read as one ---- */
+
+/* in made plain and appended to all as whole lines; -1 if it is not folded
+ * stacks (or r, when -f names another format). */
+static int append_folded(struct af_buf *all, uint64_t *lines, const struct af_input *in,
+			 const struct af_reader *r, const struct af_read_opts *o, struct af_diag *d)
+{
+	struct layers l = { .n = 0 };
+	struct af_input plain = *in;
+	int rc = plain_input(&l, &plain, o, d);
+	if (rc == 0 && !r && plain.len)
+		r = af_detect(&plain, d);
+	if (rc == 0 && plain.len && r != &af_reader_folded)
+		rc = r ? af_diag_error(d, "several inputs make one graph only from folded stacks, "
+				       "and this is %s (use --per-thread DIR)", r->what) : -1;
+	if (rc == 0) {
+		af_buf_add(all, plain.data, plain.len);
+		for (size_t i = 0; i < plain.len; i++)
+			*lines += plain.data[i] == '\n';
+		if (plain.len && plain.data[plain.len - 1] != '\n') {
+			af_buf_putc(all, '\n');
+			++*lines;
+		}
+	}
+	release_layers(&l);
+	return rc;
+}
+
+int af_read_inputs(struct af_profile *p, const struct af_input *ins, size_t n,
+		   const struct af_reader *r, const struct af_read_opts *o, struct af_diag *d)
+{
+	if (n == 1)
+		return af_read(p, &ins[0], r, o, d);
+	struct af_buf all;
+	af_buf_init(&all);
+	struct af_part *parts = af_xcalloc(n, sizeof *parts);
+	uint64_t lines = 0;
+	int rc = 0;
+	for (size_t i = 0; i < n && rc == 0; i++) {
+		parts[i] = (struct af_part){ .name = ins[i].name, .first_line = lines + 1 };
+		af_diag_init(d, ins[i].name);
+		rc = append_folded(&all, &lines, &ins[i], r, o, d);
+	}
+	if (rc == 0) {
+		af_diag_init(d, ins[0].name);
+		struct af_input one = {
+			.data = (const uint8_t *)all.data, .len = all.len, .name = ins[0].name,
+			.parts = parts, .nparts = n,
+		};
+		struct af_read_opts utf8 = *o;   /* each input is UTF-8 already */
+		utf8.encoding = NULL;
+		rc = af_read(p, &one, &af_reader_folded, &utf8, d);
+	}
+	af_buf_release(&all);
+	free(parts);
 	return rc;
 }

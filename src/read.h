@@ -41,6 +41,15 @@ struct af_read_opts {
 	bool async;            /* atrace: draw async slices (S/F, G/H), not threads */
 	bool cpu_samples;      /* Perfetto: draw CPU samples, not slices */
 	enum af_heap_value heap; /* Perfetto: draw heap profiles, weighed by this */
+	const char *encoding;  /* text input in this character set (iconv's
+				  name; flamegraph.pl --encoding), made UTF-8 */
+};
+
+/* One of several inputs read as one (af_read_inputs): its name and the
+ * line of the whole where it starts. */
+struct af_part {
+	const char *name;
+	uint64_t first_line;   /* 1-based */
 };
 
 struct af_input {
@@ -48,7 +57,13 @@ struct af_input {
 	size_t len;
 	const char *name;      /* for messages */
 	bool mapped;           /* data is a read-only file mapping (input.c) */
+	const struct af_part *parts;  /* several files concatenated, or NULL */
+	size_t nparts;
 };
+
+/* The file that holds line *line of in, with *line made relative to it
+ * (in->name and *line unchanged for a single file). */
+const char *af_input_line_source(const struct af_input *in, uint64_t *line);
 
 /* The reader is done with data[0, upto): a mapped input's pages there stop
  * counting towards memory (a later read faults them in again from the page
@@ -104,5 +119,16 @@ const struct af_reader *af_detect(const struct af_input *in, struct af_diag *d);
  * draw is an error that says so (unless info_only). Sets p->format. */
 int af_read(struct af_profile *p, const struct af_input *in, const struct af_reader *r,
 	    const struct af_read_opts *o, struct af_diag *d);
+
+/* True for the names of UTF-8 (--encoding utf-8 changes nothing). */
+bool af_encoding_is_utf8(const char *name);
+
+/* Read n inputs as one, as flamegraph.pl reads several files: each is
+ * inflated and made UTF-8 on its own, and must hold folded stacks (other
+ * formats cannot be concatenated: an error naming the file); their lines
+ * are then read in order as one file, messages naming the file and its own
+ * line. n == 1 is af_read(). d's source is set to the file at fault. */
+int af_read_inputs(struct af_profile *p, const struct af_input *ins, size_t n,
+		   const struct af_reader *r, const struct af_read_opts *o, struct af_diag *d);
 
 #endif

@@ -30,6 +30,7 @@ enum { MAX_DECIMALS = 6 };
 
 struct folded {
 	struct af_profile *p;
+	const struct af_input *in;
 	const struct af_read_opts *o;
 	struct af_diag *d;
 	unsigned decimals;
@@ -109,7 +110,11 @@ static bool scale_count(const struct folded *f, uint64_t *count, unsigned decima
 
 /* Split a line into stack and count: the count is the last token, digits
  * and a point, after a space or tab. Only that token is scanned, so a line
- * costs nothing here however long its stack (parse_count checks the digits). */
+ * costs nothing here however long its stack (parse_count checks the digits).
+ * Exactly one blank goes, as flamegraph.pl's /^(.*)\s+?(\d+(?:\.\d*)?)$/
+ * takes it: "f  2" ends in the frame "f ", the same frame as in "f ;g 3",
+ * and "a; 1" has the last frame " ". An empty stack (" 3") counts towards
+ * the whole graph only, as there. */
 static bool split_line(const char *s, size_t n, size_t *stack_len, const char **count, size_t *count_len)
 {
 	size_t k = n;
@@ -119,11 +124,8 @@ static bool split_line(const char *s, size_t n, size_t *stack_len, const char **
 		return false;
 	*count = s + k;
 	*count_len = n - k;
-	size_t e = k - 1;
-	while (e > 0 && (s[e - 1] == ' ' || s[e - 1] == '\t'))
-		e--;
-	*stack_len = e;
-	return e > 0;
+	*stack_len = k - 1;
+	return true;
 }
 
 /* Length of the common prefix of a and b, a word at a time. */
@@ -298,8 +300,12 @@ static int fold_line(struct folded *f, const char *s, size_t n)
 			return 0;
 		}
 	}
-	if (f->o->strict)
-		return af_diag_line(f->d, f->lines, 0, "expected 'frame;frame;... count'");
+	if (f->o->strict) {
+		uint64_t line = f->lines;   /* several files: the one it is in */
+		if (!f->d->set)
+			f->d->source = af_input_line_source(f->in, &line);
+		return af_diag_line(f->d, line, 0, "expected 'frame;frame;... count'");
+	}
 	if (!f->bad++)
 		f->first_bad = f->lines;
 	return 0;
@@ -325,7 +331,7 @@ static void info_total(struct af_profile *p)
 static int read_folded(struct af_profile *p, const struct af_input *in,
 		   const struct af_read_opts *o, struct af_diag *d)
 {
-	struct folded f = { .p = p, .o = o, .d = d };
+	struct folded f = { .p = p, .in = in, .o = o, .d = d };
 	if (o->window)
 		return af_diag_error(d, "--from and --to need a method trace: folded stacks have no times");
 	p->unit = "samples";
@@ -358,7 +364,9 @@ static int read_folded(struct af_profile *p, const struct af_input *in,
 	af_profile_info(p, "lines", "%" PRIu64, f.lines);
 	af_profile_info(p, "stacks", "%" PRIu64, f.stacks);
 	info_total(p);
-	af_profile_warn(p, f.bad, "malformed lines skipped (first: line %" PRIu64 ")", f.first_bad);
+	const char *bad_in = f.bad ? af_input_line_source(in, &f.first_bad) : "";
+	af_profile_warn(p, f.bad, "malformed lines skipped (first: %s%sline %" PRIu64 ")",
+			in->nparts ? bad_in : "", in->nparts ? " " : "", f.first_bad);
 	af_profile_warn(p, f.samples_overflow, "counts too large to add (ignored)");
 	return 0;
 }

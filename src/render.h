@@ -8,6 +8,8 @@
 #include "buf.h"
 #include "diag.h"
 
+struct af_nameattr;
+
 struct af_render_opts {
 	const char *title;       /* "Flame Graph" when NULL */
 	const char *subtitle;    /* e.g. "in.trace · wall clock · µs"; may be NULL */
@@ -24,6 +26,8 @@ struct af_render_opts {
 	bool no_js;              /* interactive SVG without its script (tests) */
 	double scale;            /* cairo PNG: device pixels per px (1; 2 for HiDPI) */
 	struct af_text *text;    /* cairo: this thread's fonts (fonts.h); NULL: make one */
+	const struct af_nameattr *nameattr; /* interactive SVG: attributes or
+				    links by frame name (--nameattr); NULL: none */
 };
 
 void af_render_opts_default(struct af_render_opts *o);

@@ -12,6 +12,7 @@
  * no frame name can end the CDATA section, a string, or the script. */
 #include "render.h"
 #include "escape.h"
+#include "nameattr.h"
 #include "util.h"
 #include "svg_script.h"
 
@@ -29,6 +30,8 @@ struct svg {
 	double char_px;        /* estimated advance of one character */
 	uint32_t ngroups;      /* colour groups, see colour_groups() */
 	uint32_t *group, *order, *first;
+	uint32_t *na;          /* frames with --nameattr attributes */
+	size_t nna;
 	bool per_frame;        /* colours are not a function of the name
 				  (differential graphs): groups go per frame */
 };
@@ -296,6 +299,63 @@ static void frames(struct svg *g)
 
 /* Labels of the frames wide enough for three characters, truncated to what
  * fits with "..": the same rule the script applies after a zoom. */
+/* --nameattr: over each drawn frame whose name has attributes, a
+ * transparent rectangle in an element carrying them: <a> when there is a
+ * link (target _top unless given, as flamegraph.pl does), else <g>; a
+ * "title" attribute becomes its <title>. Values are escaped for XML; the
+ * file was checked for script when read (nameattr.c). The script moves the
+ * rectangles on zoom (D.na lists their frames). */
+static void attr_element(struct svg *g, const struct af_frame *f,
+			 const struct af_nameattr_entry *e)
+{
+	struct af_sink *out = g->out;
+	const char *href = af_nameattr_get(e, "href"), *title = NULL;
+	af_sink_puts(out, href ? "<a" : "<g");
+	if (href && !af_nameattr_get(e, "target"))
+		af_sink_puts(out, " target=\"_top\"");
+	for (size_t i = 0; i < e->nattrs; i++) {
+		if (strcmp(e->attrs[i].key, "title") == 0) {
+			title = e->attrs[i].value;
+			continue;
+		}
+		af_sink_printf(out, " %s=\"", e->attrs[i].key);
+		af_escape_xml(out, e->attrs[i].value);
+		af_sink_putc(out, '"');
+	}
+	af_sink_putc(out, '>');
+	if (title) {
+		af_sink_puts(out, "<title>");
+		af_escape_xml(out, title);
+		af_sink_puts(out, "</title>");
+	}
+	put_num(out, "<rect x=\"", f->x);
+	put_num(out, " y=\"", f->y);
+	put_num(out, " width=\"", f->w);
+	put_num(out, " height=\"", g->l->frame_height - 1);
+	af_sink_puts(out, " fill-opacity=\"0\"/>");
+	af_sink_puts(out, href ? "</a>\n" : "</g>\n");
+}
+
+static void name_attributes(struct svg *g)
+{
+	const struct af_layout *l = g->l;
+	if (!g->o->nameattr)
+		return;
+	size_t cap = 0;
+	af_sink_puts(g->out, "<g class=\"na\">\n");
+	for (size_t i = 1; i < l->nframes; i++) {   /* not the root */
+		const struct af_frame *f = &l->frames[i];
+		const struct af_nameattr_entry *e = af_nameattr_find(g->o->nameattr,
+			af_tree_name(l->tree, f->name), af_tree_name_len(l->tree, f->name));
+		if (e) {
+			attr_element(g, f, e);
+			af_grow(&g->na, &cap, g->nna + 1, sizeof *g->na);
+			g->na[g->nna++] = (uint32_t)i;
+		}
+	}
+	af_sink_puts(g->out, "</g>\n");
+}
+
 static void labels(struct svg *g)
 {
 	const struct af_layout *l = g->l;
@@ -481,6 +541,15 @@ static void data_per_frame(struct svg *g)
 	}
 	if (l->compare)
 		data_compare(g);
+	if (g->o->nameattr) {
+		af_sink_puts(out, ",\nna:[");
+		for (size_t i = 0; i < g->nna; i++) {
+			if (i)
+				af_sink_write(out, ",\n", i % 32 ? 1 : 2);
+			af_sink_u64(out, g->na[i]);
+		}
+		af_sink_putc(out, ']');
+	}
 	if (l->differential) {
 		af_sink_puts(out, ",\nd:[");
 		for (size_t i = 0; i < l->nframes; i++) {
@@ -563,10 +632,12 @@ int af_render_svg(const struct af_layout *l, const struct af_render_opts *o,
 	bands(&g);
 	frames(&g);
 	labels(&g);
+	name_attributes(&g);
 	axis(&g);
 	if (!o->no_js)
 		script(&g);
 	af_sink_puts(out, "</svg>\n");
+	free(g.na);
 	free(g.group);
 	free(g.order);
 	free(g.first);

@@ -12,7 +12,9 @@
  * graphs: each frame's change of its own weight, or with dt of its inclusive
  * weight; negated when ng) and, comparing two runs (--diff), bf and af
  * (each frame's inclusive weight in the first and second run) and dk (each
- * frame's kind, a digit: 0 plain, 1 removed, 2 context, 3 the band).
+ * frame's kind, a digit: 0 plain, 1 removed, 2 context, 3 the band), and
+ * with --nameattr, na (the frames of the elements in the group "na", which
+ * carry the file's attributes over a transparent rectangle each).
  *
  * The script finds its own <svg> through document.currentScript, so several
  * graphs inlined in one HTML page work independently. Frames are subpaths of
@@ -271,6 +273,24 @@ function setup(svg) {
 			if (parts[g] !== cur[g]) paths[g].setAttribute("d", cur[g] = parts[g]);
 		highlight();
 		labels();
+		attributed();
+	}
+	/* --nameattr's rectangles follow their frames, hidden while not shown */
+	function attributed() {
+		var na = find("na"), k, j, r;
+		if (!na || !D.na) return;
+		for (k = 0; k < D.na.length && k < na.children.length; k++) {
+			j = D.na[k];
+			r = na.children[k].lastChild;
+			if ((j < Z && en[j] > Z) || (j >= Z && j < en[Z])) {
+				r.setAttribute("x", r1(xOf(j)));
+				r.setAttribute("y", r1(yAt(j)));
+				r.setAttribute("width", r1(wOf(j)));
+				r.removeAttribute("display");
+			} else {
+				r.setAttribute("display", "none");
+			}
+		}
 	}
 	function highlight() {
 		var s = [], j, ze = en[Z];

@@ -13,6 +13,7 @@
  *           "html"    several graphs inlined in one HTML page
  *           "icicle"  the known input drawn with --inverted
  *           "diff"    tests/data/folded/diff.folded, a differential graph
+ *           "nameattr" tests/cases/nameattr-svg with its --nameattr file
  *           "generic" any aflame-render SVG (also reports timings)
  * This file is pasted into CDATA and into an HTML <script>: it must never
  * contain the CDATA end marker nor a closing script tag. */
@@ -357,6 +358,28 @@
 	}
 
 	/* the known input as an icicle graph (--inverted): root at the top */
+	/* --nameattr (tests/cases/nameattr-svg): the attribute elements' rects
+	 * follow their frames on zoom and hide when their frame is not shown */
+	function nameattr(g) {
+		var na = g.svg.getElementsByClassName("na")[0];
+		if (!na) return fail("nameattr group", "missing");
+		var items = na.children;
+		eq("nameattr elements", items.length, 3);
+		function geo(k) {
+			var r = items[k].lastChild;
+			return [r.getAttribute("x"), r.getAttribute("width"), r.getAttribute("display") || ""].join(",");
+		}
+		eq("f under main before zoom", geo(0), "10,590,");
+		var r = items[1].lastChild;   /* g's element is a <g>: clicking it zooms, no link */
+		g.click({ x: +r.getAttribute("x"), y: +r.getAttribute("y"), w: +r.getAttribute("width"),
+			  h: +r.getAttribute("height") });
+		eq("f under main hidden when zoomed into g", geo(0), "10,590,none");
+		eq("g as wide as the graph", geo(1), "10,1180,");
+		eq("f under g follows its frame", geo(2), "403.3,786.7,");
+		eq("link kept", items[0].getAttribute("href"), "https://example.com/src?f=1&line=2");
+		eq("no alert", window.__aftAlerts.length, 0);
+	}
+
 	function icicle(g) {
 		run("icicle title", function () {
 			eq("icicle default title", g.svg.getElementsByClassName("ti")[0].textContent, "Icicle Graph");
@@ -491,6 +514,7 @@
 			else if (cfg.mode === "fragment") fragment(g);
 			else if (cfg.mode === "icicle") icicle(g);
 			else if (cfg.mode === "diff") diff(g);
+			else if (cfg.mode === "nameattr") nameattr(g);
 			else generic(g);
 		}
 	});

@@ -172,6 +172,12 @@ if [ "$have_known" = 1 ] && render "$tmp/icicle.svg" --inverted "$tmp/known.fold
 	browse "file://$tmp/icicle-t.svg" 5000 > "$tmp/dom"
 	report icicle < "$tmp/dom"
 fi
+na=$root/tests/cases/nameattr-svg
+if render "$tmp/na.svg" --nameattr "$na/attrs.txt" "$na/input.folded" &&
+   instrument "$tmp/na.svg" "$tmp/na-t.svg" nameattr nameattr; then
+	browse "file://$tmp/na-t.svg" 5000 > "$tmp/dom"
+	report nameattr < "$tmp/dom"
+fi
 if render "$tmp/diff.svg" "$root/tests/data/folded/diff.folded" &&
    instrument "$tmp/diff.svg" "$tmp/diff-t.svg" diff diff; then
 	browse "file://$tmp/diff-t.svg" 5000 > "$tmp/dom"

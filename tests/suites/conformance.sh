@@ -3,7 +3,9 @@
 # by option. Runs only when FLAMEGRAPH_PL names a readable flamegraph.pl (it
 # is CDDL-licensed and not part of this project), else prints one SKIP.
 #
-# For each input (tests/data/folded/*.folded and larger generated ones) and
+# For each input (tests/data/folded/*.folded, FlameGraph's perf samples
+# collapsed in tests/data/flamegraph-pl, differential pairs of them through
+# difffolded.pl when it is next to flamegraph.pl, larger generated ones) and
 # each option set, flamegraph.pl's SVG is parsed (each <title> and <rect>:
 # name, samples, x, width; depth from the row) and compared with our
 # `--format frames` dump. Every frame has a path (its callers' names), found
@@ -84,10 +86,12 @@ for my $f (sort { $a->{depth} <=> $b->{depth} } @pl) {
 # ours: pre-order, so the path is the stack of names
 open $fh, '<:utf8', $ours or die "$ours: $!";
 my (@us, @stack);
+my $delta = 0;   # differential graphs: a delta column before the name
 while (<$fh>) {
-	next if /^#/;
+	if (/^#/) { $delta = /delta/ ? 1 : 0; next }
 	chomp;
-	my ($d, $x, $w, $n, $name) = /^(\d+) (\S+) (\S+) (\S+) (?:\S+ )?(.*)$/ or die "bad frame line: $_";
+	my ($d, $x, $w, $n, $name) = $delta ? /^(\d+) (\S+) (\S+) (\S+) \S+ (.*)$/
+	                                    : /^(\d+) (\S+) (\S+) (\S+) (.*)$/ or die "bad frame line: $_";
 	$name = $d == 0 ? 'all' : strip($name);
 	$#stack = $d - 1;
 	my $path = join ';', grep { defined } @stack[1 .. $#stack], $d ? $name : ();
@@ -210,6 +214,43 @@ done
 total=$(awk '{ n = NF - 1; if (NF >= 2) s += $NF } END { printf "%d", s * 2 }' "$DATA/folded/basic.folded")
 compare "basic --total=$total" "$DATA/folded/basic.folded" "--total=$total"
 compare "diff --negate" "$DATA/folded/diff.folded" --negate
+
+# Real inputs: FlameGraph's own perf samples, collapsed by stackcollapse-perf.pl
+# (tests/data/flamegraph-pl/SOURCES.md), under the options people use most.
+real_options=(
+	""
+	"--reverse"
+	"--inverted"
+	"--minwidth=2"
+	"--width=800"
+	"--flamechart"
+	"--reverse --inverted --minwidth=0.5%"
+)
+for gz in "$DATA"/flamegraph-pl/*.folded.gz; do
+	base=$(basename "$gz" .folded.gz)
+	gzip -dc "$gz" >"$TMP/$base.folded"
+	for o in "${real_options[@]}"; do
+		# shellcheck disable=SC2086
+		compare "$base${o:+ $o}" "$TMP/$base.folded" $o
+	done
+done
+# Differential graphs of real pairs, made by difffolded.pl next to flamegraph.pl.
+difffolded=$(dirname "$FLAMEGRAPH_PL")/difffolded.pl
+if [ -r "$difffolded" ]; then
+	for pair in "perf-java-stacks-02 perf-java-stacks-01" "perf-funcab-cmd-01 perf-funcab-pid-01" \
+		    "perf-js-stacks-01 perf-mirageos-stacks-01"; do
+		set -- $pair
+		for n in "" "-n"; do
+			perl "$difffolded" $n "$TMP/$1.folded" "$TMP/$2.folded" >"$TMP/diff-$1$n.folded"
+			for o in "" "--negate" "--reverse"; do
+				# shellcheck disable=SC2086
+				compare "difffolded.pl $n $1 $2${o:+ $o}" "$TMP/diff-$1$n.folded" $o
+			done
+		done
+	done
+else
+	skip "conformance/difffolded.pl" "no difffolded.pl next to $FLAMEGRAPH_PL"
+fi
 
 if [ "${CONFORMANCE_BIG:-1}" = 1 ] && command -v cc >/dev/null; then
 	if cc -O2 -std=c11 -D_POSIX_C_SOURCE=200809L -o "$TMP/gen_folded" bench/gen_folded.c 2>"$TMP/cc.err"; then
