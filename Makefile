@@ -128,7 +128,7 @@ $(O)/serve-sha256-test: tests/serve/test_sha256.c $(O)/obj/sha256.o $(O)/flags |
 	@echo "  CC    $<"
 	@$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(O)/obj/sha256.o
 
--include $(OBJS:.o=.d) $(UNIT_OBJS:.o=.d)
+-include $(OBJS:.o=.d) $(UNIT_OBJS:.o=.d) $(FUZZ_TARGETS:%=$(O)/obj/fuzz/fuzz_%.d)
 
 # ---- user commands ----
 
