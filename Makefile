@@ -72,7 +72,8 @@ BIN := $(O)/aflame-render
 CAIRO_MODULE := $(O)/aflame-render-cairo.so
 SERVE_MODULE := $(O)/aflame-render-serve.so
 MODULES := $(CAIRO_MODULE) $(SERVE_MODULE)
-# where make install puts the modules; module.c looks beside the program first
+# where make install puts the modules; module.c looks beside the program first.
+# Built in, so a package builds and installs with the same PREFIX (PREFIX=/usr).
 MODULE_DIR ?= $(PREFIX)/lib/aflame-render
 
 .PHONY: all check demo deps test-deps bless bench clean lint install FORCE
@@ -82,6 +83,9 @@ all: $(BIN) $(MODULES)
 $(O)/flags: FORCE | $(O)
 	@echo '$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) $(MODULE_CFLAGS)' | cmp -s - $@ || \
 	  echo '$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) $(MODULE_CFLAGS)' > $@
+# the same for the modules' directory, which only module.o has built in
+$(O)/module-dir: FORCE | $(O)
+	@echo '$(MODULE_DIR)' | cmp -s - $@ || echo '$(MODULE_DIR)' > $@
 
 $(O)/deps-ok: | $(O)
 	@$(PKG_CONFIG) --exists $(DEPS) || { \
@@ -106,6 +110,7 @@ $(O)/obj/%.o: src/%.c $(O)/flags $(O)/deps-ok | $(O)/obj $(O)/gen/svg_script.h
 
 $(O)/obj/fonts.o: ALL_CFLAGS += -DAF_FONT_DIR='"$(FONT_DIR)"'
 $(O)/obj/module.o: ALL_CFLAGS += -DAF_MODULE_DIR='"$(MODULE_DIR)"'
+$(O)/obj/module.o: $(O)/module-dir
 # module code: position-independent, and nothing exported but its entry
 MODULE_CFLAGS := -fPIC -fvisibility=hidden
 $(MODULE_OBJS): ALL_CFLAGS += $(MODULE_CFLAGS)
