@@ -14,6 +14,11 @@ CFLAGS ?= -O2 -g
 -include config.mak
 
 DEPS := cairo pangocairo pangoft2 fontconfig zlib libmicrohttpd
+# only the cairo module (aflame-render-cairo.so, src/cairo_module.h) and the
+# service's (aflame-render-serve.so, src/serve.h) link these (src/module.h)
+CAIRO_DEPS := cairo pangocairo pangoft2 fontconfig zlib
+SERVE_DEPS := libmicrohttpd
+MAIN_DEPS := zlib
 # What building and running need (make demo), and what the tests use (make check).
 DEBIAN_PACKAGES := build-essential pkg-config libcairo2-dev libpango1.0-dev \
 	libfontconfig-dev zlib1g-dev libiberty-dev libmicrohttpd-dev
@@ -33,12 +38,18 @@ SAN := -fsanitize=$(SANITIZE) -fno-sanitize-recover=all -fno-omit-frame-pointer
 endif
 
 DEPS_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(DEPS) 2>/dev/null)
-DEPS_LIBS := $(shell $(PKG_CONFIG) --libs $(DEPS) 2>/dev/null)
+MAIN_DEPS_LIBS := $(shell $(PKG_CONFIG) --libs $(MAIN_DEPS) 2>/dev/null)
+CAIRO_DEPS_LIBS := $(shell $(PKG_CONFIG) --libs $(CAIRO_DEPS) 2>/dev/null)
+SERVE_LIBS := $(shell $(PKG_CONFIG) --libs $(SERVE_DEPS) 2>/dev/null)
 ALL_CFLAGS := $(WARN) -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE $(SAN) -pthread \
 	-I src -I $(O)/gen $(DEPS_CFLAGS) $(CFLAGS)
 ALL_LDFLAGS := $(SAN) -pthread $(LDFLAGS) -Wl,--as-needed
 # libiberty (static, Debian libiberty-dev): the C++ demangler of binutils
-LIBS := $(DEPS_LIBS) -liberty -lm
+LIBS := $(MAIN_DEPS_LIBS) -liberty -lm
+CAIRO_LIBS := $(CAIRO_DEPS_LIBS) -lm
+# Programs export their symbols: the cairo module takes diag, escape, layout,
+# ... from the program that loads it.
+PROG_LDFLAGS := $(ALL_LDFLAGS) -rdynamic
 # The pinned font (fonts/README): found here when run from the tree, and in
 # $(PREFIX)/share/aflame-render/fonts (beside ../bin) after make install.
 FONT_DIR ?= $(abspath fonts)
@@ -46,17 +57,35 @@ FONT_FILES := fonts/DejaVuSans.ttf fonts/LICENSE-DejaVu fonts/README
 
 SRCS := $(wildcard src/*.c)
 OBJS := $(SRCS:src/%.c=$(O)/obj/%.o)
-LIB_OBJS := $(filter-out $(O)/obj/main.o,$(OBJS))
+# the cairo back end, built into $(CAIRO_MODULE) only, loaded on demand
+# (src/cairo_module.h); the program has src/cairo_load.c in its place
+CAIRO_OBJS := $(O)/obj/render_cairo.o $(O)/obj/fonts.o $(O)/obj/cairo_entry.o
+# the service likewise ($(SERVE_MODULE)); the program has src/serve_load.c
+SERVE_OBJS := $(O)/obj/serve.o $(O)/obj/serve_jobs.o $(O)/obj/serve_upload.o \
+	$(O)/obj/serve_page.o $(O)/obj/serve_entry.o
+MODULE_OBJS := $(CAIRO_OBJS) $(SERVE_OBJS)
+PROG_OBJS := $(filter-out $(MODULE_OBJS),$(OBJS))
+LIB_OBJS := $(filter-out $(O)/obj/main.o,$(PROG_OBJS))
 UNIT_SRCS := $(wildcard tests/unit/*.c)
 UNIT_OBJS := $(UNIT_SRCS:tests/unit/%.c=$(O)/obj/unit/%.o)
 BIN := $(O)/aflame-render
+CAIRO_MODULE := $(O)/aflame-render-cairo.so
+SERVE_MODULE := $(O)/aflame-render-serve.so
+MODULES := $(CAIRO_MODULE) $(SERVE_MODULE)
+# where make install puts the modules; module.c looks beside the program first.
+# Built in, so a package builds and installs with the same PREFIX (PREFIX=/usr).
+MODULE_DIR ?= $(PREFIX)/lib/aflame-render
 
 .PHONY: all check demo deps test-deps bless bench clean lint install FORCE
-all: $(BIN)
+all: $(BIN) $(MODULES)
 
 # Rebuild everything when the flags change (e.g. `make check` adds -Werror).
 $(O)/flags: FORCE | $(O)
-	@echo '$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS)' | cmp -s - $@ || echo '$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS)' > $@
+	@echo '$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) $(MODULE_CFLAGS)' | cmp -s - $@ || \
+	  echo '$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) $(MODULE_CFLAGS)' > $@
+# the same for the modules' directory, which only module.o has built in
+$(O)/module-dir: FORCE | $(O)
+	@echo '$(MODULE_DIR)' | cmp -s - $@ || echo '$(MODULE_DIR)' > $@
 
 $(O)/deps-ok: | $(O)
 	@$(PKG_CONFIG) --exists $(DEPS) || { \
@@ -80,14 +109,27 @@ $(O)/obj/%.o: src/%.c $(O)/flags $(O)/deps-ok | $(O)/obj $(O)/gen/svg_script.h
 	@$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
 
 $(O)/obj/fonts.o: ALL_CFLAGS += -DAF_FONT_DIR='"$(FONT_DIR)"'
+$(O)/obj/module.o: ALL_CFLAGS += -DAF_MODULE_DIR='"$(MODULE_DIR)"'
+$(O)/obj/module.o: $(O)/module-dir
+# module code: position-independent, and nothing exported but its entry
+MODULE_CFLAGS := -fPIC -fvisibility=hidden
+$(MODULE_OBJS): ALL_CFLAGS += $(MODULE_CFLAGS)
 
 $(O)/obj/unit/%.o: tests/unit/%.c $(O)/flags | $(O)/obj/unit
 	@echo "  CC    $<"
 	@$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
 
-$(BIN): $(OBJS)
+$(BIN): $(PROG_OBJS)
 	@echo "  LINK  $@"
-	@$(CC) $(ALL_LDFLAGS) -o $@ $(OBJS) $(LIBS)
+	@$(CC) $(PROG_LDFLAGS) -o $@ $(PROG_OBJS) $(LIBS)
+
+$(CAIRO_MODULE): $(CAIRO_OBJS)
+	@echo "  LINK  $@"
+	@$(CC) $(ALL_LDFLAGS) -shared -o $@ $(CAIRO_OBJS) $(CAIRO_LIBS)
+
+$(SERVE_MODULE): $(SERVE_OBJS)
+	@echo "  LINK  $@"
+	@$(CC) $(ALL_LDFLAGS) -shared -o $@ $(SERVE_OBJS) $(SERVE_LIBS)
 
 # Fuzzing: each target in tests/fuzz/ links with replay.c into an ordinary
 # program that `make check` runs over the saved corpus and crash inputs;
@@ -101,12 +143,12 @@ $(O)/obj/fuzz:
 $(O)/obj/fuzz/%.o: tests/fuzz/%.c tests/fuzz/fuzz.h $(O)/flags | $(O)/obj/fuzz
 	@echo "  CC    $<"
 	@$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
-$(O)/fuzz-replay-%: $(O)/obj/fuzz/fuzz_%.o $(O)/obj/fuzz/replay.o $(LIB_OBJS)
+$(O)/fuzz-replay-%: $(O)/obj/fuzz/fuzz_%.o $(O)/obj/fuzz/replay.o $(LIB_OBJS) | $(MODULES)
 	@echo "  LINK  $@"
-	@$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
-$(O)/fuzz-%: $(O)/obj/fuzz/fuzz_%.o $(LIB_OBJS)
+	@$(CC) $(PROG_LDFLAGS) -o $@ $^ $(LIBS)
+$(O)/fuzz-%: $(O)/obj/fuzz/fuzz_%.o $(LIB_OBJS) | $(MODULES)
 	@echo "  LINK  $@"
-	@$(CC) $(ALL_LDFLAGS) -fsanitize=fuzzer -o $@ $^ $(LIBS)
+	@$(CC) $(PROG_LDFLAGS) -fsanitize=fuzzer -o $@ $^ $(LIBS)
 
 .PHONY: fuzz
 fuzz:
@@ -114,14 +156,14 @@ fuzz:
 	  $(FUZZ_TARGETS:%=build-fuzz/fuzz-%)
 	@echo "run e.g.: LSAN_OPTIONS=suppressions=tests/lsan.supp build-fuzz/fuzz-art -dict=tests/fuzz/dict/art.dict build-fuzz/corpus-art tests/fuzz/corpus/art"
 
-$(O)/unit-tests: $(UNIT_OBJS) $(LIB_OBJS)
+$(O)/unit-tests: $(UNIT_OBJS) $(LIB_OBJS) | $(MODULES)
 	@echo "  LINK  $@"
-	@$(CC) $(ALL_LDFLAGS) -o $@ $(UNIT_OBJS) $(LIB_OBJS) $(LIBS)
+	@$(CC) $(PROG_LDFLAGS) -o $@ $(UNIT_OBJS) $(LIB_OBJS) $(LIBS)
 
 # pixel comparison of PNGs for tests/suites/png.sh
 $(O)/pngdiff: tests/tools/pngdiff.c $(O)/flags $(O)/deps-ok | $(O)
 	@echo "  CC    $<"
-	@$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(LIBS)
+	@$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(CAIRO_LIBS)
 
 # SHA-256 against its test vectors, for tests/suites/serve.sh
 $(O)/serve-sha256-test: tests/serve/test_sha256.c $(O)/obj/sha256.o $(O)/flags | $(O)
@@ -157,7 +199,7 @@ demo: deps
 	@$(MAKE) --no-print-directory demo-render
 
 .PHONY: demo-render
-demo-render: $(BIN) | $(O)/demo
+demo-render: $(BIN) $(MODULES) | $(O)/demo
 	$(BIN) -t main tests/data/art/yamp-legacy.trace -o $(O)/demo/main.svg
 	$(BIN) tests/data/art/yamp-legacy.trace -o $(O)/demo/all-threads.svg 2>/dev/null
 	$(BIN) -t main tests/data/art/yamp-legacy.trace -o $(O)/demo/main.png 2>/dev/null
@@ -166,7 +208,7 @@ demo-render: $(BIN) | $(O)/demo
 	$(BIN) --per-thread $(O)/demo/threads --format png tests/data/art/yamp-legacy.trace 2>/dev/null
 	@echo "open $(O)/demo/main.svg (interactive), main.png, profile.html, timeline.svg and threads/index.html"
 
-TEST_BINS = $(BIN) $(O)/unit-tests $(O)/pngdiff $(FUZZ_REPLAYS) $(O)/serve-sha256-test
+TEST_BINS = $(BIN) $(MODULES) $(O)/unit-tests $(O)/pngdiff $(FUZZ_REPLAYS) $(O)/serve-sha256-test
 SAN_ENV = ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 AFLAME_SANITIZED=1
 
@@ -190,12 +232,13 @@ check-sanitized:
 	@$(SAN_ENV) AFLAME=$(BIN) UNIT=$(O)/unit-tests O=$(O) bash tests/run.sh --fast -j 2
 
 bless:
-	@$(MAKE) --no-print-directory $(BIN) $(O)/pngdiff
+	@$(MAKE) --no-print-directory $(BIN) $(MODULES) $(O)/pngdiff
 	@AFLAME_BLESS=1 AFLAME=$(BIN) UNIT=: O=$(O) bash tests/run.sh --bless-only
 
-install: $(BIN)
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/aflame-render/fonts
+install: $(BIN) $(MODULES)
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/aflame-render/fonts $(DESTDIR)$(MODULE_DIR)
 	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/aflame-render
+	install -m 644 $(MODULES) $(DESTDIR)$(MODULE_DIR)
 	install -m 644 $(FONT_FILES) $(DESTDIR)$(PREFIX)/share/aflame-render/fonts
 	if [ -f docs/aflame-render.1 ]; then install -d $(DESTDIR)$(PREFIX)/share/man/man1 && \
 	  install -m 644 docs/aflame-render.1 $(DESTDIR)$(PREFIX)/share/man/man1; fi
@@ -209,7 +252,7 @@ $(O)/bench/%: bench/%.c bench/gen.h | $(O)/bench
 	@echo "  CC    $<"
 	@$(CC) -O2 -std=c11 -Wall -Wextra -D_POSIX_C_SOURCE=200809L -o $@ $<
 
-bench: $(BIN) $(BENCH_GENS)
+bench: $(BIN) $(MODULES) $(BENCH_GENS)
 	@O=$(O) bash bench/run.sh
 
 lint:

@@ -177,11 +177,14 @@ static uint32_t new_node(struct af_tree *t, uint32_t parent, uint32_t name)
 	return id;
 }
 
+/* The root is never anyone's child, so node 0 marks an empty child slot. */
+enum { EMPTY_SLOT = AF_ROOT };
+
 static void insert_slot(struct af_child_slot *slots, size_t nslots, struct af_child_slot k)
 {
 	size_t mask = nslots - 1;
 	size_t i = child_hash(k.parent, k.hash) & mask;
-	while (slots[i].node != AF_NONE)
+	while (slots[i].node != EMPTY_SLOT)
 		i = (i + 1) & mask;
 	slots[i] = k;
 }
@@ -189,12 +192,12 @@ static void insert_slot(struct af_child_slot *slots, size_t nslots, struct af_ch
 static void rehash_children(struct af_tree *t)
 {
 	size_t n = t->nslots ? t->nslots * 2 : 4096;
-	struct af_child_slot *slots = af_xmalloc(n * sizeof *slots);
-	for (size_t i = 0; i < n; i++)
-		slots[i].node = AF_NONE;
+	/* zeroed: an empty slot is node 0, and a large calloc gets pages the
+	 * kernel zeroes on first touch, so no pass writes the whole table */
+	struct af_child_slot *slots = af_xcalloc(n, sizeof *slots);
 	for (size_t i = 0; i < t->nslots; i++) {
 		const struct af_child_slot *c = &t->child_slots[i];
-		if (c->node != AF_NONE)
+		if (c->node != EMPTY_SLOT)
 			insert_slot(slots, n, *c);
 	}
 	free(t->child_slots);
@@ -208,7 +211,7 @@ uint32_t af_tree_child(struct af_tree *t, uint32_t parent, uint32_t name)
 		rehash_children(t);
 	uint32_t h = t->names[name].hash;
 	size_t mask = t->nslots - 1, i = child_hash(parent, h) & mask;
-	for (struct af_child_slot *c; (c = &t->child_slots[i])->node != AF_NONE; i = (i + 1) & mask)
+	for (struct af_child_slot *c; (c = &t->child_slots[i])->node != EMPTY_SLOT; i = (i + 1) & mask)
 		if (c->parent == parent && c->name == name)
 			return c->node;
 	uint32_t id = new_node(t, parent, name);
@@ -228,7 +231,7 @@ uint32_t af_tree_child_bytes(struct af_tree *t, uint32_t parent, const char *s, 
 		rehash_children(t);
 	uint32_t h = (uint32_t)af_hash_keyed_bytes(s, len);
 	size_t mask = t->nslots - 1, i = child_hash(parent, h) & mask;
-	for (struct af_child_slot *c; (c = &t->child_slots[i])->node != AF_NONE; i = (i + 1) & mask) {
+	for (struct af_child_slot *c; (c = &t->child_slots[i])->node != EMPTY_SLOT; i = (i + 1) & mask) {
 		if (c->parent != parent || c->hash != h)
 			continue;
 		const struct af_name *nm = &t->names[c->name];
@@ -295,7 +298,7 @@ static size_t find_slot(const struct af_tree *t, uint32_t id)
 		return SIZE_MAX;
 	size_t mask = t->nslots - 1;
 	size_t i = child_hash(t->nodes[id].parent, t->names[t->nodes[id].name].hash) & mask;
-	for (; t->child_slots[i].node != AF_NONE; i = (i + 1) & mask)
+	for (; t->child_slots[i].node != EMPTY_SLOT; i = (i + 1) & mask)
 		if (t->child_slots[i].node == id)
 			return i;
 	return SIZE_MAX;
@@ -307,11 +310,11 @@ static void unhash_slot(struct af_tree *t, size_t i)
 {
 	size_t mask = t->nslots - 1;
 	for (size_t j = i;;) {
-		t->child_slots[i].node = AF_NONE;
+		t->child_slots[i].node = EMPTY_SLOT;
 		for (;;) {
 			j = (j + 1) & mask;
 			struct af_child_slot k = t->child_slots[j];
-			if (k.node == AF_NONE) {
+			if (k.node == EMPTY_SLOT) {
 				t->nhashed--;
 				return;
 			}
