@@ -344,7 +344,7 @@ struct run {
 static int read_run(struct af_cli *o, struct run *r, const char *path, struct af_diag *d)
 {
 	af_diag_init(d, path);
-	if (af_input_load(&r->in, path, d) < 0)
+	if (af_input_load(&r->in, path, o->read.max_input, d) < 0)
 		return -1;
 	r->loaded = true;
 	if (af_read(&r->p, &r->in.in, o->reader, &o->read, d) < 0)
@@ -575,7 +575,7 @@ int main(int argc, char **argv)
 	struct af_mapped in;
 	struct af_profile p;
 	af_profile_init(&p);
-	int rc = af_input_load(&in, o.inputs[0], &d);
+	int rc = af_input_load(&in, o.inputs[0], o.read.max_input, &d);
 	if (rc == 0) {
 		rc = af_read(&p, &in.in, o.reader, &o.read, &d);
 		if (rc == 0 && !o.info)
