@@ -223,8 +223,13 @@ int af_read(struct af_profile *p, const struct af_input *in, const struct af_rea
 		if (l.what[0])
 			af_profile_info(p, "compression", "%s", l.what);
 		af_profile_warn(p, l.trailing, "bytes after the compressed data ignored");
+		/* every back end sums weights up the tree: a sum that would
+		 * wrap (times or counts near 2^64) is refused, not drawn */
+		if (!af_tree_sums_fit(&p->tree))
+			rc = af_diag_error(d, "the weights add up past 2^64 - 2 (times or counts "
+					   "too large to draw)");
 		/* an empty picture is never what the user wanted: say why */
-		if (p->tree.nnodes == 1 && !o->info_only)
+		else if (p->tree.nnodes == 1 && !o->info_only)
 			rc = af_diag_error(d, "nothing to draw: the file has %s", r->nothing);
 	}
 	release_layers(&l);
