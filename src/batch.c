@@ -268,7 +268,7 @@ static void read_input(struct batch *b, size_t i)
 	struct af_diag d;
 	af_diag_init(&d, in->path);
 	af_profile_init(&in->p);
-	int rc = af_input_load(&in->in, in->path, &d);
+	int rc = af_input_load(&in->in, in->path, o->read.max_input, &d);
 	bool loaded = rc == 0;
 	if (rc == 0)
 		rc = af_read(&in->p, &in->in.in, o->reader, &o->read, &d);

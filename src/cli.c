@@ -2,6 +2,7 @@
  * their values checked, and the usage text (docs/aflame-render.1 and the
  * golden --help test keep to it). */
 #include "cli.h"
+#include "input.h"
 #include "palette.h"
 #include "util.h"
 
@@ -114,6 +115,8 @@ static const char usage_text[] =
 	"                          from a hash of the name (deterministic)\n"
 	"      --strict            malformed folded lines are errors, not warnings\n"
 	"      --info              print what the file holds (header, threads, warnings)\n"
+	"      --max-input-size SIZE  refuse an input longer than SIZE bytes, or with\n"
+	"                          K, M or G (default: 8G; stdin, pipes, devices too)\n"
 	"      --no-js             interactive SVG without its script (for tests)\n"
 	"  -h, --help              print this help\n"
 	"  -V, --version           print the version\n"
@@ -235,6 +238,24 @@ static void parse_minwidth(struct af_cli *o, const char *s)
 	}
 }
 
+/* --max-input-size: bytes, or a whole number with K, M or G (powers of 1024),
+ * as serve's --max-upload takes them. */
+static uint64_t parse_size(const char *opt, const char *s)
+{
+	char *end = (char *)s;
+	errno = 0;
+	unsigned long long v = s[0] >= '0' && s[0] <= '9' ? strtoull(s, &end, 10) : 0;
+	unsigned shift = 0;
+	if (end != s && *end && !end[1] && strchr("KkMmGg", *end)) {
+		shift = 10 * (unsigned)(1 + (strchr("KkMmGg", *end) - "KkMmGg") / 2);
+		end++;
+	}
+	if (errno || end == s || *end || v == 0 || v > (UINT64_MAX >> shift))
+		usage_error("invalid %s '%s' (expected a whole number of bytes from 1, "
+			    "or with K, M or G)", opt, s);
+	return (uint64_t)v << shift;
+}
+
 /* --diff: two inputs, one graph or report of both. */
 static void check_diff(const struct af_cli *o)
 {
@@ -271,7 +292,8 @@ static enum af_out_format format_from_path(const char *path)
 enum {
 	OPT_APP_PACKAGE = 256, OPT_ASYNC, OPT_BGCOLORS, OPT_CLOCK, OPT_COLLAPSE_RECURSION, OPT_COLORS, OPT_COUNTNAME,
 	OPT_CP, OPT_CPU_SAMPLES, OPT_HEAP, OPT_DIFF, OPT_DIFF_TOTAL, OPT_ENCODING, OPT_EXCLUDE, OPT_FACTOR, OPT_FLAMECHART, OPT_FONTSIZE, OPT_FONTTYPE, OPT_FONTWIDTH,
-	OPT_FORMAT, OPT_FROM, OPT_HASH, OPT_HEIGHT, OPT_HIDE, OPT_IDLE, OPT_INCLUDE, OPT_INFO, OPT_INVERTED, OPT_MINWIDTH,
+	OPT_FORMAT, OPT_FROM, OPT_HASH, OPT_HEIGHT, OPT_HIDE, OPT_IDLE, OPT_INCLUDE, OPT_INFO, OPT_INVERTED,
+	OPT_MAX_INPUT_SIZE, OPT_MINWIDTH,
 	OPT_MERGE_THREADS, OPT_NAMEATTR, OPT_NAMETYPE, OPT_NEGATE, OPT_NO_JS, OPT_NORMALIZE, OPT_NOTES, OPT_PER_THREAD, OPT_REPORT,
 	OPT_RANDOM, OPT_REVERSE, OPT_ROOT, OPT_SCALE, OPT_SIGNATURES, OPT_STATIC, OPT_STRICT, OPT_SUBTITLE,
 	OPT_TITLE, OPT_TO, OPT_TOP, OPT_TOTAL, OPT_WIDTH,
@@ -309,6 +331,7 @@ static const struct option long_options[] = {
 	{ "input-format", required_argument, NULL, 'f' },
 	{ "inverted", no_argument, NULL, OPT_INVERTED },
 	{ "jobs", required_argument, NULL, 'j' },
+	{ "max-input-size", required_argument, NULL, OPT_MAX_INPUT_SIZE },
 	{ "minwidth", required_argument, NULL, OPT_MINWIDTH },
 	{ "merge-threads", no_argument, NULL, OPT_MERGE_THREADS },
 	{ "nameattr", required_argument, NULL, OPT_NAMEATTR },
@@ -500,6 +523,9 @@ static void parse_option(struct af_cli *o, int c, const char *arg)
 	case OPT_INVERTED:
 		o->layout.inverted = true;
 		break;
+	case OPT_MAX_INPUT_SIZE:
+		o->read.max_input = parse_size("--max-input-size", arg);
+		break;
 	case OPT_MINWIDTH:
 		parse_minwidth(o, arg);
 		break;
@@ -634,6 +660,7 @@ void af_cli_parse(struct af_cli *o, int argc, char **argv)
 	memset(o, 0, sizeof *o);
 	af_layout_opts_default(&o->layout);
 	af_render_opts_default(&o->render);
+	o->read.max_input = AF_INPUT_MAX_DEFAULT;
 	size_t cap_threads = 0, cap_processes = 0;
 	int c;
 	static char prog[] = AF_PROG;   /* getopt's messages name it */

@@ -283,7 +283,7 @@ static uint32_t copy_removed(struct af_diff *df, struct af_tree *t, const struct
 	while (n) {
 		struct pair p = stack[--n];
 		uint64_t b = af_tree_before(t, p.first);
-		t->nodes[p.second].self += b;
+		af_tree_add_self(t, p.second, b);
 		set_kind(df, p.second, AF_FRAME_REMOVED);
 		if (b)
 			df->removed_stacks++;
@@ -356,7 +356,7 @@ int af_diff_merge(struct af_diff *df, struct af_profile *after, uint32_t root2,
 	size_t n2 = t2->nnodes;
 	int rc = merge(t2, root2, &before->tree, root1, excl1, map);
 	free(map);
-	if (rc < 0)
+	if (rc < 0 || !af_tree_sums_fit(t2))
 		return af_diag_error(d, "weights too large to add");
 	df->excluded = af_xcalloc(t2->nnodes, 1);
 	if (excl2)

@@ -138,7 +138,7 @@ static void pop(struct af_fold *f, struct af_fold_thread *th, uint64_t t)
 	uint32_t *last = th->depth ? &th->stack[th->depth - 1].last_call : &th->last_call;
 	if (fr->node != AF_NONE) {
 		uint64_t self = inclusive >= fr->callees ? inclusive - fr->callees : 0;
-		f->tree->nodes[fr->node].self += self;
+		af_tree_add_self(f->tree, fr->node, self);
 		*last = fr->node;
 	}
 	if (th->depth)
@@ -162,7 +162,7 @@ static void orphan_exit(struct af_fold *f, struct af_fold_thread *th, uint32_t n
 	if (f->timeline)
 		af_tree_set_start(f->tree, node, chart_start(f, th, th->first));
 	uint64_t self = inclusive >= th->top_closed ? inclusive - th->top_closed : 0;
-	f->tree->nodes[node].self += self;
+	af_tree_add_self(f->tree, node, self);
 	th->top_closed = inclusive;
 	th->last_call = node;
 }

@@ -10,16 +10,32 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static int read_all(struct af_mapped *m, int fd, struct af_diag *d)
+static int too_large(struct af_diag *d, uint64_t max)
+{
+	return af_diag_error(d, "input is larger than --max-input-size (%llu bytes)",
+			     (unsigned long long)max);
+}
+
+/* Standard input, pipes and devices: read to the end, but never more than
+ * max bytes (/dev/zero has no end), and an allocation that fails is this
+ * input's error, not an abort. */
+static int read_all(struct af_mapped *m, int fd, uint64_t max, struct af_diag *d)
 {
 	size_t cap = 1 << 16, len = 0;
 	unsigned char *buf = af_xmalloc(cap);
 	for (;;) {
 		if (len == cap) {
-			if (cap > SIZE_MAX / 2)
-				break;
+			if ((uint64_t)len > max) {
+				free(buf);
+				return too_large(d, max);
+			}
+			unsigned char *bigger = cap <= SIZE_MAX / 2 ? realloc(buf, cap * 2) : NULL;
+			if (!bigger) {
+				free(buf);
+				return af_diag_error(d, "cannot read: out of memory after %zu bytes", len);
+			}
+			buf = bigger;
 			cap *= 2;
-			buf = af_xrealloc(buf, cap);
 		}
 		ssize_t n = read(fd, buf + len, cap - len);
 		if (n == 0)
@@ -27,10 +43,15 @@ static int read_all(struct af_mapped *m, int fd, struct af_diag *d)
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
+			int e = errno;
 			free(buf);
-			return af_diag_error(d, "cannot read: %s", strerror(errno));
+			return af_diag_error(d, "cannot read: %s", strerror(e));
 		}
 		len += (size_t)n;
+	}
+	if ((uint64_t)len > max) {
+		free(buf);
+		return too_large(d, max);
 	}
 	m->heap = buf;
 	m->in.data = buf;
@@ -38,12 +59,12 @@ static int read_all(struct af_mapped *m, int fd, struct af_diag *d)
 	return 0;
 }
 
-int af_input_load(struct af_mapped *m, const char *path, struct af_diag *d)
+int af_input_load(struct af_mapped *m, const char *path, uint64_t max, struct af_diag *d)
 {
 	memset(m, 0, sizeof *m);
 	m->in.name = path;
 	if (strcmp(path, "-") == 0)
-		return read_all(m, STDIN_FILENO, d);
+		return read_all(m, STDIN_FILENO, max, d);
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return af_diag_error(d, "cannot open: %s", strerror(errno));
@@ -57,11 +78,15 @@ int af_input_load(struct af_mapped *m, const char *path, struct af_diag *d)
 		close(fd);
 		return af_diag_error(d, "is a directory");
 	}
+	if (S_ISREG(st.st_mode) && (uint64_t)st.st_size > max) {
+		close(fd);
+		return too_large(d, max);
+	}
 	int rc = 0;
 	if (S_ISREG(st.st_mode) && st.st_size > 0) {
 		void *p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
 		if (p == MAP_FAILED) {
-			rc = read_all(m, fd, d);
+			rc = read_all(m, fd, max, d);
 		} else {
 			m->map = p;
 			m->map_len = (size_t)st.st_size;
@@ -70,7 +95,7 @@ int af_input_load(struct af_mapped *m, const char *path, struct af_diag *d)
 			m->in.mapped = true;
 		}
 	} else {
-		rc = read_all(m, fd, d);
+		rc = read_all(m, fd, max, d);
 	}
 	close(fd);
 	return rc;

@@ -12,8 +12,14 @@ struct af_mapped {
 	unsigned char *heap;/* malloc'd copy, or NULL */
 };
 
-/* Load path ("-" = stdin). Returns 0, or -1 with diag set. */
-int af_input_load(struct af_mapped *m, const char *path, struct af_diag *d);
+/* The default of --max-input-size: larger than any trace we have seen,
+ * small enough that /dev/zero or an endless pipe stops with a message. */
+#define AF_INPUT_MAX_DEFAULT ((uint64_t)8 << 30)
+
+/* Load path ("-" = stdin). An input longer than max bytes (a regular file,
+ * or a pipe, FIFO or device read to its end) is refused, as is one whose
+ * buffer cannot be allocated. Returns 0, or -1 with diag set. */
+int af_input_load(struct af_mapped *m, const char *path, uint64_t max, struct af_diag *d);
 void af_input_release(struct af_mapped *m);
 
 #endif

@@ -346,7 +346,7 @@ struct run {
 static int read_run(struct af_cli *o, struct run *r, const char *path, struct af_diag *d)
 {
 	af_diag_init(d, path);
-	if (af_input_load(&r->in, path, d) < 0)
+	if (af_input_load(&r->in, path, o->read.max_input, d) < 0)
 		return -1;
 	r->loaded = true;
 	if (af_read(&r->p, &r->in.in, o->reader, &o->read, d) < 0)
@@ -566,7 +566,7 @@ static int load_nameattr(struct af_cli *o, struct af_nameattr *na)
 	struct af_diag d;
 	struct af_mapped m;
 	af_diag_init(&d, o->nameattr);
-	int rc = af_input_load(&m, o->nameattr, &d);
+	int rc = af_input_load(&m, o->nameattr, o->read.max_input, &d);
 	if (rc == 0) {
 		rc = af_nameattr_parse(na, m.in.data, m.in.len, &d);
 		af_input_release(&m);
@@ -605,7 +605,7 @@ int main(int argc, char **argv)
 	int rc = 0;
 	for (; loaded < o.ninputs && rc == 0; loaded++) {
 		af_diag_init(&d, o.inputs[loaded]);
-		rc = af_input_load(&in[loaded], o.inputs[loaded], &d);
+		rc = af_input_load(&in[loaded], o.inputs[loaded], o.read.max_input, &d);
 		ins[loaded] = in[loaded].in;
 	}
 	if (rc == 0) {

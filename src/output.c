@@ -1,9 +1,11 @@
-/* output.c: write to "<dir>/.<name>.XXXXXX", rename into place on success.
+/* output.c: write to "<dir>/.<name>.XXXXXX" (or ".aflame.XXXXXX" for a
+ * name near the length limit), rename into place on success.
  * A signal handler removes the temporary file of an interrupted run. */
 #include "output.h"
 #include "util.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <pthread.h>
 #include <signal.h>
 #include <sys/stat.h>
@@ -76,13 +78,19 @@ void af_output_install_signals(void)
 	sigaction(SIGPIPE, &sa, NULL);
 }
 
+/* "<dir>/.<name>.XXXXXX" beside the target, so that the rename stays in one
+ * file system; a name too long for that suffix (248 to 255 bytes) gets the
+ * short "<dir>/.aflame.XXXXXX" instead. */
 static char *temp_name(const char *path)
 {
 	const char *slash = strrchr(path, '/');
 	size_t dir = slash ? (size_t)(slash - path) + 1 : 0;
-	size_t n = strlen(path) + 16;
+	const char *base = path + dir;
+	if (strlen(base) + sizeof "..XXXXXX" - 1 > NAME_MAX)
+		base = "aflame";
+	size_t n = dir + strlen(base) + sizeof "..XXXXXX";
 	char *tmp = af_xmalloc(n);
-	snprintf(tmp, n, "%.*s.%s.XXXXXX", (int)dir, path, path + dir);
+	snprintf(tmp, n, "%.*s.%s.XXXXXX", (int)dir, path, base);
 	return tmp;
 }
 

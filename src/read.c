@@ -279,12 +279,14 @@ int af_read(struct af_profile *p, const struct af_input *in, const struct af_rea
 		if (l.what[0])
 			af_profile_info(p, "compression", "%s", l.what);
 		af_profile_warn(p, l.trailing, "bytes after the compressed data ignored");
+		/* every back end sums weights up the tree: a sum that would
+		 * wrap (times or counts near 2^64) is refused, not drawn */
+		if (!af_tree_sums_fit(&p->tree))
+			rc = af_diag_error(d, "the weights add up past 2^64 - 2 (times or counts "
+					   "too large to draw)");
 		/* an empty picture is never what the user wanted: say why */
-		if (p->tree.nnodes == 1 && !o->info_only)
+		else if (p->tree.nnodes == 1 && !o->info_only)
 			rc = af_diag_error(d, "nothing to draw: the file has %s", r->nothing);
-		else if (!af_tree_totals_fit(&p->tree))   /* widths and shares would wrap */
-			rc = af_diag_error(d, "the weights add up past 2^64 %s: the file's numbers are damaged",
-					   p->unit ? p->unit : "");
 	}
 	release_layers(&l);
 	return rc;

@@ -43,6 +43,8 @@ struct af_read_opts {
 	enum af_heap_value heap; /* Perfetto: draw heap profiles, weighed by this */
 	const char *encoding;  /* text input in this character set (iconv's
 				  name; flamegraph.pl --encoding), made UTF-8 */
+	uint64_t max_input;    /* --max-input-size: the cap the caller gives
+				  af_input_load (bytes) */
 };
 
 /* One of several inputs read as one (af_read_inputs): its name and the

@@ -287,7 +287,7 @@ static void async_end(struct atrace_slices *r, int64_t pid, uint32_t track, uint
 		if (track != AF_NONE)
 			node = af_tree_child(t, node, track);
 		node = af_tree_child(t, node, o->name);
-		t->nodes[node].self += ts > o->start ? ts - o->start : 0;
+		af_tree_add_self(t, node, ts > o->start ? ts - o->start : 0);
 	}
 	af_idmap_del(&r->by_async, key);
 	o->next_free = r->free_open;

@@ -279,7 +279,7 @@ static int read_sample(struct sp *f, struct af_proto *m)
 	}
 	while (n > 0)
 		node = af_tree_child(t, node, frame_name(f, &f->chain[--n]));
-	t->nodes[node].self += count;
+	af_tree_add_self(t, node, count);
 	return 0;
 }
 

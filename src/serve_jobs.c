@@ -582,7 +582,8 @@ static int render_job(struct worker *w, struct job *x, char **msg)
 	af_diag_init(&d, "uploaded file");
 	struct af_mapped in;
 	struct af_read_opts ropts = { 0 };
-	int rc = af_input_load(&in, path.data, &d);
+	/* the stored upload is already within --max-upload */
+	int rc = af_input_load(&in, path.data, UINT64_MAX, &d);
 	if (rc == 0) {
 		in.in.name = "uploaded file";
 		rc = af_read(&r.p, &in.in, NULL, &ropts, &d);

@@ -398,18 +398,23 @@ void af_tree_sum_up(const struct af_tree *t, uint64_t *tot)
 	}
 }
 
-bool af_tree_totals_fit(const struct af_tree *t)
+bool af_tree_sums_fit(const struct af_tree *t)
 {
 	uint64_t *tot = af_xmalloc(t->nnodes * sizeof *tot);
 	bool fit = true;
 	for (size_t i = 0; i < t->nnodes; i++)
 		tot[i] = t->nodes[i].self;
-	uint32_t n = AF_ROOT;   /* the walk of af_tree_sum_up, with checked adds */
+	/* af_tree_sum_up's walk, with each addition checked */
+	uint32_t n = AF_ROOT;
 	while (t->nodes[n].first_child != AF_NONE)
 		n = t->nodes[n].first_child;
-	for (uint32_t p; fit && (p = t->nodes[n].parent) != AF_NONE;) {
-		fit = tot[p] <= UINT64_MAX - tot[n];
-		tot[p] += tot[n];
+	for (;;) {
+		if (tot[n] == UINT64_MAX)
+			fit = false;
+		uint32_t p = t->nodes[n].parent;
+		if (p == AF_NONE)
+			break;
+		tot[p] = tot[p] > UINT64_MAX - tot[n] ? UINT64_MAX : tot[p] + tot[n];
 		uint32_t s = t->nodes[n].next_sibling;
 		if (s == AF_NONE) {
 			n = p;

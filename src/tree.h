@@ -137,12 +137,19 @@ size_t af_tree_nchildren(const struct af_tree *t, uint32_t node);
 /* Inclusive weight of every node (self + all descendants), indexed by node
  * id. Caller frees with free(). Iterative post-order, any depth. */
 uint64_t *af_tree_totals(const struct af_tree *t);
+/* Add w to a node's self weight, held at UINT64_MAX instead of wrapping
+ * (weights come from files); af_tree_sums_fit() then refuses the tree. */
+static inline void af_tree_add_self(struct af_tree *t, uint32_t node, uint64_t w)
+{
+	uint64_t *self = &t->nodes[node].self;
+	*self = *self > UINT64_MAX - w ? UINT64_MAX : *self + w;
+}
+/* Whether every node's inclusive weight (self plus descendants) is below
+ * UINT64_MAX: the sums every back end makes cannot wrap. One pass. */
+bool af_tree_sums_fit(const struct af_tree *t);
 /* The same for any per-node weights: w[node] becomes w[node] plus the w of
  * all its descendants (w has one entry per node). */
 void af_tree_sum_up(const struct af_tree *t, uint64_t *w);
-/* Whether every inclusive total fits in 64 bits (weights from a file can be
- * anything); when they do, every sum of them does too. */
-bool af_tree_totals_fit(const struct af_tree *t);
 
 /* Rank of every name in byte-wise (strcmp) order, so that siblings can be
  * sorted by comparing integers. Valid until the next af_tree_intern(). */

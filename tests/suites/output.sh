@@ -32,6 +32,26 @@ chmod 640 new.svg
 (umask 022 && "$AFLAME" "$OLDPWD/$IN" -o new.svg 2>/dev/null)
 check "output/a replaced file keeps its mode (640)" test "$(stat -c %a new.svg)" = 640
 
+# a name of 255 bytes (NAME_MAX) leaves no room for ".<name>.XXXXXX": the
+# temporary file gets a short name in the same directory
+long=$(printf 'x%.0s' $(seq 251)).svg
+"$AFLAME" "$OLDPWD/$IN" -o "$long" 2>/dev/null
+check "output/a 255-byte output name is written" grep -q '</svg>' "$long"
+rm -f "$long"
+
+# --max-input-size: /dev/zero, a pipe and a regular file over the cap stop
+# with one line and exit 1, and no output file appears
+"$AFLAME" --max-input-size 64K /dev/zero -o capped.svg 2>capped.err
+check "output/--max-input-size stops /dev/zero (exit 1)" test $? -eq 1
+check "output/--max-input-size says why" grep -q 'larger than --max-input-size (65536 bytes)' capped.err
+head -c 200000 /dev/zero | "$AFLAME" --max-input-size 100K - -o capped.svg 2>/dev/null
+check "output/--max-input-size stops standard input (exit 1)" test $? -eq 1
+"$AFLAME" --max-input-size 100 "$OLDPWD/$IN" -o capped.svg 2>/dev/null
+check "output/--max-input-size refuses a larger regular file (exit 1)" test $? -eq 1
+"$AFLAME" --max-input-size 1M "$OLDPWD/$IN" -o capped.svg 2>/dev/null
+check "output/--max-input-size lets a smaller file through" grep -q '</svg>' capped.svg
+rm -f capped.svg capped.err
+
 left=$(ls -A | grep -v '^\(fifo\|from-fifo\|real.svg\|link.svg\|new.svg\)$' | tr '\n' ' ')
 check "output/no temporary files left" test -z "$left"
 cd "$OLDPWD" || exit 1

@@ -94,6 +94,26 @@ void test_tree_totals_deep(void)
 	af_tree_release(&t);
 }
 
+void test_tree_sums_fit(void)
+{
+	/* three weights of 2^63 - 1: each fits, their sum wraps (issue 21) */
+	struct af_tree t;
+	af_tree_init(&t);
+	uint32_t a = child(&t, AF_ROOT, "a");
+	uint32_t b = af_tree_child(&t, a, af_tree_intern_str(&t, "b"));
+	uint32_t c = af_tree_child(&t, a, af_tree_intern_str(&t, "c"));
+	af_tree_add_self(&t, b, UINT64_MAX / 2);
+	af_tree_add_self(&t, c, UINT64_MAX / 2);
+	OK(af_tree_sums_fit(&t));   /* 2^64 - 2: the largest sum allowed */
+	af_tree_add_self(&t, a, 1);
+	OK(!af_tree_sums_fit(&t));  /* 2^64 - 1 at a: refused */
+	t.nodes[a].self = 0;
+	af_tree_add_self(&t, c, UINT64_MAX);   /* saturates, never wraps */
+	INT_EQ(t.nodes[c].self, UINT64_MAX);
+	OK(!af_tree_sums_fit(&t));
+	af_tree_release(&t);
+}
+
 void test_tree_name_ranks(void)
 {
 	struct af_tree t;
