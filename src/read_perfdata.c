@@ -891,7 +891,10 @@ static int read_perfdata(struct af_profile *p, const struct af_input *in, const 
 	af_idmap_init(&f.dex_names);
 	int rc = read_all(&f);
 	if (rc == 0) {
-		p->unit = f.nattrs && f.attrs[0].event.n ? "events" : "samples";
+		/* the drawn event's periods: nanoseconds for the clocks, else counts */
+		const struct attr *a = f.nattrs ? &f.attrs[0] : NULL;
+		bool clock = a && a->type == 1 && a->config <= 1;
+		p->unit = clock ? "ns" : "events";
 		p->clock = NULL;
 		info(&f);
 	}
