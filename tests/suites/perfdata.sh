@@ -64,6 +64,7 @@ check "perfdata/invalid_perf.data: a clear message" grep -q 'unrecognised input'
 got=$("$AFLAME" --format folded "$S/corners.data" 2>"$TMP/err")
 want="com.example.app (100);RenderThread (101);[unknown][+9000] 125
 com.example.app (100);RenderThread (101);main();[kernel.kallsyms][+ffff0100]_[k] 250
+com.example.app (100);com.example.app (100);main();com.example.app.Native.call 64
 com.example.app (100);com.example.app (100);main();render_frame();draw(int) 1000"
 if [ "$got" = "$want" ]; then pass "perfdata/corners: maps, embedded symbols, kernel frames"
 else fail "perfdata/corners" "got: $(echo "$got" | tr '\n' '|')"; fi
@@ -71,6 +72,11 @@ check "perfdata/corners: ips outside the maps counted" grep -q 'warning: 1 frame
 got=$("$AFLAME" --format folded -t RenderThread "$S/corners.data" 2>/dev/null | wc -l)
 check "perfdata/corners: -t picks a thread" test "$got" -eq 2
 "$AFLAME" --format folded -f perf-data "$S/corners.data" >"$TMP/f.folded" 2>/dev/null
+"$AFLAME" --colors android -o "$TMP/meta.svg" "$S/corners.data" 2>/dev/null
+"$AFLAME" --colors android --app-package com.example.app -o "$TMP/named.svg" "$S/corners.data" 2>/dev/null
+"$AFLAME" --colors android --app-package org.other -o "$TMP/other.svg" "$S/corners.data" 2>/dev/null
+check "perfdata/--colors android takes the app package from META_INFO" cmp "$TMP/meta.svg" "$TMP/named.svg"
+check "perfdata/--colors android: another package colours differently" sh -c "! cmp -s '$TMP/meta.svg' '$TMP/other.svg'"
 check "perfdata/-f perf-data reads it" test -s "$TMP/f.folded"
 for v in cut-record short-record long-chain bad-symbol-count data-past-end; do
 	python3 "$S/mkperf.py" "$v" "$TMP/$v.data"

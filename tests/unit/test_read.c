@@ -38,7 +38,7 @@ static size_t pack(uint8_t *out, size_t cap, const char *s, int window_bits)
 
 void test_read_table(void)
 {
-	STR_EQ(af_reader_names(), "art, atrace, folded, perfetto or simpleperf");
+	STR_EQ(af_reader_names(), "art, perf-data, atrace, folded, perfetto or simpleperf");
 	OK(af_reader_named("art") == &af_reader_art);
 	OK(af_reader_named("folded") == &af_reader_folded);
 	OK(af_reader_named("perfetto") == &af_reader_perfetto);

@@ -53,6 +53,7 @@ def build(variant):
         sample(100, 100, 1000, [0x7110, 0x7210, 0x7010]),
         sample(100, 101, 250, [(1 << 64) - 128, 0xffff0100, (1 << 64) - 512, 0x7010]),
         sample(100, 101, 125, [0x9000]),
+        sample(100, 100, 64, [0x7310, 0x7010]),
     ]
     if variant == 'cut-record':
         records[4] = records[4][:-8]
@@ -63,9 +64,10 @@ def build(variant):
     data = b''.join(records)
     files = file_entry('/data/app/lib/arm64/libnative.so', 2, 0x1000,
                        [(0x1000, 0x100, '_Z4mainv'), (0x1100, 0x80, '_Z4drawi'),
-                        (0x1200, 0x20, '_Z12render_framev')])
+                        (0x1200, 0x20, '_Z12render_framev'),
+                        (0x1300, 0x20, 'com.example.app.Native.call')])
     if variant == 'bad-symbol-count':
-        files = files[:4] + files[4:].replace(struct.pack('<I', 3), struct.pack('<I', 300000), 1)
+        files = files[:4] + files[4:].replace(struct.pack('<I', 4), struct.pack('<I', 300000), 1)
     meta = b''.join(cstr(x) for x in ('event_type_info', 'cpu-clock,1,0',
                                          'app_package_name', 'com.example.app',
                                          'trace_offcpu', 'false'))
