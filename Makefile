@@ -202,7 +202,7 @@ install: $(BIN)
 
 # Benchmarks: generators in bench/ make large deterministic inputs (cached in
 # $(O)/bench/data); bench/run.sh prints time, memory and throughput.
-BENCH_GENS := $(O)/bench/gen_art $(O)/bench/gen_folded $(O)/bench/gen_atrace $(O)/bench/gen_perfetto
+BENCH_GENS := $(O)/bench/gen_art $(O)/bench/gen_folded $(O)/bench/gen_atrace $(O)/bench/gen_perfetto $(O)/bench/gen_perfdata
 $(O)/bench:
 	@mkdir -p $@
 $(O)/bench/%: bench/%.c bench/gen.h | $(O)/bench
