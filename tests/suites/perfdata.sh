@@ -86,4 +86,4 @@ for v in cut-record short-record long-chain bad-symbol-count data-past-end; do
 	check "perfdata/$v: no partial output" test ! -e "$TMP/$v.svg"
 done
 
-damage_sweep "perfdata/corners.data" "$S/corners.data"
+damage_sweep "perfdata/corners.data" perfdata "$S/corners.data"
