@@ -134,7 +134,7 @@ $(SERVE_MODULE): $(SERVE_OBJS)
 # Fuzzing: each target in tests/fuzz/ links with replay.c into an ordinary
 # program that `make check` runs over the saved corpus and crash inputs;
 # `make fuzz` builds the same targets with clang's libFuzzer (and sanitizers).
-FUZZ_TARGETS := art folded atrace diff perfetto simpleperf
+FUZZ_TARGETS := art folded atrace diff perfetto simpleperf perfdata
 FUZZ_REPLAYS := $(FUZZ_TARGETS:%=$(O)/fuzz-replay-%)
 $(O)/obj/fuzz:
 	@mkdir -p $@
@@ -245,7 +245,7 @@ install: $(BIN) $(MODULES)
 
 # Benchmarks: generators in bench/ make large deterministic inputs (cached in
 # $(O)/bench/data); bench/run.sh prints time, memory and throughput.
-BENCH_GENS := $(O)/bench/gen_art $(O)/bench/gen_folded $(O)/bench/gen_atrace $(O)/bench/gen_perfetto
+BENCH_GENS := $(O)/bench/gen_art $(O)/bench/gen_folded $(O)/bench/gen_atrace $(O)/bench/gen_perfetto $(O)/bench/gen_perfdata
 $(O)/bench:
 	@mkdir -p $@
 $(O)/bench/%: bench/%.c bench/gen.h | $(O)/bench

@@ -186,8 +186,12 @@ static int prepare_graph(struct af_cli *o, const struct af_profile *p, char **ap
 {
 	if (o->total)
 		set_total(o, p);
-	if (o->layout.palette.palette == AF_PAL_ANDROID && !o->layout.palette.app_package)
-		o->layout.palette.app_package = *app = af_palette_guess_app(&p->tree);
+	if (o->layout.palette.palette == AF_PAL_ANDROID && !o->layout.palette.app_package) {
+		/* a simpleperf recording says whose app it profiled */
+		const char *named = af_profile_get_info(p, "app package");
+		*app = named ? af_xstrndup(named, strlen(named)) : af_palette_guess_app(&p->tree);
+		o->layout.palette.app_package = *app;
+	}
 	if (o->cp) {
 		o->layout.palette.map = af_palette_map_new();
 		return af_palette_map_read(o->layout.palette.map, "palette.map", d);

@@ -26,16 +26,6 @@ static bool starts(const uint8_t *data, size_t len, const char *s)
 	return len >= n && memcmp(data, s, n) == 0;
 }
 
-static enum af_sniff sniff_perf_data(const uint8_t *data, size_t len)
-{
-	return starts(data, len, "PERFILE2") ? AF_SNIFF_YES : AF_SNIFF_NO;
-}
-
-static const struct af_reader reader_perf_data = {
-	.name = "perf-data", .what = "a perf.data recording", .sniff = sniff_perf_data,
-	.nothing = "this is a perf.data CPU recording (simpleperf record or Linux perf; magic PERFILE2), which aflame-render does not read yet (convert it with simpleperf report-sample or perf script and stackcollapse-perf.pl)",
-};
-
 /* Android 16 TraceProfiler::Dump: an entry block first, no header. */
 static enum af_sniff sniff_lowoverhead(const uint8_t *data, size_t len)
 {
@@ -54,7 +44,7 @@ static const struct af_reader reader_lowoverhead = {
 
 const struct af_reader *const af_readers[] = {
 	&af_reader_art,
-	&reader_perf_data,
+	&af_reader_perfdata,
 	&af_reader_atrace,
 	&af_reader_folded,
 	&af_reader_perfetto,

@@ -98,6 +98,7 @@ struct af_reader {
 extern const struct af_reader af_reader_art;
 extern const struct af_reader af_reader_atrace;
 extern const struct af_reader af_reader_folded;
+extern const struct af_reader af_reader_perfdata;
 extern const struct af_reader af_reader_perfetto;
 extern const struct af_reader af_reader_simpleperf;
 

@@ -1,0 +1,913 @@
+/* read_perfdata.c: perf.data recordings ("PERFILE2"), as simpleperf record
+ * and Linux perf write them (simpleperf record_file_format.h, record.h,
+ * Apache-2.0, AOSP system/extras/simpleperf; linux/perf_event.h).
+ *
+ * Layout: a 104-byte header (magic, header size, attr size, three section
+ * descriptors: attrs, data, event types; a 256-bit feature map), the attrs
+ * (perf_event_attr + a section of ids each), the data section of records
+ * (u32 type, u16 misc, u16 size), then one section descriptor per feature
+ * bit set, in bit order. simpleperf's features: FILE (128) and FILE2 (132,
+ * protobuf FileFeature) carry the symbol tables it embeds, META_INFO (129)
+ * key/value strings (event_type_info, app_package_name, trace_offcpu).
+ *
+ * Features are read first (symbol tables, event names), then the records
+ * in one linear walk: MMAP/MMAP2 and COMM update the thread state as they
+ * come, each SAMPLE is symbolized against it and folded per process >
+ * thread at once. An ip maps through its process's maps (kept sorted by
+ * start, binary search) to a file and an address in it, and through that
+ * file's sorted symbol table (binary search) to a name; unknown symbols are
+ * named "file[+vaddr]" as simpleperf report does with --addrs. */
+#include "read.h"
+#include "profile.h"
+#include "idmap.h"
+#include "names.h"
+#include "demangle.h"
+#include "proto.h"
+#include "cursor.h"
+#include "util.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAGIC "PERFILE2"
+#define HEADER_SIZE 104
+#define ATTR_MIN 64             /* PERF_ATTR_SIZE_VER0 */
+#define MAX_NAME 4096
+
+enum {
+	REC_MMAP = 1, REC_LOST = 2, REC_COMM = 3, REC_FORK = 7, REC_SAMPLE = 9, REC_MMAP2 = 10,
+	REC_SIMPLEPERF = 32768, REC_SP_CALLCHAIN = 32775,
+};
+enum {
+	FEAT_BUILD_ID = 2, FEAT_CMDLINE = 11, FEAT_FILE = 128, FEAT_META_INFO = 129, FEAT_FILE2 = 132,
+	NFEAT = 256,
+};
+/* perf_event_attr.sample_type bits, in the order the fields come */
+enum {
+	S_IP = 1 << 0, S_TID = 1 << 1, S_TIME = 1 << 2, S_ADDR = 1 << 3, S_READ = 1 << 4,
+	S_CALLCHAIN = 1 << 5, S_ID = 1 << 6, S_CPU = 1 << 7, S_PERIOD = 1 << 8, S_STREAM_ID = 1 << 9,
+	S_RAW = 1 << 10, S_IDENTIFIER = 1 << 16,
+};
+enum { DSO_KERNEL, DSO_KERNEL_MODULE, DSO_ELF_FILE, DSO_DEX_FILE, DSO_SYMBOL_MAP_FILE, DSO_UNKNOWN_FILE };
+#define CONTEXT_MAX ((uint64_t)-4095)   /* callchain entries above are context markers */
+#define CONTEXT_KERNEL ((uint64_t)-128)
+#define CONTEXT_USER ((uint64_t)-512)
+#define CPUMODE_MASK 7
+#define CPUMODE_KERNEL 1
+#define KERNEL_PID ((uint64_t)UINT32_MAX)
+#define PROT_JIT_SYMFILE_MAP 0x4000   /* simpleperf's mark on MMAP2 prot: symbols at absolute addresses */
+
+/* What a frame is, for simpleperf's rules on hiding ART's own frames. */
+enum kind { K_NATIVE, K_KERNEL, K_JIT, K_DEX, K_ART, K_UNKNOWN };
+struct entry { const struct sym *sym; const struct map *map; uint32_t file; uint64_t vaddr; enum kind kind; bool trampoline; };
+
+struct span { const uint8_t *s; uint32_t n; };
+struct sym { uint64_t addr, len; struct span name; };
+struct pfile {
+	struct span path;
+	uint32_t type, next;           /* next: same path hash, AF_NONE ends */
+	uint64_t min_vaddr, offset_of_min_vaddr;
+	size_t first, count;           /* syms[first..first+count), sorted */
+};
+struct map { uint64_t start, end, pgoff; struct span path; uint32_t file; bool jit; };
+struct maps { struct map *m; size_t n, cap; };
+struct pthread_ { uint64_t tid, pid; struct span name; uint32_t node; size_t index; };
+struct attr { uint64_t sample_type, type, config; struct span event; };
+
+/* Names of the common events by perf_event_attr type and config, for files
+ * without simpleperf's event_type_info (older simpleperf, Linux perf). */
+static const char *const hw_events[] = {
+	"cpu-cycles", "instructions", "cache-references", "cache-misses", "branch-instructions",
+	"branch-misses", "bus-cycles", "stalled-cycles-frontend", "stalled-cycles-backend", "ref-cycles",
+};
+static const char *const sw_events[] = {
+	"cpu-clock", "task-clock", "page-faults", "context-switches", "cpu-migrations",
+	"minor-faults", "major-faults", "alignment-faults", "emulation-faults",
+};
+
+struct pd {
+	struct af_profile *p;
+	struct af_diag *d;
+	const struct af_input *in;
+	const uint8_t *data;
+	size_t len;
+	struct attr *attrs; size_t nattrs;
+	struct af_idmap attr_ids;      /* sample id -> attr index */
+	uint64_t sample_type;
+	bool sample_id_all;
+	uint64_t feat_off[NFEAT], feat_size[NFEAT];
+	bool feat[NFEAT];
+	struct pfile *files; size_t nfiles, cap_files;
+	struct af_idmap file_by_hash;  /* path hash -> first file with it */
+	struct sym *syms; size_t nsyms, cap_syms;
+	struct maps *maps; size_t nmaps, cap_maps;    /* per process; [0] is the kernel's */
+	struct af_idmap maps_by_pid;
+	struct pthread_ *threads; size_t nthreads, cap_threads;
+	struct af_idmap thread_ids, proc_nodes;
+	struct af_idmap dex_names;     /* name hash -> dex symbol, for JIT frames */
+	bool dex_done;
+	struct span package, offcpu, event_info;
+	struct entry *chain; size_t cap_chain;
+	struct af_buf scratch;
+	uint64_t samples, other_event, lost, weight, no_map, no_symbol, cut, simpleperf_records;
+};
+
+static int bad(struct pd *f, uint64_t at, const char *why)
+{
+	return af_diag_offset(f->d, at, "malformed perf.data: %s", why);
+}
+
+static struct span cstr(const uint8_t *s, size_t max)
+{
+	const uint8_t *z = memchr(s, 0, max);
+	size_t n = z ? (size_t)(z - s) : max;
+	return (struct span){ s, n > MAX_NAME ? MAX_NAME : (uint32_t)n };
+}
+
+static bool span_eq(struct span a, struct span b)
+{
+	return a.n == b.n && (a.n == 0 || memcmp(a.s, b.s, a.n) == 0);
+}
+
+/* ---- header, attrs, feature sections ---- */
+
+/* A section descriptor at off: its range, checked against the file. */
+static int section(struct pd *f, size_t off, uint64_t *o, uint64_t *n)
+{
+	*o = af_le(f->data + off, 8);
+	*n = af_le(f->data + off + 8, 8);
+	if (*o > f->len || *n > f->len - *o)
+		return bad(f, off, "a section runs past the end of the file");
+	return 0;
+}
+
+static int read_attrs(struct pd *f)
+{
+	uint64_t attr_size = af_le(f->data + 16, 8), off, size;
+	if (section(f, 24, &off, &size) < 0)
+		return -1;
+	if (attr_size < ATTR_MIN + 16 || attr_size > size || size % attr_size)
+		return bad(f, 16, "the attr size does not divide the attr section");
+	f->nattrs = (size_t)(size / attr_size);
+	f->attrs = af_xcalloc(f->nattrs, sizeof *f->attrs);
+	for (size_t i = 0; i < f->nattrs; i++) {
+		size_t a = (size_t)(off + i * attr_size);
+		f->attrs[i].type = af_le(f->data + a, 4);
+		f->attrs[i].config = af_le(f->data + a + 8, 8);
+		f->attrs[i].sample_type = af_le(f->data + a + 24, 8);
+		if (i == 0) {
+			f->sample_type = f->attrs[0].sample_type;
+			f->sample_id_all = (af_le(f->data + a + 40, 8) >> 18) & 1;
+		}
+		uint64_t ids, nids;
+		if (section(f, a + (size_t)attr_size - 16, &ids, &nids) < 0)
+			return -1;
+		for (uint64_t k = 0; k + 8 <= nids; k += 8)
+			af_idmap_put(&f->attr_ids, af_le(f->data + ids + k, 8), (uint32_t)i);
+	}
+	return 0;
+}
+
+static int read_feature_table(struct pd *f)
+{
+	uint64_t doff, dsize;
+	if (section(f, 40, &doff, &dsize) < 0)
+		return -1;
+	size_t at = (size_t)(doff + dsize);
+	for (unsigned b = 0; b < NFEAT; b++) {
+		if (!(f->data[72 + b / 8] >> (b % 8) & 1))
+			continue;
+		if (f->len - at < 16)
+			return bad(f, at, "the feature table runs past the end of the file");
+		if (section(f, at, &f->feat_off[b], &f->feat_size[b]) < 0)
+			return -1;
+		f->feat[b] = true;
+		at += 16;
+	}
+	return 0;
+}
+
+/* META_INFO: NUL-terminated key and value strings, in pairs. */
+static void read_meta(struct pd *f)
+{
+	const uint8_t *s = f->data + f->feat_off[FEAT_META_INFO];
+	size_t n = (size_t)f->feat_size[FEAT_META_INFO], i = 0;
+	while (i < n) {
+		struct span k = cstr(s + i, n - i);
+		i += k.n + 1;
+		if (i >= n)
+			break;
+		struct span v = cstr(s + i, n - i);
+		i += v.n + 1;
+		if (span_eq(k, (struct span){ (const uint8_t *)"app_package_name", 16 }))
+			f->package = v;
+		else if (span_eq(k, (struct span){ (const uint8_t *)"trace_offcpu", 12 }))
+			f->offcpu = v;
+		else if (span_eq(k, (struct span){ (const uint8_t *)"event_type_info", 15 }))
+			f->event_info = v;
+	}
+	/* event_type_info: "name,type,config" lines, one per attr in order */
+	const uint8_t *e = f->event_info.s, *end = e + f->event_info.n;
+	for (size_t a = 0; e && e < end && a < f->nattrs; a++) {
+		const uint8_t *nl = memchr(e, '\n', (size_t)(end - e));
+		const uint8_t *line_end = nl ? nl : end;
+		const uint8_t *comma = memchr(e, ',', (size_t)(line_end - e));
+		f->attrs[a].event = (struct span){ e, (uint32_t)((comma ? comma : line_end) - e) };
+		e = line_end + 1;
+	}
+}
+
+static uint64_t path_hash(struct span s)
+{
+	return af_hash_keyed_bytes(s.s, s.n);
+}
+
+static uint32_t find_file(const struct pd *f, struct span path)
+{
+	for (uint32_t k = af_idmap_get(&f->file_by_hash, path_hash(path)); k != AF_NONE; k = f->files[k].next)
+		if (span_eq(f->files[k].path, path))
+			return k;
+	return AF_NONE;
+}
+
+static void add_sym(struct pd *f, uint64_t addr, uint64_t len, struct span name)
+{
+	af_grow(&f->syms, &f->cap_syms, f->nsyms + 1, sizeof *f->syms);
+	f->syms[f->nsyms++] = (struct sym){ addr, len, name };
+}
+
+static int cmp_sym(const void *a, const void *b)
+{
+	const struct sym *x = a, *y = b;
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+static void add_file(struct pd *f, struct pfile *file)
+{
+	file->count = f->nsyms - file->first;
+	struct sym *s = f->syms + file->first;
+	bool sorted = true;
+	for (size_t i = 1; i < file->count && sorted; i++)
+		sorted = s[i - 1].addr <= s[i].addr;
+	if (!sorted)
+		qsort(s, file->count, sizeof *s, cmp_sym);
+	bool found;
+	uint32_t *slot = af_idmap_slot(&f->file_by_hash, path_hash(file->path), &found);
+	file->next = found ? *slot : AF_NONE;
+	af_grow(&f->files, &f->cap_files, f->nfiles + 1, sizeof *f->files);
+	*slot = (uint32_t)f->nfiles;
+	f->files[f->nfiles++] = *file;
+}
+
+/* FILE (v1): per file a u32 size, then path\0, u32 type, u64 min_vaddr,
+ * u32 symbol count, symbols (u64 vaddr, u32 len, name\0), for dex files
+ * u32 count + u64 offsets, for ELF files optionally u64
+ * file_offset_of_min_vaddr. */
+static int read_file_v1(struct pd *f, struct af_cursor *c, uint64_t base)
+{
+	struct pfile file = { .first = f->nsyms, .offset_of_min_vaddr = UINT64_MAX };
+	uint32_t type, nsyms;
+	uint64_t at = base + c->pos;
+	file.path = cstr(c->data + c->pos, af_cursor_left(c));
+	if (!af_cursor_skip(c, (size_t)file.path.n + 1) || !af_cursor_u32(c, &type) ||
+	    !af_cursor_u64(c, &file.min_vaddr) || !af_cursor_u32(c, &nsyms))
+		return bad(f, at, "a file entry of the FILE feature is cut short");
+	if (nsyms > af_cursor_left(c) / 13)
+		return bad(f, at, "a file's symbol count is larger than its entry");
+	file.type = type;
+	for (uint32_t i = 0; i < nsyms; i++) {
+		uint64_t addr;
+		uint32_t len;
+		if (!af_cursor_u64(c, &addr) || !af_cursor_u32(c, &len))
+			return bad(f, base + c->pos, "a symbol of the FILE feature is cut short");
+		struct span name = cstr(c->data + c->pos, af_cursor_left(c));
+		if (!af_cursor_skip(c, (size_t)name.n + 1))
+			return bad(f, base + c->pos, "a symbol name of the FILE feature is not terminated");
+		add_sym(f, addr, len, name);
+	}
+	if (type == DSO_DEX_FILE) {
+		uint32_t n;
+		if (!af_cursor_u32(c, &n) || !af_cursor_skip(c, (size_t)n * 8))
+			return bad(f, base + c->pos, "dex file offsets run past their file entry");
+	}
+	if ((type == DSO_ELF_FILE || type == DSO_KERNEL_MODULE) && af_cursor_left(c) >= 8)
+		af_cursor_u64(c, &file.offset_of_min_vaddr);
+	add_file(f, &file);
+	return 0;
+}
+
+/* FILE2: per file a u32 size and a FileFeature message: path 1, type 2,
+ * min_vaddr 3, symbol 4 (vaddr 1, len 2, name 3), elf_file 6 or
+ * kernel_module 7 (their field 1: the offset of min_vaddr). */
+static int read_file_v2(struct pd *f, const uint8_t *s, size_t n, uint64_t base)
+{
+	struct pfile file = { .first = f->nsyms, .offset_of_min_vaddr = UINT64_MAX };
+	struct af_proto m, sub;
+	struct af_proto_field x, y;
+	int rc;
+	af_proto_init(&m, s, n, base);
+	while ((rc = af_proto_next(&m, &x)) > 0) {
+		if (x.num == 1 && x.wire == AF_WIRE_LEN) {
+			file.path = (struct span){ x.data, x.len > MAX_NAME ? MAX_NAME : (uint32_t)x.len };
+		} else if (x.num == 2 && x.wire == AF_WIRE_VARINT) {
+			file.type = (uint32_t)x.u;
+		} else if (x.num == 3 && x.wire == AF_WIRE_VARINT) {
+			file.min_vaddr = x.u;
+		} else if (x.wire == AF_WIRE_LEN && (x.num == 4 || x.num == 6 || x.num == 7)) {
+			struct sym sym = { 0 };
+			af_proto_sub(&m, &x, &sub);
+			while ((rc = af_proto_next(&sub, &y)) > 0) {
+				if (x.num != 4 && y.num == 1 && y.wire == AF_WIRE_VARINT)
+					file.offset_of_min_vaddr = y.u;
+				else if (y.num == 1 && y.wire == AF_WIRE_VARINT)
+					sym.addr = y.u;
+				else if (y.num == 2 && y.wire == AF_WIRE_VARINT)
+					sym.len = (uint32_t)y.u;
+				else if (y.num == 3 && y.wire == AF_WIRE_LEN)
+					sym.name = (struct span){ y.data, y.len > MAX_NAME ? MAX_NAME : (uint32_t)y.len };
+			}
+			if (rc < 0)
+				return af_diag_offset(f->d, sub.error_offset, "malformed perf.data FILE2 entry: %s", sub.error);
+			if (x.num == 4)
+				add_sym(f, sym.addr, sym.len, sym.name);
+		}
+	}
+	if (rc < 0)
+		return af_diag_offset(f->d, m.error_offset, "malformed perf.data FILE2 entry: %s", m.error);
+	add_file(f, &file);
+	return 0;
+}
+
+static int read_files(struct pd *f, unsigned feat)
+{
+	uint64_t base = f->feat_off[feat];
+	struct af_cursor c = { f->data + base, (size_t)f->feat_size[feat], 0 };
+	while (af_cursor_left(&c) > 0) {
+		uint32_t n;
+		const uint8_t *s;
+		uint64_t at = base + c.pos;
+		if (!af_cursor_u32(&c, &n) || !af_cursor_bytes(&c, n, &s))
+			return bad(f, at, "a file entry runs past its feature section");
+		int rc;
+		if (feat == FEAT_FILE) {
+			struct af_cursor e = { s, n, 0 };
+			rc = read_file_v1(f, &e, at + 4);
+		} else {
+			rc = read_file_v2(f, s, n, at + 4);
+		}
+		if (rc < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* ---- thread state: maps and names ---- */
+
+static struct maps *maps_of(struct pd *f, uint64_t pid)
+{
+	bool found;
+	uint32_t *slot = af_idmap_slot(&f->maps_by_pid, pid, &found);
+	if (!found) {
+		af_grow(&f->maps, &f->cap_maps, f->nmaps + 1, sizeof *f->maps);
+		f->maps[f->nmaps] = (struct maps){ 0 };
+		*slot = (uint32_t)f->nmaps++;
+	}
+	return &f->maps[*slot];
+}
+
+/* The index of the first map ending after addr (maps are sorted and do not
+ * overlap). */
+static size_t map_lower(const struct maps *ms, uint64_t addr)
+{
+	size_t lo = 0, hi = ms->n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (ms->m[mid].end <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* A new map replaces the maps it overlaps (simpleperf splits them; whole
+ * replacement differs only for ips in the part of an old map left over). */
+static void add_map(struct pd *f, uint64_t pid, struct map m)
+{
+	struct maps *ms = maps_of(f, pid);
+	size_t i = map_lower(ms, m.start), j = i;
+	while (j < ms->n && ms->m[j].start < m.end)
+		j++;
+	if (j == i) {
+		af_grow(&ms->m, &ms->cap, ms->n + 1, sizeof *ms->m);
+		memmove(ms->m + i + 1, ms->m + i, (ms->n - i) * sizeof *ms->m);
+		ms->n++;
+	} else if (j > i + 1) {
+		memmove(ms->m + i + 1, ms->m + j, (ms->n - j) * sizeof *ms->m);
+		ms->n -= j - i - 1;
+	}
+	m.file = find_file(f, m.path);
+	ms->m[i] = m;
+}
+
+static const struct map *find_map(struct pd *f, uint64_t pid, uint64_t ip)
+{
+	uint32_t k = af_idmap_get(&f->maps_by_pid, pid);
+	if (k == AF_NONE)
+		return NULL;
+	const struct maps *ms = &f->maps[k];
+	size_t i = map_lower(ms, ip);
+	return i < ms->n && ms->m[i].start <= ip ? &ms->m[i] : NULL;
+}
+
+static struct pthread_ *thread_of(struct pd *f, uint64_t tid, uint64_t pid)
+{
+	bool found;
+	uint32_t *slot = af_idmap_slot(&f->thread_ids, tid, &found);
+	if (!found) {
+		af_grow(&f->threads, &f->cap_threads, f->nthreads + 1, sizeof *f->threads);
+		f->threads[f->nthreads] = (struct pthread_){ .tid = tid, .pid = pid, .node = AF_NONE };
+		*slot = (uint32_t)f->nthreads++;
+	}
+	return &f->threads[*slot];
+}
+
+/* ---- samples ---- */
+
+static struct span label(struct span s, struct af_buf *b, const char *fallback, uint64_t id)
+{
+	b->len = 0;
+	if (s.n)
+		af_name_append(b, (const char *)s.s, s.n);
+	else
+		af_buf_printf(b, "%s-%" PRIu64, fallback, id);
+	af_name_finish(b, 0);
+	af_buf_printf(b, " (%" PRIu64 ")", id);
+	return (struct span){ (const uint8_t *)b->data, (uint32_t)b->len };
+}
+
+static uint32_t thread_node(struct pd *f, struct pthread_ *th)
+{
+	if (th->node != AF_NONE)
+		return th->node;
+	struct af_tree *t = &f->p->tree;
+	struct af_buf *b = &f->scratch;
+	bool found;
+	uint32_t *pslot = af_idmap_slot(&f->proc_nodes, th->pid, &found);
+	if (!found) {
+		uint32_t k = af_idmap_get(&f->thread_ids, th->pid);
+		struct span pname = k != AF_NONE ? f->threads[k].name : (struct span){ 0 };
+		struct span s = label(pname, b, "process", th->pid);
+		*pslot = af_tree_add_child(t, AF_ROOT, af_tree_intern(t, (const char *)s.s, s.n));
+		af_profile_add_process(f->p, th->pid, pname.s ? (const char *)pname.s : "", pname.n, *pslot);
+	}
+	uint32_t pnode = *pslot;
+	struct span s = label(th->name, b, "thread", th->tid);
+	th->node = af_tree_add_child(t, pnode, af_tree_intern(t, (const char *)s.s, s.n));
+	size_t ti = af_profile_add_thread(f->p, th->tid, th->name.s ? (const char *)th->name.s : "", th->name.n);
+	f->p->threads[ti].node = th->node;
+	f->p->threads[ti].pid = th->pid;
+	f->p->threads[ti].process_node = pnode;
+	th->index = ti;
+	return th->node;
+}
+
+/* The symbol of file k holding vaddr, or NULL: the last symbol starting at
+ * or before it, if vaddr is inside it (a zero length: up to the next). */
+static const struct sym *find_sym(const struct pd *f, uint32_t k, uint64_t vaddr)
+{
+	const struct pfile *file = &f->files[k];
+	const struct sym *s = f->syms + file->first;
+	size_t lo = 0, hi = file->count;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (s[mid].addr <= vaddr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0)
+		return NULL;
+	const struct sym *y = &s[lo - 1];
+	if (vaddr - y->addr < y->len || (y->len == 0 && lo < file->count))
+		return y;
+	return NULL;
+}
+
+/* The address in the file that ip is at, as simpleperf's Dso::IpToVaddrInFile. */
+static uint64_t vaddr_in_file(const struct pfile *file, const struct map *m, uint64_t ip, bool kernel)
+{
+	if (!file)
+		return kernel ? ip : ip - m->start + m->pgoff;
+	switch (file->type) {
+	case DSO_KERNEL: case DSO_SYMBOL_MAP_FILE: case DSO_UNKNOWN_FILE:
+		return ip;
+	case DSO_KERNEL_MODULE:
+		return ip - m->start - file->offset_of_min_vaddr + file->min_vaddr;
+	case DSO_DEX_FILE:
+		return ip - m->start + m->pgoff;
+	default:
+		if (file->offset_of_min_vaddr == UINT64_MAX)
+			return ip - m->start + file->min_vaddr;
+		return ip - m->start + m->pgoff - file->offset_of_min_vaddr + file->min_vaddr;
+	}
+}
+
+static bool ends(struct span s, const char *suffix)
+{
+	size_t n = strlen(suffix);
+	return s.n >= n && memcmp(s.s + s.n - n, suffix, n) == 0;
+}
+
+static bool contains(struct span s, const char *needle)
+{
+	size_t n = strlen(needle);
+	for (size_t i = 0; i + n <= s.n; i++)
+		if (memcmp(s.s + i, needle, n) == 0)
+			return true;
+	return false;
+}
+
+/* Where ip is: its map, file, address in the file, symbol and kind. */
+static struct entry resolve(struct pd *f, uint64_t pid, uint64_t ip, bool kernel)
+{
+	const struct map *m = kernel ? find_map(f, KERNEL_PID, ip) : find_map(f, pid, ip);
+	struct entry e = { .map = m, .file = AF_NONE, .vaddr = ip, .kind = kernel ? K_KERNEL : K_UNKNOWN };
+	if (!m) {
+		f->no_map++;
+		return e;
+	}
+	e.file = m->file;
+	const struct pfile *file = m->file != AF_NONE ? &f->files[m->file] : NULL;
+	e.vaddr = m->jit ? ip : vaddr_in_file(file, m, ip, kernel);
+	e.sym = file ? find_sym(f, m->file, e.vaddr) : NULL;
+	if (!e.sym)
+		f->no_symbol++;
+	if (kernel)
+		return e;
+	e.kind = K_NATIVE;
+	/* simpleperf's Dso::IsForJavaMethod: dex files, and JIT symfiles */
+	if (file && file->type == DSO_DEX_FILE)
+		e.kind = K_DEX;
+	else if (m->jit || contains(m->path, "_jit_app_cache:") || contains(m->path, "_jit_zygote_cache:"))
+		e.kind = K_JIT;
+	return e;
+}
+
+static bool art_entry(const struct entry *e, bool *trampoline)
+{
+	*trampoline = e->sym && ends(e->sym->name, "jni_trampoline");
+	return e->kind == K_NATIVE &&
+	       (*trampoline || ends(e->map->path, "/libart.so") || ends(e->map->path, "/libartd.so"));
+}
+
+/* simpleperf's CallChainReportBuilder::MarkArtFrame: ART's own frames next
+ * to a Java frame are hidden, except the JNI method a trampoline calls
+ * (restored once all are marked). The chain is leaf first. */
+static void mark_art(struct entry *c, size_t n)
+{
+	bool near_java = false, tramp;
+	for (size_t i = 0; i < n; i++) {
+		if (c[i].kind == K_DEX || c[i].kind == K_JIT) {
+			near_java = true;
+			for (size_t j = i; j-- > 0 && art_entry(&c[j], &tramp);) {
+				c[j].kind = K_ART;
+				c[j].trampoline = tramp;
+			}
+		} else if (near_java && art_entry(&c[i], &tramp)) {
+			c[i].kind = K_ART;
+			c[i].trampoline = tramp;
+		} else {
+			near_java = false;
+		}
+	}
+	for (size_t i = 1; i < n; i++)
+		if (c[i].trampoline && c[i - 1].kind == K_ART)
+			c[i - 1].kind = K_NATIVE;
+}
+
+/* The dex symbol named like a JIT frame's symbol, or NULL: simpleperf's
+ * ConvertJITFrame draws a JIT method as its interpreted self. The table
+ * of dex symbol names is made on first use. */
+static const struct sym *dex_twin(struct pd *f, const struct sym *jit)
+{
+	if (!f->dex_done) {
+		f->dex_done = true;
+		for (size_t k = f->nfiles; k-- > 0;) {   /* the first file's symbol wins */
+			if (f->files[k].type != DSO_DEX_FILE)
+				continue;
+			for (size_t i = f->files[k].first + f->files[k].count; i-- > f->files[k].first;)
+				af_idmap_put(&f->dex_names, path_hash(f->syms[i].name), (uint32_t)i);
+		}
+	}
+	uint32_t i = af_idmap_get(&f->dex_names, path_hash(jit->name));
+	return i != AF_NONE && span_eq(f->syms[i].name, jit->name) ? &f->syms[i] : NULL;
+}
+
+/* Hide ART frames and draw JIT frames as their interpreted twins; returns
+ * the new length. */
+static size_t simplify(struct pd *f, struct entry *c, size_t n)
+{
+	mark_art(c, n);
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++)
+		if (c[i].kind != K_ART)
+			c[k++] = c[i];
+	n = k;
+	k = 0;
+	for (size_t i = 0; i < n; i++) {
+		const struct sym *twin = c[i].kind == K_JIT && c[i].sym ? dex_twin(f, c[i].sym) : NULL;
+		if (twin) {
+			c[i].sym = twin;
+			c[i].kind = K_DEX;
+			/* an interpreted method calling its own JIT code shows once */
+			if (i + 1 < n && c[i + 1].sym == twin)
+				continue;
+		}
+		c[k++] = c[i];
+	}
+	return k;
+}
+
+/* The frame's name: the symbol (demangled), else "file[+vaddr]";
+ * JIT-compiled Java frames end "_[j]", kernel frames "_[k]"
+ * (flamegraph.pl's annotations, as simpleperf's stackcollapse.py --jit
+ * and --kernel write them). */
+static uint32_t frame_name(struct pd *f, const struct entry *e)
+{
+	struct af_buf *b = &f->scratch;
+	b->len = 0;
+	if (e->sym) {
+		const struct span *s = &e->sym->name;
+		if (!af_demangle((const char *)s->s, s->n, b))
+			af_name_append(b, (const char *)s->s, s->n);
+	} else if (e->map && !(e->kind == K_KERNEL && e->file == AF_NONE)) {
+		af_name_append(b, (const char *)e->map->path.s, e->map->path.n);
+		af_buf_printf(b, "[+%" PRIx64 "]", e->vaddr);
+	} else {
+		af_buf_printf(b, "%s[+%" PRIx64 "]", e->kind == K_KERNEL ? "[kernel.kallsyms]" : "[unknown]", e->vaddr);
+	}
+	af_name_finish(b, 0);
+	if (e->kind == K_JIT)
+		af_buf_printf(b, "_[j]");
+	else if (e->kind == K_KERNEL)
+		af_buf_printf(b, "_[k]");
+	return af_tree_intern(&f->p->tree, b->data, b->len);
+}
+
+/* Fields of a sample record, per sample_type. */
+struct sample { uint64_t ip, pid, tid, id, period, nr; const uint8_t *ips; };
+
+static bool parse_sample(const struct pd *f, struct af_cursor *c, struct sample *s)
+{
+	uint64_t st = f->sample_type, v;
+	*s = (struct sample){ .period = 1 };
+	if ((st & S_IDENTIFIER) && !af_cursor_u64(c, &s->id))
+		return false;
+	if ((st & S_IP) && !af_cursor_u64(c, &s->ip))
+		return false;
+	if (st & S_TID) {
+		uint32_t a, b;
+		if (!af_cursor_u32(c, &a) || !af_cursor_u32(c, &b))
+			return false;
+		s->pid = a;
+		s->tid = b;
+	}
+	if ((st & S_TIME) && !af_cursor_u64(c, &v))
+		return false;
+	if ((st & S_ADDR) && !af_cursor_u64(c, &v))
+		return false;
+	if ((st & S_ID) && !af_cursor_u64(c, &s->id))
+		return false;
+	if ((st & S_STREAM_ID) && !af_cursor_u64(c, &v))
+		return false;
+	if ((st & S_CPU) && !af_cursor_u64(c, &v))
+		return false;
+	if ((st & S_PERIOD) && !af_cursor_u64(c, &s->period))
+		return false;
+	if (st & S_READ)   /* read_format is not kept: a sample with READ is not read further */
+		return true;
+	if (st & S_CALLCHAIN) {
+		if (!af_cursor_u64(c, &s->nr) || s->nr > af_cursor_left(c) / 8)
+			return false;
+		af_cursor_bytes(c, (size_t)s->nr * 8, &s->ips);
+	}
+	return true;
+}
+
+static int read_sample(struct pd *f, struct af_cursor *c, uint64_t at, uint16_t misc)
+{
+	struct sample s;
+	if (!parse_sample(f, c, &s))
+		return bad(f, at, "a SAMPLE record is shorter than its fields");
+	uint32_t a = f->nattrs > 1 ? af_idmap_get(&f->attr_ids, s.id) : 0;
+	if (a != 0) {   /* the first event type is drawn */
+		f->other_event++;
+		return 0;
+	}
+	if (s.period > UINT64_MAX - f->weight)
+		return bad(f, at, "the sample periods add up past 2^64");
+	f->samples++;
+	f->weight += s.period;
+	struct pthread_ *th = thread_of(f, s.tid, s.pid);
+	th->pid = s.pid;
+	struct af_tree *t = &f->p->tree;
+	uint32_t node = thread_node(f, th);
+	f->p->threads[th->index].events++;
+	bool kernel = (misc & CPUMODE_MASK) == CPUMODE_KERNEL;
+	size_t n = 0;
+	af_grow(&f->chain, &f->cap_chain, s.nr + 1, sizeof *f->chain);
+	for (uint64_t i = 0; i < s.nr; i++) {
+		uint64_t ip = af_le(s.ips + i * 8, 8);
+		if (ip >= CONTEXT_MAX) {
+			kernel = ip == CONTEXT_KERNEL ? true : ip == CONTEXT_USER ? false : kernel;
+			continue;
+		}
+		f->chain[n++] = resolve(f, s.pid, ip, kernel);
+	}
+	if (n == 0 && (f->sample_type & S_IP))
+		f->chain[n++] = resolve(f, s.pid, s.ip, kernel);
+	n = simplify(f, f->chain, n);
+	while (n > 0)   /* the callchain lists the leaf first */
+		node = af_tree_child(t, node, frame_name(f, &f->chain[--n]));
+	t->nodes[node].self += s.period;
+	return 0;
+}
+
+static int read_mmap(struct pd *f, struct af_cursor *c, uint64_t at, uint32_t type, uint16_t misc)
+{
+	uint32_t pid, tid;
+	uint64_t addr, len, pgoff;
+	if (!af_cursor_u32(c, &pid) || !af_cursor_u32(c, &tid) || !af_cursor_u64(c, &addr) ||
+	    !af_cursor_u64(c, &len) || !af_cursor_u64(c, &pgoff) ||
+	    (type == REC_MMAP2 && !af_cursor_skip(c, 32)) || af_cursor_left(c) == 0)
+		return bad(f, at, "an MMAP record is shorter than its fields");
+	if (len == 0 || addr > UINT64_MAX - len)
+		return 0;
+	struct map m = { addr, addr + len, pgoff, cstr(c->data + c->pos, af_cursor_left(c)), AF_NONE, false };
+	if (type == REC_MMAP2)   /* prot, 24 bytes into the 32 after pgoff */
+		m.jit = af_le(c->data + c->pos - 8, 4) & PROT_JIT_SYMFILE_MAP;
+	bool kernel = (misc & CPUMODE_MASK) == CPUMODE_KERNEL || pid == UINT32_MAX;
+	add_map(f, kernel ? KERNEL_PID : pid, m);
+	return 0;
+}
+
+static int read_comm(struct pd *f, struct af_cursor *c, uint64_t at)
+{
+	uint32_t pid, tid;
+	if (!af_cursor_u32(c, &pid) || !af_cursor_u32(c, &tid) || af_cursor_left(c) == 0)
+		return bad(f, at, "a COMM record is shorter than its fields");
+	struct pthread_ *th = thread_of(f, tid, pid);
+	th->pid = pid;
+	if (th->node == AF_NONE)   /* a thread already drawn keeps its first name */
+		th->name = cstr(c->data + c->pos, af_cursor_left(c));
+	return 0;
+}
+
+static int read_records(struct pd *f)
+{
+	uint64_t off, size;
+	if (section(f, 40, &off, &size) < 0)
+		return -1;
+	size_t pos = (size_t)off, end = (size_t)(off + size), next_consume = pos + AF_INPUT_CONSUME_STEP;
+	while (pos < end) {
+		if (end - pos < 8)
+			return bad(f, pos, "the data section ends inside a record header");
+		uint32_t type = (uint32_t)af_le(f->data + pos, 4);
+		uint16_t misc = (uint16_t)af_le(f->data + pos + 4, 2), rsize = (uint16_t)af_le(f->data + pos + 6, 2);
+		if (rsize < 8 || rsize > end - pos)
+			return bad(f, pos, rsize < 8 ? "a record shorter than its header" : "a record runs past the data section");
+		struct af_cursor c = { f->data + pos + 8, (size_t)rsize - 8, 0 };
+		int rc = 0;
+		if (type == REC_SAMPLE)
+			rc = read_sample(f, &c, pos, misc);
+		else if (type == REC_MMAP || type == REC_MMAP2)
+			rc = read_mmap(f, &c, pos, type, misc);
+		else if (type == REC_COMM)
+			rc = read_comm(f, &c, pos);
+		else if (type == REC_LOST && rsize >= 24)
+			f->lost += af_le(f->data + pos + 16, 8);
+		else if (type >= REC_SIMPLEPERF)
+			f->simpleperf_records++;
+		if (rc < 0)
+			return -1;
+		pos += rsize;
+		if (pos >= next_consume) {
+			af_input_consumed(f->in, pos);
+			next_consume = pos + AF_INPUT_CONSUME_STEP;
+		}
+	}
+	return 0;
+}
+
+static void info(struct pd *f)
+{
+	struct af_profile *p = f->p;
+	struct af_buf *b = &f->scratch;
+	b->len = 0;
+	for (size_t i = 0; i < f->nattrs; i++) {
+		if (i)
+			af_buf_printf(b, ", ");
+		size_t from = b->len;
+		const struct attr *at = &f->attrs[i];
+		if (at->event.n)
+			af_name_append(b, (const char *)at->event.s, at->event.n);
+		else if (at->type == 0 && at->config < sizeof hw_events / sizeof *hw_events)
+			af_buf_printf(b, "%s", hw_events[at->config]);
+		else if (at->type == 1 && at->config < sizeof sw_events / sizeof *sw_events)
+			af_buf_printf(b, "%s", sw_events[at->config]);
+		else
+			af_buf_printf(b, "event %zu", i + 1);
+		af_name_finish(b, from);
+	}
+	af_profile_info(p, "event types", "%.*s%s", (int)b->len, b->data, f->nattrs > 1 ? " (the first is drawn)" : "");
+	af_profile_info(p, "samples", "%" PRIu64 " drawn, %" PRIu64 " of other event types", f->samples,
+			f->other_event);
+	af_profile_info(p, "lost samples", "%" PRIu64, f->lost);
+	af_profile_info(p, "threads", "%zu", f->nthreads);
+	size_t with = 0;
+	for (size_t i = 0; i < f->nfiles; i++)
+		with += f->files[i].count > 0;
+	af_profile_info(p, "files", "%zu (%zu with symbols)", f->nfiles, with);
+	if (f->package.n)
+		af_profile_info(p, "app package", "%.*s", (int)f->package.n, (const char *)f->package.s);
+	if (f->offcpu.n)
+		af_profile_info(p, "trace offcpu", "%.*s", (int)f->offcpu.n, (const char *)f->offcpu.s);
+	if (f->no_map)
+		af_profile_warn(p, f->no_map, "frames outside every mapped file");
+	if (f->no_symbol)
+		af_profile_warn(p, f->no_symbol, "frames without a symbol (named file[+address])");
+	if (f->simpleperf_records)
+		af_profile_info(p, "simpleperf records", "%" PRIu64 " (not read)", f->simpleperf_records);
+}
+
+static void pd_release(struct pd *f)
+{
+	for (size_t i = 0; i < f->nmaps; i++)
+		free(f->maps[i].m);
+	free(f->maps);
+	free(f->attrs);
+	free(f->files);
+	free(f->syms);
+	free(f->threads);
+	free(f->chain);
+	af_idmap_release(&f->attr_ids);
+	af_idmap_release(&f->file_by_hash);
+	af_idmap_release(&f->maps_by_pid);
+	af_idmap_release(&f->thread_ids);
+	af_idmap_release(&f->proc_nodes);
+	af_idmap_release(&f->dex_names);
+	af_buf_release(&f->scratch);
+}
+
+static int read_all(struct pd *f)
+{
+	if (f->len < HEADER_SIZE)
+		return af_diag_offset(f->d, f->len, "the file ends inside the perf.data header");
+	if (af_le(f->data + 8, 8) < HEADER_SIZE)
+		return bad(f, 8, "the header size is smaller than 104 bytes");
+	if (read_attrs(f) < 0 || read_feature_table(f) < 0)
+		return -1;
+	if (f->feat[FEAT_META_INFO])
+		read_meta(f);
+	if (f->feat[FEAT_FILE] && read_files(f, FEAT_FILE) < 0)
+		return -1;
+	if (!f->feat[FEAT_FILE] && f->feat[FEAT_FILE2] && read_files(f, FEAT_FILE2) < 0)
+		return -1;
+	return read_records(f);
+}
+
+static int read_perfdata(struct af_profile *p, const struct af_input *in, const struct af_read_opts *o,
+			 struct af_diag *d)
+{
+	(void)o;
+	struct pd f = { .p = p, .d = d, .in = in, .data = in->data, .len = in->len };
+	af_idmap_init(&f.attr_ids);
+	af_idmap_init(&f.file_by_hash);
+	af_idmap_init(&f.maps_by_pid);
+	af_idmap_init(&f.thread_ids);
+	af_idmap_init(&f.proc_nodes);
+	af_idmap_init(&f.dex_names);
+	int rc = read_all(&f);
+	if (rc == 0) {
+		/* the drawn event's periods: nanoseconds for the clocks, else counts */
+		const struct attr *a = f.nattrs ? &f.attrs[0] : NULL;
+		bool clock = a && a->type == 1 && a->config <= 1;
+		p->unit = clock ? "ns" : "events";
+		p->clock = NULL;
+		info(&f);
+	}
+	pd_release(&f);
+	return rc;
+}
+
+static enum af_sniff sniff(const uint8_t *data, size_t len)
+{
+	return len >= 8 && memcmp(data, MAGIC, 8) == 0 ? AF_SNIFF_YES : AF_SNIFF_NO;
+}
+
+const struct af_reader af_reader_perfdata = {
+	.name = "perf-data", .what = "a perf.data recording", .sniff = sniff,
+	.read = read_perfdata, .nothing = "no samples",
+};

@@ -1,0 +1,94 @@
+#!/usr/bin/env python3
+"""mkperf.py VARIANT OUT: write a small perf.data (PERFILE2) for the tests.
+
+The layout follows simpleperf's record_file_format.h and linux/perf_event.h:
+a 104-byte header, one attr (perf_event_attr + an id section), the data
+section of records, then the FILE (128) and META_INFO (129) feature
+sections. VARIANT "corners" is a well-formed file (two threads, one map with
+an embedded symbol table, a kernel frame, an ip outside every map); the
+others damage it in one place each, for the bad-input catalogue."""
+import struct, sys
+
+IP, TID, CALLCHAIN, PERIOD = 1, 2, 32, 256
+SAMPLE_TYPE = IP | TID | PERIOD | CALLCHAIN
+
+
+def rec(rtype, misc, body):
+    body += b'\0' * (-len(body) % 8)
+    return struct.pack('<IHH', rtype, misc, 8 + len(body)) + body
+
+
+def cstr(s):
+    return s.encode() + b'\0'
+
+
+def comm(pid, tid, name):
+    return rec(3, 0, struct.pack('<II', pid, tid) + cstr(name))
+
+
+def mmap(pid, addr, length, pgoff, path, misc=2):
+    return rec(1, misc, struct.pack('<IIQQQ', pid, pid, addr, length, pgoff) + cstr(path))
+
+
+def sample(pid, tid, period, ips, misc=2, nr=None):
+    body = struct.pack('<QIIQQ', ips[0], pid, tid, period, len(ips) if nr is None else nr)
+    return rec(9, misc, body + b''.join(struct.pack('<Q', i) for i in ips))
+
+
+def file_entry(path, ftype, min_vaddr, syms, offset_of_min_vaddr=0):
+    e = cstr(path) + struct.pack('<IQI', ftype, min_vaddr, len(syms))
+    for addr, length, name in syms:
+        e += struct.pack('<QI', addr, length) + cstr(name)
+    e += struct.pack('<Q', offset_of_min_vaddr)
+    return struct.pack('<I', len(e)) + e
+
+
+def build(variant):
+    records = [
+        comm(100, 100, 'com.example.app'),
+        comm(100, 101, 'RenderThread'),
+        mmap(100, 0x7000, 0x2000, 0, '/data/app/lib/arm64/libnative.so'),
+        mmap(0xffffffff, 0xffff0000, 0x10000, 0, '[kernel.kallsyms]', misc=1),
+        # leaf first: draw(int) <- render_frame() <- main
+        sample(100, 100, 1000, [0x7110, 0x7210, 0x7010]),
+        sample(100, 101, 250, [(1 << 64) - 128, 0xffff0100, (1 << 64) - 512, 0x7010]),
+        sample(100, 101, 125, [0x9000]),
+        sample(100, 100, 64, [0x7310, 0x7010]),
+    ]
+    if variant == 'cut-record':
+        records[4] = records[4][:-8]
+    if variant == 'short-record':
+        records.insert(0, struct.pack('<IHH', 3, 0, 4))
+    if variant == 'long-chain':
+        records[4] = sample(100, 100, 1, [0x7110], nr=1 << 40)
+    data = b''.join(records)
+    files = file_entry('/data/app/lib/arm64/libnative.so', 2, 0x1000,
+                       [(0x1000, 0x100, '_Z4mainv'), (0x1100, 0x80, '_Z4drawi'),
+                        (0x1200, 0x20, '_Z12render_framev'),
+                        (0x1300, 0x20, 'com.example.app.Native.call')])
+    if variant == 'bad-symbol-count':
+        files = files[:4] + files[4:].replace(struct.pack('<I', 4), struct.pack('<I', 300000), 1)
+    meta = b''.join(cstr(x) for x in ('event_type_info', 'cpu-clock,1,0',
+                                         'app_package_name', 'com.example.app',
+                                         'trace_offcpu', 'false'))
+    attr = struct.pack('<IIQQQQQ', 1, 120, 0, 4000, SAMPLE_TYPE, 0, 0) + b'\0' * (120 - 48)
+    attrs_off = 104
+    attr_size = len(attr) + 16
+    data_off = attrs_off + attr_size
+    feat_table = data_off + len(data)
+    files_off = feat_table + 32
+    meta_off = files_off + len(files)
+    attr += struct.pack('<QQ', 0, 0)
+    feats = bytearray(32)
+    feats[16] = 0x03   # bits 128 (FILE) and 129 (META_INFO)
+    data_size = len(data)
+    if variant == 'data-past-end':
+        data_size += 1 << 20
+    header = b'PERFILE2' + struct.pack('<QQQQQQQQ', 104, attr_size, attrs_off, attr_size,
+                                       data_off, data_size, 0, 0) + bytes(feats)
+    table = struct.pack('<QQQQ', files_off, len(files), meta_off, len(meta))
+    return header + attr + data + table + files + meta
+
+
+if __name__ == '__main__':
+    open(sys.argv[2], 'wb').write(build(sys.argv[1]))

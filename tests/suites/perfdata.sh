@@ -1,0 +1,89 @@
+# perfdata.sh: perf.data recordings (issue 17): simpleperf's own testdata
+# against the folded stacks simpleperf's stackcollapse.py wrote for them,
+# our corner fixture (mkperf.py), --info, bad input, damage.
+. tests/lib.sh
+S=$DATA/perfdata
+
+# stackcollapse.py lists a sample's callchain without its first entry (the
+# sampled ip: simpleperf's report lib gives that apart, as the sample's
+# symbol), names unknown symbols "unknown" (or file[+vaddr] with --addrs),
+# marks JIT frames with --jit only, and has no process level. Bring ours to
+# that form: drop the process and the leaf, keep the thread's name.
+to_stackcollapse() {
+	sed -E 's/^[^;]*;([^;]*) \([0-9]+\);/\1;/; s/;[^;]* ([0-9]+)$/ \1/'
+}
+unknown() { sed -E 's/(\[kernel\.kallsyms\]|\/[^;]*)\[\+[0-9a-f]+\](_\[k\])?/unknown/g'; }
+plain() { sed -E 's/_\[[jk]\]//g'; }
+
+"$AFLAME" --format folded "$S/perf_with_jit_symbol.data" 2>"$TMP/err" >"$TMP/jit.folded"
+to_stackcollapse <"$TMP/jit.folded" | unknown | LC_ALL=C sort >"$TMP/got"
+check "perfdata/jit: matches stackcollapse.py --jit (leaf dropped, unknown symbols as 'unknown')" \
+	diff "$TMP/got" "$S/perf_with_jit_symbol.foldedstack"
+to_stackcollapse <"$TMP/jit.folded" | plain | LC_ALL=C sort >"$TMP/got"
+check "perfdata/jit: matches stackcollapse.py --addrs (file[+vaddr] for unknown symbols)" \
+	diff "$TMP/got" "$S/perf_with_jit_symbol.foldedstack_addrs"
+check "perfdata/jit: JIT frames named as their Java methods, marked _[j]" grep -q ';java.lang.Thread.sleep_\[j\];' "$TMP/jit.folded"
+check "perfdata/jit: ART's frames next to Java frames hidden" sh -c "! grep -q 'art_quick_invoke_stub\|MterpInvokeInterface' '$TMP/jit.folded'"
+check "perfdata/jit: native frames demangled" grep -q ';art::Monitor::Wait(art::Thread\*, ' "$TMP/jit.folded"
+check "perfdata/jit: process > thread" grep -q '^com.android.simpleperf.debuggable (7601);BusyThread (7630);__start_thread;' "$TMP/jit.folded"
+"$AFLAME" --info "$S/perf_with_jit_symbol.data" >"$TMP/info" 2>/dev/null
+for l in "format: perf-data" "event types: cpu-cycles" "samples: 151 drawn, 0 of other event types" \
+	"threads: 16" "files: 28 (6 with symbols)" "app package: com.android.simpleperf.debuggable"; do
+	check "perfdata/jit info: $l" grep -qxF "$l" "$TMP/info"
+done
+
+# two event types: the first drawn. simpleperf splits the thread by the
+# name it had at each sample (simpleperf, then sleep after exec); we name a
+# thread once (semantics.md), so compare the weights only.
+"$AFLAME" --format folded "$S/perf_with_two_event_types.data" 2>/dev/null >"$TMP/two.folded"
+got=$(awk '{s += $NF} END {print s}' "$TMP/two.folded")
+want=$(awk '{s += $NF} END {print s}' "$S/perf_with_two_event_types.foldedstack")
+check "perfdata/two event types: the first (cpu-cycles) drawn, weight $want" test "$got" = "$want"
+"$AFLAME" --info "$S/perf_with_two_event_types.data" >"$TMP/info" 2>/dev/null
+check "perfdata/two event types: named from the attrs" grep -qxF "event types: cpu-cycles, cpu-clock (the first is drawn)" "$TMP/info"
+check "perfdata/two event types: 8 drawn, 2 other" grep -qxF "samples: 8 drawn, 2 of other event types" "$TMP/info"
+
+# Linux perf script -F tid,period agrees on samples and weights (checked
+# once by hand; perf is not needed here): perf_with_symbols 935 samples,
+# 648946030; perf_g_fp 10, 13028002.
+for x in "perf_with_symbols 935 648946030" "perf_g_fp 10 13028002"; do
+	set -- $x
+	"$AFLAME" --info "$S/$1.data" >"$TMP/info" 2>/dev/null
+	check "perfdata/$1: $2 samples (as perf script)" grep -qxF "samples: $2 drawn, 0 of other event types" "$TMP/info"
+	got=$("$AFLAME" --format folded "$S/$1.data" 2>/dev/null | awk '{s += $NF} END {print s}')
+	check "perfdata/$1: weight $3 (as perf script)" test "$got" = "$3"
+done
+"$AFLAME" --info "$S/perf_with_trace_offcpu.data" >"$TMP/info" 2>/dev/null
+check "perfdata/offcpu: reads, says trace_offcpu" grep -qxF "trace offcpu: true" "$TMP/info"
+"$AFLAME" -o "$TMP/inv.svg" "$S/invalid_perf.data" 2>"$TMP/e"
+check "perfdata/invalid_perf.data: refused with exit 1" test $? -eq 1
+check "perfdata/invalid_perf.data: a clear message" grep -q 'unrecognised input' "$TMP/e"
+
+# our fixture: symbols through maps (min_vaddr), a kernel frame after the
+# kernel context marker, an ip outside every map
+got=$("$AFLAME" --format folded "$S/corners.data" 2>"$TMP/err")
+want="com.example.app (100);RenderThread (101);[unknown][+9000] 125
+com.example.app (100);RenderThread (101);main();[kernel.kallsyms][+ffff0100]_[k] 250
+com.example.app (100);com.example.app (100);main();com.example.app.Native.call 64
+com.example.app (100);com.example.app (100);main();render_frame();draw(int) 1000"
+if [ "$got" = "$want" ]; then pass "perfdata/corners: maps, embedded symbols, kernel frames"
+else fail "perfdata/corners" "got: $(echo "$got" | tr '\n' '|')"; fi
+check "perfdata/corners: ips outside the maps counted" grep -q 'warning: 1 frames outside every mapped file' "$TMP/err"
+got=$("$AFLAME" --format folded -t RenderThread "$S/corners.data" 2>/dev/null | wc -l)
+check "perfdata/corners: -t picks a thread" test "$got" -eq 2
+"$AFLAME" --format folded -f perf-data "$S/corners.data" >"$TMP/f.folded" 2>/dev/null
+"$AFLAME" --colors android -o "$TMP/meta.svg" "$S/corners.data" 2>/dev/null
+"$AFLAME" --colors android --app-package com.example.app -o "$TMP/named.svg" "$S/corners.data" 2>/dev/null
+"$AFLAME" --colors android --app-package org.other -o "$TMP/other.svg" "$S/corners.data" 2>/dev/null
+check "perfdata/--colors android takes the app package from META_INFO" cmp "$TMP/meta.svg" "$TMP/named.svg"
+check "perfdata/--colors android: another package colours differently" sh -c "! cmp -s '$TMP/meta.svg' '$TMP/other.svg'"
+check "perfdata/-f perf-data reads it" test -s "$TMP/f.folded"
+for v in cut-record short-record long-chain bad-symbol-count data-past-end; do
+	python3 "$S/mkperf.py" "$v" "$TMP/$v.data"
+	"$AFLAME" -o "$TMP/$v.svg" "$TMP/$v.data" 2>"$TMP/e"
+	rc=$?
+	check "perfdata/$v: exit 1 with an offset" sh -c "[ $rc -eq 1 ] && grep -q 'offset 0x[0-9a-f]*: malformed perf.data' '$TMP/e'"
+	check "perfdata/$v: no partial output" test ! -e "$TMP/$v.svg"
+done
+
+damage_sweep "perfdata/corners.data" perfdata "$S/corners.data"
