@@ -25,7 +25,9 @@
 #include "report.h"
 #include "util.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -33,6 +35,8 @@
 #include <string.h>
 #include <signal.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -633,6 +637,11 @@ static int render_job(struct worker *w, struct job *x, struct shared_progress *s
  * removes the child's half-written files (output.c) and ends it. */
 static _Noreturn void child(struct worker *w, struct job *x, struct shared_progress *sp)
 {
+	/* bounded even if the server is killed with SIGKILL (no worker left to
+	 * time it): SIGTERM when the forking thread dies, and a CPU limit */
+	prctl(PR_SET_PDEATHSIG, SIGTERM);
+	rlim_t cpu = (rlim_t)w->j->o->max_seconds + 10;
+	setrlimit(RLIMIT_CPU, &(struct rlimit){ .rlim_cur = cpu, .rlim_max = cpu + 5 });
 	af_output_install_signals();
 	sigset_t set;
 	sigemptyset(&set);
@@ -754,12 +763,48 @@ static void *work(void *arg)
 	return NULL;
 }
 
+static bool is_hash(const char *name)
+{
+	size_t n = strspn(name, "0123456789abcdef");
+	return n == AF_SHA256_HEX && !name[n];
+}
+
+/* A temporary output (output.c: ".<name>.XXXXXX") not written to for
+ * longer than any job may run is left by a render killed with SIGKILL: remove
+ * it. Younger ones may belong to another server on the same --data. */
+static void remove_stale_temps(struct af_jobs *j)
+{
+	DIR *top = opendir(j->o->data);
+	time_t before = time(NULL) - (time_t)j->o->max_seconds - 60;
+	for (struct dirent *e; top && (e = readdir(top));) {
+		if (!is_hash(e->d_name))
+			continue;
+		int fd = openat(dirfd(top), e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
+		DIR *d = fd < 0 ? NULL : fdopendir(fd);
+		if (!d && fd >= 0)
+			close(fd);
+		for (struct dirent *f; d && (f = readdir(d));) {
+			const char *dot = strrchr(f->d_name, '.');
+			struct stat st;
+			if (f->d_name[0] == '.' && dot && dot != f->d_name && strlen(dot) == 7 &&
+			    fstatat(dirfd(d), f->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+			    S_ISREG(st.st_mode) && st.st_mtime < before)
+				unlinkat(dirfd(d), f->d_name, 0);
+		}
+		if (d)
+			closedir(d);
+	}
+	if (top)
+		closedir(top);
+}
+
 struct af_jobs *af_jobs_start(const struct af_serve_opts *o)
 {
 	struct af_jobs *j = af_xcalloc(1, sizeof *j);
 	j->o = o;
 	pthread_mutex_init(&j->lock, NULL);
 	pthread_cond_init(&j->cond, NULL);
+	remove_stale_temps(j);
 	j->nworkers = o->jobs ? o->jobs : 1;
 	j->workers = af_xcalloc(j->nworkers, sizeof *j->workers);
 	unsigned started = 0;
