@@ -251,10 +251,16 @@ struct thread_rec {
 	bool whole;               /* no threads (folded): the whole graph */
 	bool drawn;               /* within --max-threads and --max-seconds */
 	double width, height;     /* of the SVG */
+	double min_width;         /* > 0: raised to keep the SVG within MAX_FRAMES */
 	char *error[3];           /* why the SVG, PNG, folded file is missing */
 };
 
 enum { F_SVG, F_PNG, F_FOLDED };
+
+/* Frames drawn per graph at most: an SVG costs about 300 bytes a frame, and
+ * a browser slows down well before a million. Beyond it --minwidth is raised
+ * (by 4x at a time) and the page says so. */
+#define MAX_FRAMES 50000
 static const char *const file_ext[] = { "svg", "png", "folded" };
 
 /* The progress of the job a child renders, on a page shared with the worker. */
@@ -361,6 +367,12 @@ static void render_file(struct render *r, struct thread_rec *t, size_t i, int f)
 		if (f == F_SVG) {
 			struct af_layout l;
 			rc = af_layout_build(&l, &r->p.tree, t->node, NULL, &lo, &d);
+			for (int k = 0; rc == 0 && l.nframes > MAX_FRAMES && k < 24; k++) {
+				af_layout_release(&l);
+				lo.min_width *= 4;
+				t->min_width = lo.min_width;
+				rc = af_layout_build(&l, &r->p.tree, t->node, NULL, &lo, &d);
+			}
 			if (rc == 0) {
 				rc = af_render_svg(&l, &ro, &out.sink, &d);
 				t->width = l.width;
@@ -536,6 +548,10 @@ static void page_graphs(struct af_sink *out, const struct render *r)
 				       r->hash, i, t->width, t->height);
 			af_escape_xml(out, t->whole ? "all stacks" : t->name);
 			af_sink_puts(out, "\"></iframe>\n");
+			if (t->min_width > 0)
+				af_sink_printf(out, "<p class=\"note\">Frames narrower than %g px are left out "
+					       "(--minwidth raised to keep this graph within %d frames).</p>\n",
+					       t->min_width, MAX_FRAMES);
 		}
 		af_sink_puts(out, "</section>\n");
 	}

@@ -54,6 +54,18 @@ if start_server "$TMP/data5" "$TMP/server5"; then
 	else
 		skip "nonchar/well-formed" "xmllint not installed"
 	fi
+	# frames per graph capped (item 5): 5000 stacks of 20 frames of their own,
+	# each 0.24 px wide: 100,000 frames drawn by the command line
+	awk 'BEGIN { for (i = 0; i < 5000; i++) { s = "main"; for (k = 0; k < 20; k++) s = s ";f" i "_" k; print s, 1 } }' >"$TMP/wide.folded"
+	WH=$(sha256sum <"$TMP/wide.folded" | cut -c1-64)
+	upload "$TMP/wide.folded" >/dev/null
+	check "frames/rendered" test "$(wait_done "$WH")" = done
+	curl -sS "$URL/trace/$WH" >"$TMP/wide.html"
+	curl -sS "$URL/trace/$WH/t0.svg" >"$TMP/wide.svg"
+	"$AFLAME" "$TMP/wide.folded" -o "$TMP/wide-cli.svg" 2>/dev/null
+	check "frames/the page says --minwidth was raised" grep -q 'minwidth raised' "$TMP/wide.html"
+	check "frames/the SVG is smaller than the uncapped one" \
+		test "$(wc -c <"$TMP/wide.svg")" -lt $(($(wc -c <"$TMP/wide-cli.svg") / 2))
 	# framing: a multipart body without its closing boundary, two Content-Lengths
 	PORT=${URL##*:}
 	python3 - "$PORT" "$TMP" <<'PY'
@@ -174,6 +186,18 @@ if start_server "$TMP/data5" "$TMP/server5"; then
 	else
 		skip "nonchar/well-formed" "xmllint not installed"
 	fi
+	# frames per graph capped (item 5): 5000 stacks of 20 frames of their own,
+	# each 0.24 px wide: 100,000 frames drawn by the command line
+	awk 'BEGIN { for (i = 0; i < 5000; i++) { s = "main"; for (k = 0; k < 20; k++) s = s ";f" i "_" k; print s, 1 } }' >"$TMP/wide.folded"
+	WH=$(sha256sum <"$TMP/wide.folded" | cut -c1-64)
+	upload "$TMP/wide.folded" >/dev/null
+	check "frames/rendered" test "$(wait_done "$WH")" = done
+	curl -sS "$URL/trace/$WH" >"$TMP/wide.html"
+	curl -sS "$URL/trace/$WH/t0.svg" >"$TMP/wide.svg"
+	"$AFLAME" "$TMP/wide.folded" -o "$TMP/wide-cli.svg" 2>/dev/null
+	check "frames/the page says --minwidth was raised" grep -q 'minwidth raised' "$TMP/wide.html"
+	check "frames/the SVG is smaller than the uncapped one" \
+		test "$(wc -c <"$TMP/wide.svg")" -lt $(($(wc -c <"$TMP/wide-cli.svg") / 2))
 	# framing: a multipart body without its closing boundary, two Content-Lengths
 	PORT=${URL##*:}
 	python3 - "$PORT" "$TMP" <<'PY'
