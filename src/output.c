@@ -24,11 +24,16 @@ static char pending_path[MAX_PENDING][4096];
 static bool pending_claimed[MAX_PENDING];
 static pthread_mutex_t pending_lock = PTHREAD_MUTEX_INITIALIZER;
 
-static void on_signal(int sig)
+static void remove_pending(void)
 {
 	for (int i = 0; i < MAX_PENDING; i++)
 		if (pending_used[i])
 			unlink(pending_path[i]);
+}
+
+static void on_signal(int sig)
+{
+	remove_pending();
 	signal(sig, SIG_DFL);
 	raise(sig);
 }
@@ -68,6 +73,7 @@ void af_output_install_signals(void)
 	mode_t mask = umask(0);   /* umask can only be read by setting it */
 	umask(mask);
 	new_file_mode = 0666 & ~mask;
+	af_set_fatal_hook(remove_pending);
 	struct sigaction sa;
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = on_signal;

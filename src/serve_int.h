@@ -30,7 +30,7 @@ struct af_serve_opts {
 	uint64_t max_upload;      /* bytes of one uploaded file */
 	unsigned max_uploads;     /* uploads receiving at once */
 	unsigned max_threads;     /* graphs drawn per upload */
-	unsigned max_seconds;     /* render time per upload, checked per file */
+	unsigned max_seconds;     /* time per upload: checked per file, the job killed 5 s later */
 };
 
 /* The most jobs waiting to render; a new upload beyond it gets 503. */

@@ -7,7 +7,14 @@
  * page, all under --data/<hash>/ and each written whole (output.h). The
  * file "status" is written last: "done", or "failed" and the one-line error,
  * so a result survives restarts and a failure is remembered. At most --jobs
- * traces are in memory at once; the queue holds only hashes. */
+ * traces are in memory at once; the queue holds only hashes.
+ *
+ * Each job runs in a child process forked by its worker, so that an upload
+ * which exhausts memory (an allocation failure exits the child), crashes or
+ * runs past --max-seconds (the worker kills the child) fails that job alone:
+ * the worker then records it as failed, and it is never queued again. The
+ * child shares only its progress counters with the worker (a shared page)
+ * and takes no lock: another thread may have held one when it was forked. */
 #include "serve_int.h"
 #include "escape.h"
 #include "plan.h"
@@ -18,13 +25,20 @@
 #include "report.h"
 #include "util.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -237,14 +251,26 @@ struct thread_rec {
 	bool whole;               /* no threads (folded): the whole graph */
 	bool drawn;               /* within --max-threads and --max-seconds */
 	double width, height;     /* of the SVG */
+	double min_width;         /* > 0: raised to keep the SVG within MAX_FRAMES */
 	char *error[3];           /* why the SVG, PNG, folded file is missing */
 };
 
 enum { F_SVG, F_PNG, F_FOLDED };
+
+/* Frames drawn per graph at most: an SVG costs about 300 bytes a frame, and
+ * a browser slows down well before a million. Beyond it --minwidth is raised
+ * (by 4x at a time) and the page says so. */
+#define MAX_FRAMES 50000
 static const char *const file_ext[] = { "svg", "png", "folded" };
+
+/* The progress of the job a child renders, on a page shared with the worker. */
+struct shared_progress {
+	volatile unsigned done, total;
+};
 
 struct render {
 	struct worker *w;
+	struct shared_progress *sp;
 	struct job *job;
 	const char *hash;
 	struct af_profile p;
@@ -271,19 +297,9 @@ static char *diag_text(const struct af_diag *d)
 	return af_xstrndup(line, strlen(line));
 }
 
-static bool stopping(struct af_jobs *j)
-{
-	pthread_mutex_lock(&j->lock);
-	bool s = j->stop;
-	pthread_mutex_unlock(&j->lock);
-	return s;
-}
-
 static void progress(struct render *r)
 {
-	pthread_mutex_lock(&r->w->j->lock);
-	r->job->done++;
-	pthread_mutex_unlock(&r->w->j->lock);
+	__atomic_add_fetch(&r->sp->done, 1, __ATOMIC_RELAXED);
 }
 
 /* The threads to list, most time first; the first --max-threads drawn. */
@@ -351,6 +367,12 @@ static void render_file(struct render *r, struct thread_rec *t, size_t i, int f)
 		if (f == F_SVG) {
 			struct af_layout l;
 			rc = af_layout_build(&l, &r->p.tree, t->node, NULL, &lo, &d);
+			for (int k = 0; rc == 0 && l.nframes > MAX_FRAMES && k < 24; k++) {
+				af_layout_release(&l);
+				lo.min_width *= 4;
+				t->min_width = lo.min_width;
+				rc = af_layout_build(&l, &r->p.tree, t->node, NULL, &lo, &d);
+			}
 			if (rc == 0) {
 				rc = af_render_svg(&l, &ro, &out.sink, &d);
 				t->width = l.width;
@@ -526,6 +548,10 @@ static void page_graphs(struct af_sink *out, const struct render *r)
 				       r->hash, i, t->width, t->height);
 			af_escape_xml(out, t->whole ? "all stacks" : t->name);
 			af_sink_puts(out, "\"></iframe>\n");
+			if (t->min_width > 0)
+				af_sink_printf(out, "<p class=\"note\">Frames narrower than %g px are left out "
+					       "(--minwidth raised to keep this graph within %d frames).</p>\n",
+					       t->min_width, MAX_FRAMES);
 		}
 		af_sink_puts(out, "</section>\n");
 	}
@@ -567,12 +593,12 @@ static int write_page(struct render *r, struct af_diag *d)
 	return rc;
 }
 
-/* Read and render job x. Returns 0 (rendered), -1 (bad input or an I/O
- * error: *msg says why) or 1 (the server is stopping: nothing final). */
-static int render_job(struct worker *w, struct job *x, char **msg)
+/* Read and render job x (in the child). Returns 0 (rendered) or -1 (bad
+ * input or an I/O error: *msg says why). */
+static int render_job(struct worker *w, struct job *x, struct shared_progress *sp, char **msg)
 {
 	const struct af_serve_opts *o = w->j->o;
-	struct render r = { .w = w, .job = x, .hash = x->hash, .start = now() };
+	struct render r = { .w = w, .sp = sp, .job = x, .hash = x->hash, .start = now() };
 	af_buf_init(&r.subtitle);
 	af_profile_init(&r.p);
 	struct af_buf path;
@@ -591,14 +617,8 @@ static int render_job(struct worker *w, struct job *x, char **msg)
 			plan(&r, o->max_threads);
 			af_batch_prepare_tree(&r.p.tree);
 			af_default_subtitle(&r.subtitle, "trace", &r.p);
-			pthread_mutex_lock(&w->j->lock);
-			x->total = (unsigned)(3 * r.ndrawn + 2);
-			pthread_mutex_unlock(&w->j->lock);
+			sp->total = (unsigned)(3 * r.ndrawn + 2);
 			for (size_t i = 0; i < r.ndrawn && rc == 0; i++) {
-				if (stopping(w->j)) {
-					rc = 1;
-					break;
-				}
 				if (now() - r.start > o->max_seconds) {
 					r.out_of_time = true;
 					break;
@@ -630,6 +650,102 @@ static int render_job(struct worker *w, struct job *x, char **msg)
 
 /* ---- workers ---- */
 
+/* The child: render, write the status file, exit. SIGTERM from the worker
+ * removes the child's half-written files (output.c) and ends it. */
+static _Noreturn void child(struct worker *w, struct job *x, struct shared_progress *sp)
+{
+	/* bounded even if the server is killed with SIGKILL (no worker left to
+	 * time it): SIGTERM when the forking thread dies, and a CPU limit */
+	prctl(PR_SET_PDEATHSIG, SIGTERM);
+	rlim_t cpu = (rlim_t)w->j->o->max_seconds + 10;
+	setrlimit(RLIMIT_CPU, &(struct rlimit){ .rlim_cur = cpu, .rlim_max = cpu + 5 });
+	af_output_install_signals();
+	sigset_t set;
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	pthread_sigmask(SIG_UNBLOCK, &set, NULL);
+	char *msg = NULL;
+	int rc = render_job(w, x, sp, &msg);
+	if (write_status(w->j, x->hash, msg) < 0)
+		_exit(2);
+	_exit(rc < 0 ? 1 : 0);
+}
+
+/* Why a child that wrote no status ended. */
+static char *child_failure(int status, bool timed_out, unsigned max_seconds)
+{
+	char line[160];
+	if (timed_out)
+		snprintf(line, sizeof line, "the render took longer than --max-seconds (%u s)", max_seconds);
+	else if (WIFEXITED(status))
+		snprintf(line, sizeof line, "the render failed (out of memory, or the result could not be written)");
+	else
+		snprintf(line, sizeof line, "the render failed (signal %d: out of memory or CPU time)",
+			 WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+	return af_xstrndup(line, strlen(line));
+}
+
+/* Run job x in a child and wait for it, copying its progress, killing it
+ * when the server stops or --max-seconds (plus a few seconds to write the
+ * page) has passed. Returns as render_job did, or 1 if the server stops. */
+static int run_child(struct worker *w, struct job *x, char **msg)
+{
+	struct af_jobs *j = w->j;
+	struct shared_progress *sp = mmap(NULL, sizeof *sp, PROT_READ | PROT_WRITE,
+					  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (sp == MAP_FAILED) {
+		*msg = af_xstrndup("cannot start the render", 23);
+		return -1;
+	}
+	sp->done = sp->total = 0;
+	pid_t pid = fork();
+	if (pid == 0)
+		child(w, x, sp);
+	if (pid < 0) {
+		munmap(sp, sizeof *sp);
+		*msg = af_xstrndup("cannot start the render", 23);
+		return -1;
+	}
+	double start = now(), limit = (double)j->o->max_seconds + 5, killed = 0;
+	bool stop = false, timed_out = false;
+	int status = 0;
+	for (;;) {
+		pid_t r = waitpid(pid, &status, WNOHANG);
+		if (r == pid || (r < 0 && errno != EINTR))
+			break;
+		pthread_mutex_lock(&j->lock);
+		x->done = sp->done;
+		x->total = sp->total;
+		stop = j->stop;
+		pthread_mutex_unlock(&j->lock);
+		double t = now();
+		if (!killed && (stop || t - start > limit)) {
+			timed_out = !stop;
+			kill(pid, SIGTERM);   /* the child removes its temporary files */
+			killed = t;
+		} else if (killed && t - killed > 1) {
+			kill(pid, SIGKILL);
+		}
+		nanosleep(&(struct timespec){ .tv_nsec = 20 * 1000 * 1000 }, NULL);
+	}
+	munmap(sp, sizeof *sp);
+	if (stop)
+		return 1;
+	char *st_msg = NULL;
+	enum af_job_state s = read_status(j, x->hash, &st_msg);
+	if (s == AF_JOB_DONE)
+		return 0;
+	if (s == AF_JOB_FAILED) {
+		*msg = st_msg ? st_msg : af_xstrndup("the render failed", 17);
+		return -1;
+	}
+	free(st_msg);
+	*msg = child_failure(status, timed_out, j->o->max_seconds);
+	write_status(j, x->hash, *msg);   /* remembered: not queued again */
+	return -1;
+}
+
 static void *work(void *arg)
 {
 	struct worker *w = arg;
@@ -649,9 +765,7 @@ static void *work(void *arg)
 		x->done = x->total = 0;
 		pthread_mutex_unlock(&j->lock);
 		char *msg = NULL;
-		int rc = render_job(w, x, &msg);
-		if (rc <= 0 && write_status(j, x->hash, msg) < 0 && !msg)
-			msg = af_xstrndup("cannot write the result", 23);
+		int rc = run_child(w, x, &msg);
 		pthread_mutex_lock(&j->lock);
 		if (rc <= 0) {
 			x->done = x->total;
@@ -666,12 +780,48 @@ static void *work(void *arg)
 	return NULL;
 }
 
+static bool is_hash(const char *name)
+{
+	size_t n = strspn(name, "0123456789abcdef");
+	return n == AF_SHA256_HEX && !name[n];
+}
+
+/* A temporary output (output.c: ".<name>.XXXXXX") not written to for
+ * longer than any job may run is left by a render killed with SIGKILL: remove
+ * it. Younger ones may belong to another server on the same --data. */
+static void remove_stale_temps(struct af_jobs *j)
+{
+	DIR *top = opendir(j->o->data);
+	time_t before = time(NULL) - (time_t)j->o->max_seconds - 60;
+	for (struct dirent *e; top && (e = readdir(top));) {
+		if (!is_hash(e->d_name))
+			continue;
+		int fd = openat(dirfd(top), e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
+		DIR *d = fd < 0 ? NULL : fdopendir(fd);
+		if (!d && fd >= 0)
+			close(fd);
+		for (struct dirent *f; d && (f = readdir(d));) {
+			const char *dot = strrchr(f->d_name, '.');
+			struct stat st;
+			if (f->d_name[0] == '.' && dot && dot != f->d_name && strlen(dot) == 7 &&
+			    fstatat(dirfd(d), f->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+			    S_ISREG(st.st_mode) && st.st_mtime < before)
+				unlinkat(dirfd(d), f->d_name, 0);
+		}
+		if (d)
+			closedir(d);
+	}
+	if (top)
+		closedir(top);
+}
+
 struct af_jobs *af_jobs_start(const struct af_serve_opts *o)
 {
 	struct af_jobs *j = af_xcalloc(1, sizeof *j);
 	j->o = o;
 	pthread_mutex_init(&j->lock, NULL);
 	pthread_cond_init(&j->cond, NULL);
+	remove_stale_temps(j);
 	j->nworkers = o->jobs ? o->jobs : 1;
 	j->workers = af_xcalloc(j->nworkers, sizeof *j->workers);
 	unsigned started = 0;

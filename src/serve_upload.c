@@ -123,6 +123,16 @@ static int send_too_big(struct af_server *s, struct MHD_Connection *c)
 	return af_serve_send_message(c, MHD_HTTP_CONTENT_TOO_LARGE, "File too large", text);
 }
 
+static enum MHD_Result count_length(void *cls, enum MHD_ValueKind kind, const char *key,
+				    const char *value)
+{
+	(void)kind;
+	(void)value;
+	if (strcasecmp(key, MHD_HTTP_HEADER_CONTENT_LENGTH) == 0)
+		++*(unsigned *)cls;
+	return MHD_YES;
+}
+
 /* The first call: headers only. Answer now or set up the upload. */
 static int begin(struct af_server *s, struct MHD_Connection *c, void **ctx)
 {
@@ -133,6 +143,13 @@ static int begin(struct af_server *s, struct MHD_Connection *c, void **ctx)
 		return af_serve_send_message(c, MHD_HTTP_UNSUPPORTED_MEDIA_TYPE, "Unsupported upload",
 					     "Send the trace as multipart/form-data (the upload form) "
 					     "or as the request body itself.");
+	/* two Content-Length headers: a proxy in front may have framed the
+	 * body by the other one (request smuggling, RFC 9112 6.3) */
+	unsigned lengths = 0;
+	MHD_get_connection_values(c, MHD_HEADER_KIND, count_length, &lengths);
+	if (lengths > 1)
+		return af_serve_send_message(c, MHD_HTTP_BAD_REQUEST, "Bad upload",
+					     "The request has more than one Content-Length header.");
 	if (length) {
 		char *end;
 		errno = 0;
@@ -180,10 +197,12 @@ static int finish(struct af_server *s, struct MHD_Connection *c, struct upload *
 	if (u->io_error)
 		return af_serve_send_message(c, MHD_HTTP_INTERNAL_SERVER_ERROR, "Server error",
 					     "The upload could not be stored.");
+	if (multipart && !form_ok)   /* no closing boundary: the file may be cut short */
+		return af_serve_send_message(c, MHD_HTTP_BAD_REQUEST, "Bad upload",
+					     "The form data was cut short or malformed.");
 	if (multipart && !u->have_file)
 		return af_serve_send_message(c, MHD_HTTP_BAD_REQUEST, "No file",
-					     form_ok ? "The form held no file: choose a trace to upload."
-						     : "The form data was cut short or malformed.");
+					     "The form held no file: choose a trace to upload.");
 	if (!u->size)
 		return af_serve_send_message(c, MHD_HTTP_BAD_REQUEST, "Empty file",
 					     "The uploaded file is empty.");

@@ -4,11 +4,23 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+static void (*on_fatal)(void);
+
+void af_set_fatal_hook(void (*hook)(void))
+{
+	on_fatal = hook;
+}
+
+/* Running out of memory is a failure of this input, not a bug: exit 1 (no
+ * core, no abort) after the hook has removed any half-written output. */
 static _Noreturn void out_of_memory(size_t n)
 {
 	fprintf(stderr, "aflame-render: out of memory (allocating %zu bytes)\n", n);
-	abort();
+	if (on_fatal)
+		on_fatal();
+	_exit(1);
 }
 
 void *af_xmalloc(size_t n)

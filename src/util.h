@@ -18,6 +18,9 @@ char *af_xstrndup(const char *s, size_t n);
 
 /* Grow *array (of elem bytes each) so that it holds at least need elements;
  * *cap is updated. Capacity doubles, so appends are amortised O(1). */
+/* Called once before the process exits on an allocation failure (output.c
+ * removes its temporary files); it must only do async-signal-safe work. */
+void af_set_fatal_hook(void (*hook)(void));
 void af_grow(void *array_ptr, size_t *cap, size_t need, size_t elem);
 
 static inline bool af_mul_ok(size_t a, size_t b)
