@@ -16,6 +16,10 @@
  * with --nameattr, na (the frames of the elements in the group "na", which
  * carry the file's attributes over a transparent rectangle each).
  *
+ * Search: a regex refused by risky() (see docs/interactive.md) or past its
+ * time budget marks nothing; "Matched:" gives the share and the count of
+ * matched frames; < > and the arrow keys step through the matches.
+ *
  * The script finds its own <svg> through document.currentScript, so several
  * graphs inlined in one HTML page work independently. Frames are subpaths of
  * one <path> per colour (D.c gives each name's path, or D.g each frame's),
@@ -89,6 +93,7 @@ function setup(svg) {
 	for (i = 0; i < ng; i++) orig[i] = cur[i] = paths[i].getAttribute("d");
 	var Z = 0, K = TOTAL > 0 ? GW / TOTAL : 0, re = null, reSrc = "", icase = false;
 	var mark = new Uint8Array(n), top = document.documentElement === svg;
+	var nmatch = 0, cm = -1;   /* matched frames; the current one (next/previous) or -1 */
 
 	svg.classList.add("js");
 	uniqueIds();
@@ -102,6 +107,14 @@ function setup(svg) {
 	var ic = make("text", { "class": "bt r ic", x: r1(W - XP - 13 * D.cw), y: sr.getAttribute("y") }, svg);
 	ic.textContent = "ic";
 	make("title", {}, ic).textContent = "case-insensitive search (Ctrl-I)";
+	/* next/previous match: shown while searching; the current match is outlined */
+	var pv = make("text", { "class": "bt r pv h", x: r1(W - XP - 19 * D.cw), y: sr.getAttribute("y") }, svg);
+	var nx = make("text", { "class": "bt r nx h", x: r1(W - XP - 16 * D.cw), y: sr.getAttribute("y") }, svg);
+	pv.textContent = "<";
+	nx.textContent = ">";
+	make("title", {}, pv).textContent = "previous match (left arrow)";
+	make("title", {}, nx).textContent = "next match (right arrow)";
+	var cmo = make("rect", { "class": "hv cm h", height: FH - 1 }, fr.parentNode, hv);
 	showIcase();
 
 	/* ---- formatting ---- */
@@ -299,6 +312,22 @@ function setup(svg) {
 			for (j = Z; j < ze; j++) if (mark[j]) s.push(rect(j));
 		}
 		hl.setAttribute("d", s.join(" "));
+		outline();
+	}
+	/* the current match's outline, when it is drawn in this view */
+	function outline() {
+		var on = re && cm >= 0 && visible(cm);
+		cmo.classList.toggle("h", !on);
+		if (!on) return;
+		cmo.setAttribute("x", r1(xOf(cm)));
+		cmo.setAttribute("y", r1(yAt(cm)));
+		cmo.setAttribute("width", r1(wOf(cm)));
+	}
+	/* frame j is drawn when zoomed at Z: an ancestor of Z or in its subtree */
+	function visible(j) {
+		if (j >= Z && j < en[Z]) return true;
+		for (var a = par[Z]; a >= 0; a = par[a]) if (a === j) return true;
+		return false;
 	}
 	function zoom(z) {
 		if (!(z >= 0 && z < n)) z = 0;
@@ -341,17 +370,30 @@ function setup(svg) {
 
 	/* ---- search ---- */
 	function search(src) {
-		var j, names = D.n, ok;
+		var j, names = D.n, ok, why;
 		mark.fill(0);
 		re = null;
+		cm = -1;
+		nmatch = 0;
 		reSrc = src || "";
 		if (reSrc) {
+			why = risky(reSrc);
 			try {
-				re = new RegExp(reSrc, icase ? "i" : "");
+				if (!why) re = new RegExp(reSrc, icase ? "i" : "");
 			} catch (err) {
-				mt.textContent = "Bad regex: " + reSrc;
+				why = "bad regex";
+			}
+			if (why) mt.textContent = "Search refused (" + why + "): " + reSrc;
+		}
+		if (re) {
+			ok = testNames(names);
+			if (!ok) {
+				re = null;
+				mt.textContent = "Search stopped: over " + BUDGET + " ms";
 			}
 		}
+		pv.classList.toggle("h", !re);
+		nx.classList.toggle("h", !re);
 		if (!re) {
 			sr.textContent = "Search";
 			if (!reSrc) mt.textContent = " ";
@@ -359,13 +401,68 @@ function setup(svg) {
 			save();
 			return;
 		}
-		ok = new Uint8Array(names.length);
-		for (j = 0; j < names.length; j++) ok[j] = re.test(names[j]) ? 1 : 0;
-		for (j = 0; j < n; j++) mark[j] = ok[nm[j]];
+		for (j = 0; j < n; j++) nmatch += mark[j] = ok[nm[j]];
 		highlight();
 		sr.textContent = "Reset Search";
 		matched();
 		save();
+	}
+	/* Each distinct name tested once, within a time budget: the regex comes
+	 * from the user or a shared URL, and many names times a slow pattern
+	 * must not freeze the tab. Null when the budget ran out. */
+	var BUDGET = 1000;
+	function testNames(names) {
+		var ok = new Uint8Array(names.length), t0 = Date.now();
+		for (var j = 0; j < names.length; j++) {
+			ok[j] = re.test(names[j]) ? 1 : 0;
+			if ((j & 255) === 255 && Date.now() - t0 > BUDGET) return null;
+		}
+		return ok;
+	}
+	/* Browsers' regexes backtrack: (a+)+$ takes exponential time on ONE
+	 * name, which no budget between names can stop. Refuse the forms that
+	 * backtrack exponentially (a repeated group holding a repetition or an
+	 * alternation, back-references) and more than three unbounded
+	 * repetitions (polynomial of high degree). Returns why, or "". */
+	function risky(src) {
+		var open = [], last = null, unbounded = 0, i, c, g, m;
+		for (i = 0; i < src.length; i++) {
+			c = src.charAt(i);
+			if (c === "\\") {
+				c = src.charAt(++i);
+				if (/[1-9k]/.test(c)) return "back-reference";
+				last = {};
+			} else if (c === "[") {
+				for (i++; i < src.length && src.charAt(i) !== "]"; i++)
+					if (src.charAt(i) === "\\") i++;
+				last = {};
+			} else if (c === "(") {
+				open.push({});
+				last = null;
+			} else if (c === ")") {
+				last = open.pop() || {};
+				g = open[open.length - 1];
+				if (g && (last.q || last.alt)) g.q = true;   /* it holds them too */
+			} else if (c === "|") {
+				if (open.length) open[open.length - 1].alt = true;
+				last = null;
+			} else if ("*+?{".indexOf(c) >= 0 && last) {
+				m = c === "{" ? /^\{(\d+)(,(\d*))?\}/.exec(src.slice(i)) : null;
+				if (c === "{" && !m) {   /* a literal brace */
+					last = {};
+					continue;
+				}
+				if (last.q || last.alt) return "nested repetition";
+				if (c === "*" || c === "+" || (m && m[2] && !m[3])) unbounded++;
+				if (m) i += m[0].length - 1;
+				if (src.charAt(i + 1) === "?") i++;
+				for (g = 0; g < open.length; g++) open[g].q = true;
+				last = null;
+			} else {
+				last = {};
+			}
+		}
+		return unbounded > 3 ? "over three unbounded repetitions" : "";
 	}
 	/* weight under matched frames in [a, b); a match inside a match is
 	 * already counted, so skip the subtree of every match */
@@ -390,13 +487,40 @@ function setup(svg) {
 			if (inside < 0) inside = covered(Z, en[Z]);
 			s += " (" + pct(inside, wd[Z]) + "% of zoom)";
 		}
+		s += cm >= 0 ? ", match " + rank(cm) + " of " + nmatch : ", " + nmatch + (nmatch === 1 ? " frame" : " frames");
 		mt.textContent = s;
+	}
+	/* 1-based position of matched frame j among all matches, in pre-order */
+	function rank(j) {
+		var r = 0;
+		for (var i = 0; i <= j; i++) r += mark[i];
+		return r;
+	}
+	/* the next (step 1) or previous (-1) matched frame after the current
+	 * one, in pre-order (left to right, outer first), wrapping around; it is
+	 * outlined and described, and the view zooms out if it is not drawn */
+	function step(dir) {
+		if (!re || !nmatch) return;
+		var j = cm >= 0 ? cm : dir > 0 ? -1 : n;
+		do {
+			j += dir;
+			if (j >= n) j = 0;
+			else if (j < 0) j = n - 1;
+		} while (!mark[j]);
+		cm = j;
+		if (!visible(j)) zoom(0);
+		outline();
+		dt.textContent = (D.nt ? D.nt + " " : "") + describe(j);
+		matched();
 	}
 	function askSearch() {
 		if (re) {
 			search("");
 			return;
 		}
+		promptSearch();
+	}
+	function promptSearch() {
 		var s = window.prompt("Search for (regular expression)" +
 				      (icase ? ", ignoring case" : "") + ":", reSrc);
 		if (s) search(s);
@@ -463,6 +587,8 @@ function setup(svg) {
 			askSearch();
 		} else if (t === ic) {
 			toggleIcase();
+		} else if (t === pv || t === nx) {
+			step(t === nx ? 1 : -1);
 		} else {
 			var i = track(e);
 			if (i >= 0 && i !== Z) {
@@ -480,8 +606,15 @@ function setup(svg) {
 			} else if ((e.ctrlKey || e.metaKey) && key === "i") {
 				e.preventDefault();
 				toggleIcase();
-			} else if (key === "escape" && re) {
-				search("");
+			} else if (key === "/" && !e.ctrlKey && !e.metaKey) {
+				e.preventDefault();
+				promptSearch();
+			} else if (key === "escape") {
+				if (re) search("");
+				if (Z) zoom(0);
+			} else if (re && (key === "arrowright" || key === "arrowdown" || key === "arrowleft" || key === "arrowup")) {
+				e.preventDefault();
+				step(key === "arrowright" || key === "arrowdown" ? 1 : -1);
 			}
 		});
 	}

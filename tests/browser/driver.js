@@ -166,6 +166,11 @@
 		return m && { name: m[1], n: +m[2].replace(/,/g, ""), unit: m[3], pct: +m[4],
 			      zpct: m[5] === undefined ? null : +m[5] };
 	}
+	/* the current match's outline, if shown */
+	function outlineOf(g) {
+		var o = g.svg.getElementsByClassName("cm")[0];
+		return o && !hiddenEl(o) ? { x: +o.getAttribute("x"), y: +o.getAttribute("y"), w: +o.getAttribute("width") } : null;
+	}
 	function near(a, b, tol) { return Math.abs(a - b) <= tol; }
 	function svgs() {
 		return Array.prototype.filter.call(document.getElementsByTagNameNS("http://www.w3.org/2000/svg", "svg"),
@@ -252,22 +257,22 @@
 			g.search("^ba");
 			eq("search highlights matches", g.marked().join(), "bar,baz");
 			eq("highlight colour", getComputedStyle(g.hl).fill, "rgb(230, 0, 230)");
-			eq("Matched value", g.mt.textContent, "Matched: 51.55%");
+			eq("Matched value", g.mt.textContent, "Matched: 51.55%, 2 frames");
 			eq("fragment after search", location.hash, "#s=%5Eba");
 			g.search("^(foo|bar)$");
-			eq("nested match not double counted", g.mt.textContent, "Matched: 56.70%");
+			eq("nested match not double counted", g.mt.textContent, "Matched: 56.70%, 2 frames");
 			g.search("FOO$");
-			eq("case-sensitive by default", g.mt.textContent, "Matched: 0.00%");
+			eq("case-sensitive by default", g.mt.textContent, "Matched: 0.00%, 0 frames");
 			g.press(g.ic);
-			eq("case-insensitive toggle", g.mt.textContent, "Matched: 72.16%");
+			eq("case-insensitive toggle", g.mt.textContent, "Matched: 72.16%, 2 frames");
 			eq("toggle matches both cases", g.marked().join(), "Foo,foo");
 			eq("fragment keeps case flag", location.hash, "#s=FOO%24&i=1");
 			g.press(g.ic);
 			g.search("^ba");
 			g.click(g.rect("main"));
-			eq("Matched relative to zoom", g.mt.textContent, "Matched: 51.55% (63.29% of zoom)");
+			eq("Matched relative to zoom", g.mt.textContent, "Matched: 51.55% (63.29% of zoom), 2 frames");
 			g.click(g.rect("foo"));
-			eq("Matched relative to deeper zoom", g.mt.textContent, "Matched: 51.55% (90.91% of zoom)");
+			eq("Matched relative to deeper zoom", g.mt.textContent, "Matched: 51.55% (90.91% of zoom), 2 frames");
 			eq("highlight follows zoom", g.marked().join(), "bar,baz");
 			g.press(g.rz);
 			g.press(g.sr);
@@ -279,9 +284,64 @@
 			cfg.answer = "qux";
 			document.dispatchEvent(new KeyboardEvent("keydown", { key: "f", ctrlKey: true, bubbles: true, cancelable: true }));
 			cfg.answer = undefined;
-			eq("Ctrl-F searches", g.mt.textContent, "Matched: 24.74%");
+			eq("Ctrl-F searches", g.mt.textContent, "Matched: 24.74%, 1 frame");
 			document.dispatchEvent(new KeyboardEvent("keydown", { key: "Escape", bubbles: true }));
 			eq("Escape clears", g.marked().join(), "");
+		});
+		run("next and previous match", function () {
+			var nx = g.svg.getElementsByClassName("nx")[0], pv = g.svg.getElementsByClassName("pv")[0];
+			ok("next hidden without a search", hiddenEl(nx) && hiddenEl(pv), "shown");
+			g.search("^(foo|Foo|other)$");   /* in pre-order: foo, Foo, other */
+			eq("count of matched frames", g.mt.textContent, "Matched: 90.72%, 3 frames");
+			ok("next shown while searching", !hiddenEl(nx) && !hiddenEl(pv), "hidden");
+			g.press(nx);
+			eq("next: first match", g.dt.textContent, "foo (5,500 samples, 56.70%)");
+			eq("next: position", g.mt.textContent, "Matched: 90.72%, match 1 of 3");
+			var o = outlineOf(g);
+			ok("current match outlined", o && near(o.w, g.rect("foo").w, 0.11) && o.y === g.rect("foo").y,
+			   JSON.stringify(o) + " vs " + JSON.stringify(g.rect("foo")));
+			g.press(nx);
+			eq("next: second match", g.mt.textContent, "Matched: 90.72%, match 2 of 3");
+			eq("next: second details", g.dt.textContent, "Foo (1,500 samples, 15.46%)");
+			document.dispatchEvent(new KeyboardEvent("keydown", { key: "ArrowRight", bubbles: true, cancelable: true }));
+			eq("right arrow: third match", g.mt.textContent, "Matched: 90.72%, match 3 of 3");
+			document.dispatchEvent(new KeyboardEvent("keydown", { key: "ArrowRight", bubbles: true, cancelable: true }));
+			eq("right arrow wraps", g.mt.textContent, "Matched: 90.72%, match 1 of 3");
+			document.dispatchEvent(new KeyboardEvent("keydown", { key: "ArrowLeft", bubbles: true, cancelable: true }));
+			eq("left arrow wraps back", g.mt.textContent, "Matched: 90.72%, match 3 of 3");
+			g.press(pv);
+			eq("previous button", g.mt.textContent, "Matched: 90.72%, match 2 of 3");
+			g.click(g.rect("foo"));
+			ok("outline hidden when the match is not drawn", !outlineOf(g), JSON.stringify(outlineOf(g)));
+			g.press(nx);
+			eq("next zooms out to show a hidden match", g.dt.textContent, "other (1,800 samples, 18.56%)");
+			ok("zoomed out for it", hiddenEl(g.rz), "still zoomed");
+			document.dispatchEvent(new KeyboardEvent("keydown", { key: "Escape", bubbles: true }));
+			ok("Escape clears outline and buttons", !outlineOf(g) && hiddenEl(nx), "still shown");
+		});
+		run("slash and Escape", function () {
+			cfg.answer = "^ba";
+			document.dispatchEvent(new KeyboardEvent("keydown", { key: "/", bubbles: true, cancelable: true }));
+			cfg.answer = undefined;
+			eq("slash searches", g.mt.textContent, "Matched: 51.55%, 2 frames");
+			g.click(g.rect("foo"));
+			document.dispatchEvent(new KeyboardEvent("keydown", { key: "Escape", bubbles: true }));
+			ok("Escape resets zoom and search", hiddenEl(g.rz) && g.marked().join() === "",
+			   "zoom shown " + !hiddenEl(g.rz) + ", marked " + g.marked().join());
+		});
+		run("risky regex refused", function () {
+			var s = performance.now();
+			g.search("(a+)+$");
+			eq("nested repetition refused", g.mt.textContent, "Search refused (nested repetition): (a+)+$");
+			eq("nothing marked", g.marked().join(), "");
+			g.search("(x)\\1");
+			eq("back-reference refused", g.mt.textContent, "Search refused (back-reference): (x)\\1");
+			g.search("(");
+			eq("bad regex", g.mt.textContent, "Search refused (bad regex): (");
+			g.search(".*b.*r");
+			eq("two unbounded repetitions allowed", g.mt.textContent, "Matched: 30.93%, 1 frame");
+			ok("quick", performance.now() - s < 1000, (performance.now() - s) + " ms");
+			g.search("");
 		});
 		checkIntact("", cfg.scripts);
 	}
@@ -294,7 +354,7 @@
 			ok("fragment Reset Zoom shown", !hiddenEl(g.rz), "hidden");
 		});
 		run("fragment restores search", function () {
-			eq("fragment search applied", g.mt.textContent, "Matched: 51.55% (90.91% of zoom)");
+			eq("fragment search applied", g.mt.textContent, "Matched: 51.55% (90.91% of zoom), 2 frames");
 			eq("fragment case flag applied", g.marked().join(), "bar,baz");
 			eq("fragment kept", location.hash, "#z=2&s=%5EBA&i=1");
 		});
@@ -343,7 +403,7 @@
 			b.search("^ba");
 			eq("search in second copy", b.marked().join(), "bar,baz");
 			eq("first copy not searched", a.marked().join(), "");
-			eq("second copy Matched", b.mt.textContent, "Matched: 51.55%");
+			eq("second copy Matched", b.mt.textContent, "Matched: 51.55%, 2 frames");
 			ok("first copy Matched empty", a.mt.textContent.trim() === "", JSON.stringify(a.mt.textContent));
 			eq("third graph not searched", c.hl.getAttribute("d"), "");
 		});
@@ -428,8 +488,20 @@
 		});
 		run("diff search", function () {
 			g.search("^ba");
-			eq("diff Matched", g.mt.textContent, "Matched: 59.21%");
+			eq("diff Matched", g.mt.textContent, "Matched: 59.21%, 2 frames");
 			g.press(g.sr);
+		});
+		checkIntact("", cfg.scripts);
+	}
+
+	/* a name that makes (a+)+$ backtrack exponentially, the regex given by
+	 * the URL (#s=(a%2B)%2B%24): the page loaded, so it did not hang */
+	function redos(g) {
+		run("redos", function () {
+			info(Math.round(t0) + " ms from navigation to driver start");
+			eq("URL regex refused", g.mt.textContent, "Search refused (nested repetition): (a+)+$");
+			ok("loaded quickly", t0 < 20000, t0 + " ms");
+			eq("fragment kept", location.hash, "#s=(a%2B)%2B%24");
 		});
 		checkIntact("", cfg.scripts);
 	}
@@ -495,7 +567,7 @@
 			ok("search highlights", rects(g.hl).some(function (r) {
 				return r.x === target.x && r.y === target.y && r.w === target.w;
 			}), "frame not highlighted");
-			var m = /^Matched: (\d+\.\d\d)%$/.exec(g.mt.textContent);
+			var m = /^Matched: (\d+\.\d\d)%, [1-9]\d* frames?$/.exec(g.mt.textContent);
 			ok("Matched shown", m && +m[1] >= first.pct && +m[1] <= 100, g.mt.textContent);
 			g.press(g.sr);
 			eq("search cleared", g.hl.getAttribute("d"), "");
@@ -515,6 +587,7 @@
 			else if (cfg.mode === "icicle") icicle(g);
 			else if (cfg.mode === "diff") diff(g);
 			else if (cfg.mode === "nameattr") nameattr(g);
+			else if (cfg.mode === "redos") redos(g);
 			else generic(g);
 		}
 	});

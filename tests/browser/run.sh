@@ -167,6 +167,15 @@ else
 	have_known=0
 fi
 
+# issue 21.12: a shared URL's regex that backtracks exponentially on a name
+# of this graph must not hang the tab
+printf 'main;%s 10\nmain;aa 5\n' "$(printf 'a%.0s' $(seq 40))b" > "$tmp/redos.folded"
+if render "$tmp/redos.svg" "$tmp/redos.folded" &&
+   instrument "$tmp/redos.svg" "$tmp/redos-t.svg" redos redos; then
+	browse "file://$tmp/redos-t.svg#s=(a%2B)%2B%24" 5000 > "$tmp/dom"
+	report redos < "$tmp/dom"
+fi
+
 if [ "$have_known" = 1 ] && render "$tmp/icicle.svg" --inverted "$tmp/known.folded" &&
    instrument "$tmp/icicle.svg" "$tmp/icicle-t.svg" icicle icicle; then
 	browse "file://$tmp/icicle-t.svg" 5000 > "$tmp/dom"
