@@ -7,6 +7,8 @@ ifneq ($(SANITIZE),)
 O ?= build-sanitize
 endif
 O ?= build
+# The one place the version lives: --version, debian/changelog (a test checks).
+VERSION := 0.1.0
 PREFIX ?= /usr/local
 PKG_CONFIG ?= pkg-config
 CC ?= cc
@@ -80,6 +82,9 @@ $(O)/obj/%.o: src/%.c $(O)/flags $(O)/deps-ok | $(O)/obj $(O)/gen/svg_script.h
 	@$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
 
 $(O)/obj/fonts.o: ALL_CFLAGS += -DAF_FONT_DIR='"$(FONT_DIR)"'
+# cli.o is rebuilt when the Makefile (VERSION) changes
+$(O)/obj/cli.o: ALL_CFLAGS += -DAF_VERSION='"$(VERSION)"'
+$(O)/obj/cli.o: Makefile
 
 $(O)/obj/unit/%.o: tests/unit/%.c $(O)/flags | $(O)/obj/unit
 	@echo "  CC    $<"
@@ -194,11 +199,13 @@ bless:
 	@AFLAME_BLESS=1 AFLAME=$(BIN) UNIT=: O=$(O) bash tests/run.sh --bless-only
 
 install: $(BIN)
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/aflame-render/fonts
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/aflame-render/fonts \
+	  $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/bash-completion/completions
 	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/aflame-render
 	install -m 644 $(FONT_FILES) $(DESTDIR)$(PREFIX)/share/aflame-render/fonts
-	if [ -f docs/aflame-render.1 ]; then install -d $(DESTDIR)$(PREFIX)/share/man/man1 && \
-	  install -m 644 docs/aflame-render.1 $(DESTDIR)$(PREFIX)/share/man/man1; fi
+	install -m 644 docs/aflame-render.1 $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 644 contrib/aflame-render.bash-completion \
+	  $(DESTDIR)$(PREFIX)/share/bash-completion/completions/aflame-render
 
 # Benchmarks: generators in bench/ make large deterministic inputs (cached in
 # $(O)/bench/data); bench/run.sh prints time, memory and throughput.

@@ -2,6 +2,10 @@
  * their values checked, and the usage text (docs/aflame-render.1 and the
  * golden --help test keep to it). */
 #include "cli.h"
+
+#ifndef AF_VERSION
+#error "AF_VERSION comes from VERSION in the Makefile"
+#endif
 #include "palette.h"
 #include "util.h"
 
