@@ -19,7 +19,9 @@ DEPS := cairo pangocairo pangoft2 fontconfig zlib libmicrohttpd
 # What building and running need (make demo), and what the tests use (make check).
 DEBIAN_PACKAGES := build-essential pkg-config libcairo2-dev libpango1.0-dev \
 	libfontconfig-dev zlib1g-dev libiberty-dev libmicrohttpd-dev
-TEST_PACKAGES := libxml2-utils chromium dmtracedump poppler-utils curl python3
+# debian.sh and completion.sh: the package tools, the font it links to, systemd-analyze
+TEST_PACKAGES := libxml2-utils chromium dmtracedump poppler-utils curl python3 \
+	dpkg-dev debhelper lintian git fonts-dejavu-core bash-completion systemd
 
 WARN := -std=c11 -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
 	-Wwrite-strings -Wvla -Wformat=2 -Wundef -Wpointer-arith -Wimplicit-fallthrough
