@@ -46,18 +46,26 @@ for f in usr/bin/aflame-render usr/share/man/man1/aflame-render.1.gz \
 	usr/lib/systemd/system/aflame-render.service usr/share/doc/aflame-render/copyright; do
 	check "debian: ships /$f" test -s "$R/$f"
 done
-# the font is fonts-dejavu-core's file, which must be the pinned one
+# the font is fonts-dejavu-core's file (a relative link, as dh_link makes
+# it), which must be the pinned one; the scratch root gets the dependency's
+# file from this machine
+F=/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf
 link=$(readlink "$R/usr/share/aflame-render/fonts/DejaVuSans.ttf")
-check "debian: the font links to fonts-dejavu-core" test "$link" = /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf
-if [ -f "$link" ]; then
-	check "debian: fonts-dejavu-core's DejaVuSans.ttf is byte-identical to fonts/" cmp "$link" fonts/DejaVuSans.ttf
+check "debian: the font links to fonts-dejavu-core" \
+	test "$(realpath -m "/usr/share/aflame-render/fonts/$link")" = "$F"
+if [ -f "$F" ]; then
+	check "debian: fonts-dejavu-core's DejaVuSans.ttf is byte-identical to fonts/" cmp "$F" fonts/DejaVuSans.ttf
+	install -D -m 644 "$F" "$R$F"
 	if (cd tests/data && env -u AFLAME_FONT_DIR "$R/usr/bin/aflame-render" -t main art/yamp-legacy.trace \
 		-o "$TMP/yamp-main.png" 2>/dev/null); then
 		check "debian: the installed binary's PNG equals golden/png/yamp-main.png" \
-			cmp "$TMP/yamp-main.png" golden/png/yamp-main.png
+			cmp "$TMP/yamp-main.png" "$ROOT_DIR/golden/png/yamp-main.png"
 	else
 		fail "debian: the installed binary renders a PNG" "exit status $?"
 	fi
+	rm "$R$F"
+	check "debian: without the font the installed binary refuses (exit 1)" \
+		sh -c "cd tests/data && env -u AFLAME_FONT_DIR '$R/usr/bin/aflame-render' -t main art/yamp-legacy.trace -o '$TMP/none.png' 2>/dev/null; test \$? = 1 && test ! -e '$TMP/none.png'"
 else
 	skip "debian: render with the installed binary" "fonts-dejavu-core not installed"
 fi
