@@ -7,6 +7,8 @@ ifneq ($(SANITIZE),)
 O ?= build-sanitize
 endif
 O ?= build
+# The one place the version lives: --version, debian/changelog (a test checks).
+VERSION := 0.1.0
 PREFIX ?= /usr/local
 PKG_CONFIG ?= pkg-config
 CC ?= cc
@@ -22,7 +24,9 @@ MAIN_DEPS := zlib
 # What building and running need (make demo), and what the tests use (make check).
 DEBIAN_PACKAGES := build-essential pkg-config libcairo2-dev libpango1.0-dev \
 	libfontconfig-dev zlib1g-dev libiberty-dev libmicrohttpd-dev
-TEST_PACKAGES := libxml2-utils chromium dmtracedump poppler-utils curl python3
+# debian.sh and completion.sh: the package tools, the font it links to, systemd-analyze
+TEST_PACKAGES := libxml2-utils chromium dmtracedump poppler-utils curl python3 \
+	dpkg-dev debhelper lintian git fonts-dejavu-core bash-completion systemd
 
 WARN := -std=c11 -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
 	-Wwrite-strings -Wvla -Wformat=2 -Wundef -Wpointer-arith -Wimplicit-fallthrough
@@ -114,6 +118,9 @@ $(O)/obj/module.o: $(O)/module-dir
 # module code: position-independent, and nothing exported but its entry
 MODULE_CFLAGS := -fPIC -fvisibility=hidden
 $(MODULE_OBJS): ALL_CFLAGS += $(MODULE_CFLAGS)
+# cli.o is rebuilt when the Makefile (VERSION) changes
+$(O)/obj/cli.o: ALL_CFLAGS += -DAF_VERSION='"$(VERSION)"'
+$(O)/obj/cli.o: Makefile
 
 $(O)/obj/unit/%.o: tests/unit/%.c $(O)/flags | $(O)/obj/unit
 	@echo "  CC    $<"
@@ -236,12 +243,14 @@ bless:
 	@AFLAME_BLESS=1 AFLAME=$(BIN) UNIT=: O=$(O) bash tests/run.sh --bless-only
 
 install: $(BIN) $(MODULES)
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/aflame-render/fonts $(DESTDIR)$(MODULE_DIR)
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/aflame-render/fonts $(DESTDIR)$(MODULE_DIR) \
+	  $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/bash-completion/completions
 	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/aflame-render
 	install -m 644 $(MODULES) $(DESTDIR)$(MODULE_DIR)
 	install -m 644 $(FONT_FILES) $(DESTDIR)$(PREFIX)/share/aflame-render/fonts
-	if [ -f docs/aflame-render.1 ]; then install -d $(DESTDIR)$(PREFIX)/share/man/man1 && \
-	  install -m 644 docs/aflame-render.1 $(DESTDIR)$(PREFIX)/share/man/man1; fi
+	install -m 644 docs/aflame-render.1 $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 644 contrib/aflame-render.bash-completion \
+	  $(DESTDIR)$(PREFIX)/share/bash-completion/completions/aflame-render
 
 # Benchmarks: generators in bench/ make large deterministic inputs (cached in
 # $(O)/bench/data); bench/run.sh prints time, memory and throughput.

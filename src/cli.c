@@ -3,6 +3,10 @@
  * golden --help test keep to it). */
 #include "cli.h"
 #include "input.h"
+
+#ifndef AF_VERSION
+#error "AF_VERSION comes from VERSION in the Makefile"
+#endif
 #include "palette.h"
 #include "util.h"
 

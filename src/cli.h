@@ -15,7 +15,6 @@
 #include "transform.h"
 
 #define AF_PROG "aflame-render"
-#define AF_VERSION "0.1.0"
 
 struct af_cli {
 	char **inputs;

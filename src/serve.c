@@ -108,6 +108,19 @@ static int send_script(struct MHD_Connection *c)
 	return af_serve_send_buf(c, MHD_HTTP_OK, &body, "text/javascript; charset=utf-8", af_serve_csp_page, "no-cache");
 }
 
+/* /healthz: for a load balancer or a systemd watchdog script: 200 "ok"
+ * while uploads can be stored (the upload directory is writable), else 503
+ * naming why, so a full or read-only --data shows before an upload fails. */
+static int send_health(struct af_server *s, struct MHD_Connection *c)
+{
+	struct af_buf body;
+	af_buf_init(&body);
+	bool ok = access(s->tmp_dir, W_OK | X_OK) == 0;
+	af_buf_puts(&body, ok ? "ok\n" : "unhealthy: the data directory is not writable\n");
+	return af_serve_send_buf(c, ok ? MHD_HTTP_OK : MHD_HTTP_SERVICE_UNAVAILABLE, &body,
+				 "text/plain; charset=utf-8", af_serve_csp_page, "no-store");
+}
+
 /* ---- /trace/<hash> ---- */
 
 static const char *state_name(enum af_job_state s)
@@ -286,6 +299,8 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 		return (enum MHD_Result)send_form(s, c);
 	if (strcmp(url, "/upload.js") == 0)
 		return (enum MHD_Result)send_script(c);
+	if (strcmp(url, "/healthz") == 0)
+		return (enum MHD_Result)send_health(s, c);
 	if (strncmp(url, "/trace/", 7) == 0)
 		return (enum MHD_Result)route_trace(s, c, url + 7);
 	return (enum MHD_Result)af_serve_send_message(c, MHD_HTTP_NOT_FOUND, "Not found",

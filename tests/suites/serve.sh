@@ -69,6 +69,9 @@ check "form/CSP: scripts from this server only" has_header "$TMP/h" "Content-Sec
 curl -sS -D "$TMP/h" -o "$TMP/upload.js" "$URL/upload.js"
 check "form/script served as JavaScript" has_header "$TMP/h" 'Content-Type: text/javascript'
 check "form/script handles drop" grep -q 'dataTransfer' "$TMP/upload.js"
+curl -sS -D "$TMP/h" -o "$TMP/healthz" "$URL/healthz"
+check "healthz/200 ok" sh -c "grep -q '^HTTP/1.1 200' '$TMP/h' && test \"\$(cat '$TMP/healthz')\" = ok"
+check "healthz/not cached" has_header "$TMP/h" 'Cache-Control: no-store'
 
 # ---- uploads of the corpus ----
 # expect_like_cli FILE: upload FILE, follow it, and compare with what the
