@@ -70,7 +70,7 @@ static int one_stream(z_stream *z, const uint8_t *data, size_t len, size_t *pos,
 		af_buf_reserve(out, room);
 		size_t in_left = len - *pos;
 		uInt avail = in_left > UINT_MAX ? UINT_MAX : (uInt)in_left;
-		z->next_in = (Bytef *)(uintptr_t)(data + *pos);
+		z->next_in = (Bytef *)(uintptr_t)(data ? data + *pos : data);   /* an empty field has no bytes at all */
 		z->avail_in = avail;
 		z->next_out = (Bytef *)out->data + out->len;
 		z->avail_out = (uInt)room;
