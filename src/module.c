@@ -56,11 +56,19 @@ const struct af_module_head *af_module_open(const char *file, const char *symbol
 	const struct af_module_head *head = NULL;
 	char dir[PATH_MAX];
 	exe_dir(dir, sizeof dir);
+	/* beside the program (a build tree), then where an install put it
+	 * relative to the program (bin/../lib/aflame-render: an unpacked or
+	 * moved install), then the configured directory */
+	char rel[PATH_MAX + 32];
+	snprintf(rel, sizeof rel, "%s/../lib/aflame-render", dir[0] ? dir : ".");
 	int r = try_dir(dir, file, symbol, abi, size, &head, err, err_size);
+	if (r == 0 && dir[0])
+		r = try_dir(rel, file, symbol, abi, size, &head, err, err_size);
 	if (r == 0)
 		r = try_dir(AF_MODULE_DIR, file, symbol, abi, size, &head, err, err_size);
 	if (r == 0)
-		snprintf(err, err_size, "%s %s, which is neither beside the program (%.*s)"
-			 " nor in " AF_MODULE_DIR, needed_for, file, PATH_MAX / 4, dir[0] ? dir : "?");
+		snprintf(err, err_size, "%s %s, which is neither beside the program (%.*s),"
+			 " in ../lib/aflame-render from there, nor in " AF_MODULE_DIR,
+			 needed_for, file, PATH_MAX / 4, dir[0] ? dir : "?");
 	return head;
 }

@@ -42,7 +42,7 @@ else
 		"$TMP/alone/aflame-render" "$IN" -o "$TMP/alone/out.$f" 2>"$TMP/alone/err"
 		rc=$?
 		if [ $rc = 1 ] && [ ! -e "$TMP/alone/out.$f" ] && [ "$(wc -l <"$TMP/alone/err")" = 1 ] &&
-			grep -q "need aflame-render-cairo.so, which is neither beside the program ($TMP/alone) nor in " "$TMP/alone/err"; then
+			grep -q "need aflame-render-cairo.so, which is neither beside the program ($TMP/alone), in ../lib/aflame-render from there, nor in " "$TMP/alone/err"; then
 			pass "module/missing module: $f is one error, exit 1, no file"
 		else
 			fail "module/missing module: $f is one error, exit 1, no file" "exit $rc: $(head -c 300 "$TMP/alone/err")"
@@ -51,7 +51,7 @@ else
 	"$TMP/alone/aflame-render" serve --data "$TMP/alone/data" 2>"$TMP/alone/err"
 	rc=$?
 	if [ $rc = 1 ] && [ ! -e "$TMP/alone/data" ] &&
-		grep -q "serve needs aflame-render-serve.so, which is neither beside the program ($TMP/alone) nor in " "$TMP/alone/err"; then
+		grep -q "serve needs aflame-render-serve.so, which is neither beside the program ($TMP/alone), in ../lib/aflame-render from there, nor in " "$TMP/alone/err"; then
 		pass "module/missing module: serve is one error, exit 1"
 	else
 		fail "module/missing module: serve is one error, exit 1" "exit $rc: $(head -c 300 "$TMP/alone/err")"
