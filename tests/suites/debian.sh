@@ -43,7 +43,8 @@ R=$TMP/root
 dpkg -x "$deb" "$R"
 for f in usr/bin/aflame-render usr/share/man/man1/aflame-render.1.gz \
 	usr/share/bash-completion/completions/aflame-render \
-	usr/lib/systemd/system/aflame-render.service usr/share/doc/aflame-render/copyright; do
+	usr/lib/systemd/system/aflame-render.service usr/share/doc/aflame-render/copyright \
+	usr/lib/aflame-render/aflame-render-cairo.so usr/lib/aflame-render/aflame-render-serve.so; do
 	check "debian: ships /$f" test -s "$R/$f"
 done
 # the font is fonts-dejavu-core's file (a relative link, as dh_link makes
