@@ -208,7 +208,7 @@ static void read_meta(struct pd *f)
 			f->event_info = v;
 	}
 	/* event_type_info: "name,type,config" lines, one per attr in order */
-	const uint8_t *e = f->event_info.s, *end = e + f->event_info.n;
+	const uint8_t *e = f->event_info.s, *end = e ? e + f->event_info.n : e;   /* none: NULL, no offset */
 	for (size_t a = 0; e && e < end && a < f->nattrs; a++) {
 		const uint8_t *nl = memchr(e, '\n', (size_t)(end - e));
 		const uint8_t *line_end = nl ? nl : end;
