@@ -246,7 +246,7 @@ static int cmp_sym(const void *a, const void *b)
 static void add_file(struct pd *f, struct pfile *file)
 {
 	file->count = f->nsyms - file->first;
-	struct sym *s = f->syms + file->first;
+	struct sym *s = file->count ? f->syms + file->first : NULL;   /* no symbols yet: syms may be NULL */
 	bool sorted = true;
 	for (size_t i = 1; i < file->count && sorted; i++)
 		sorted = s[i - 1].addr <= s[i].addr;
@@ -478,6 +478,8 @@ static uint32_t thread_node(struct pd *f, struct pthread_ *th)
 static const struct sym *find_sym(const struct pd *f, uint32_t k, uint64_t vaddr)
 {
 	const struct pfile *file = &f->files[k];
+	if (file->count == 0)
+		return NULL;
 	const struct sym *s = f->syms + file->first;
 	size_t lo = 0, hi = file->count;
 	while (lo < hi) {
