@@ -135,8 +135,7 @@ struct pf {
 	/* --info */
 	uint64_t packets, dropped, sequences, cleared, ftrace, prints, track_slices, cpu_samples,
 		 sample_weight, compressed, zstd, unknown_iids, no_callstack, other_events,
-		 heap_packets, heap_dumps, heap_samples, heap_drawn, heap_weight, heap_lost, heap_inconsistent,
-		 weight_saturated;
+		 heap_packets, heap_dumps, heap_samples, heap_drawn, heap_weight, heap_lost, heap_inconsistent;
 };
 
 static int fail(struct pf *f, const struct af_proto *m)
@@ -570,18 +569,6 @@ static uint32_t sample_thread(struct pf *f, uint64_t tid, int64_t pid)
 	return node;
 }
 
-/* Add w to a node's self weight, saturating (counts come from the file). */
-static void add_weight(struct pf *f, uint32_t node, uint64_t w)
-{
-	uint64_t *self = &f->p->tree.nodes[node].self;
-	if (*self > UINT64_MAX - w) {
-		*self = UINT64_MAX;
-		f->weight_saturated++;
-	} else {
-		*self += w;
-	}
-}
-
 /* The frames of callstack iid under node, root first: the leaf's node. */
 static uint32_t fold_callstack(struct pf *f, const struct seq *s, uint32_t node, uint64_t iid)
 {
@@ -617,7 +604,7 @@ static void fold_sample(struct pf *f, const struct seq *s, uint64_t tid, int64_t
 	f->sample_weight = f->sample_weight > UINT64_MAX - w ? UINT64_MAX : f->sample_weight + w;
 	if (f->draw != DRAW_CPU)
 		return;
-	add_weight(f, fold_callstack(f, s, sample_thread(f, tid, pid), iid), w);
+	af_tree_add_self(&f->p->tree, fold_callstack(f, s, sample_thread(f, tid, pid), iid), w);
 }
 
 /* PerfSample: pid 2, tid 3, callstack_iid 4, timebase_count 6. */
@@ -802,7 +789,7 @@ static void heap_stack(struct pf *f, const struct seq *s, uint64_t hkey, int64_t
 	const struct heap *h = heap_of(f, pid, name, n);
 	f->p->threads[h->thread].events++;   /* callstacks drawn */
 	f->heap_drawn++;
-	add_weight(f, fold_callstack(f, s, h->node, iid), w);
+	af_tree_add_self(&f->p->tree, fold_callstack(f, s, h->node, iid), w);
 }
 
 /* ProcessHeapSamples: pid 1, samples 2, heap_name 11; the flags saying the
@@ -1205,7 +1192,6 @@ static void info(struct pf *f)
 	af_profile_warn(p, f->no_callstack, "samples whose callstack is not interned (drawn as [no callstack])");
 	af_profile_warn(p, f->heap_lost, "heap dumps of a process that heapprofd profiled only in part (rejected, disconnected, overran or corrupted buffer, guardrail)");
 	af_profile_warn(p, f->heap_inconsistent, "heap samples that freed more than they allocated (counted as 0 unreleased)");
-	af_profile_warn(p, f->weight_saturated, "frames whose weight passed 2^64 (held at the largest value)");
 }
 
 static void pf_release(struct pf *f)

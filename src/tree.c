@@ -386,7 +386,7 @@ void af_tree_sum_up(const struct af_tree *t, uint64_t *tot)
 		uint32_t p = t->nodes[n].parent;
 		if (p == AF_NONE)
 			break;
-		tot[p] += tot[n];
+		tot[p] = tot[p] > UINT64_MAX - tot[n] ? UINT64_MAX : tot[p] + tot[n];
 		uint32_t s = t->nodes[n].next_sibling;
 		if (s == AF_NONE) {
 			n = p;
@@ -400,30 +400,10 @@ void af_tree_sum_up(const struct af_tree *t, uint64_t *tot)
 
 bool af_tree_sums_fit(const struct af_tree *t)
 {
-	uint64_t *tot = af_xmalloc(t->nnodes * sizeof *tot);
+	uint64_t *tot = af_tree_totals(t);   /* saturating: a wrap shows as UINT64_MAX */
 	bool fit = true;
-	for (size_t i = 0; i < t->nnodes; i++)
-		tot[i] = t->nodes[i].self;
-	/* af_tree_sum_up's walk, with each addition checked */
-	uint32_t n = AF_ROOT;
-	while (t->nodes[n].first_child != AF_NONE)
-		n = t->nodes[n].first_child;
-	for (;;) {
-		if (tot[n] == UINT64_MAX)
-			fit = false;
-		uint32_t p = t->nodes[n].parent;
-		if (p == AF_NONE)
-			break;
-		tot[p] = tot[p] > UINT64_MAX - tot[n] ? UINT64_MAX : tot[p] + tot[n];
-		uint32_t s = t->nodes[n].next_sibling;
-		if (s == AF_NONE) {
-			n = p;
-			continue;
-		}
-		n = s;
-		while (t->nodes[n].first_child != AF_NONE)
-			n = t->nodes[n].first_child;
-	}
+	for (size_t i = 0; i < t->nnodes && fit; i++)
+		fit = tot[i] != UINT64_MAX;
 	free(tot);
 	return fit;
 }

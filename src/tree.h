@@ -148,7 +148,7 @@ static inline void af_tree_add_self(struct af_tree *t, uint32_t node, uint64_t w
  * UINT64_MAX: the sums every back end makes cannot wrap. One pass. */
 bool af_tree_sums_fit(const struct af_tree *t);
 /* The same for any per-node weights: w[node] becomes w[node] plus the w of
- * all its descendants (w has one entry per node). */
+ * all its descendants (w has one entry per node), held at UINT64_MAX. */
 void af_tree_sum_up(const struct af_tree *t, uint64_t *w);
 
 /* Rank of every name in byte-wise (strcmp) order, so that siblings can be
