@@ -28,7 +28,7 @@ struct atrace_text {
 	char blocks[160];          /* systrace HTML: its trace-data blocks */
 	struct af_buf owned[ATRACE_MAX_LAYERS + 2];  /* decoded layers */
 	size_t nowned;
-	uint64_t inflate_limit;    /* 0: af_inflate_limit() of the input */
+	uint64_t inflate_cap;      /* --max-input-size (0: none) */
 };
 
 /* Decode in into t (which owns any decoded copies). Returns 0, or -1 with

@@ -436,7 +436,7 @@ static int inflate_layer(struct atrace_text *t, struct span *s, const struct af_
 			 const char *what, struct af_diag *d)
 {
 	struct af_buf *b = new_layer(t);
-	uint64_t limit = t->inflate_limit ? t->inflate_limit : af_inflate_limit(in->len);
+	uint64_t limit = af_inflate_limit(in->len, t->inflate_cap);
 	size_t used;
 	if (af_inflate((const uint8_t *)s->p, s->n, limit, b, &used, d) < 0)
 		return -1;

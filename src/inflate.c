@@ -37,13 +37,15 @@ bool af_inflate_is_gzip(const uint8_t *p, size_t len)
 	return len >= 3 && p[0] == 0x1f && p[1] == 0x8b && p[2] == 8;
 }
 
-uint64_t af_inflate_limit(size_t len)
+uint64_t af_inflate_limit(size_t len, uint64_t cap)
 {
 	uint64_t lim = (uint64_t)64 << 20;
 	if ((uint64_t)len < (AF_INFLATE_MAX - lim) / 64)
 		lim += (uint64_t)len * 64;
 	else
 		lim = AF_INFLATE_MAX;
+	if (cap && cap < lim)
+		lim = cap;
 	return lim < AF_INFLATE_MAX ? lim : AF_INFLATE_MAX;
 }
 

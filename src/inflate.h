@@ -19,9 +19,9 @@
 bool af_inflate_is_zlib(const uint8_t *data, size_t len);
 bool af_inflate_is_gzip(const uint8_t *data, size_t len);
 
-/* The default limit for an input of len compressed bytes: 64 times its size
- * plus 64 MiB, at most AF_INFLATE_MAX. */
-uint64_t af_inflate_limit(size_t len);
+/* The limit for an input of len compressed bytes: 64 times its size plus
+ * 64 MiB, at most cap (--max-input-size; 0: none) and AF_INFLATE_MAX. */
+uint64_t af_inflate_limit(size_t len, uint64_t cap);
 
 /* Inflate every zlib or gzip stream in data (stopping at bytes that start
  * neither) and append the result to out. *consumed (may be NULL) is the

@@ -154,7 +154,7 @@ static void note_layer(struct layers *l, const char *what)
 
 /* Peel one layer off *in into l; 1 if one was peeled, 0 if none, -1 on
  * error. Offsets in messages are within the layer being peeled. */
-static int peel(struct layers *l, struct af_input *in, struct af_diag *d)
+static int peel(struct layers *l, struct af_input *in, uint64_t cap, struct af_diag *d)
 {
 	const uint8_t *p = in->data;
 	size_t len = in->len;
@@ -169,7 +169,7 @@ static int peel(struct layers *l, struct af_input *in, struct af_diag *d)
 		note_layer(l, p[0] == 0xfe ? "UTF-16BE" : "UTF-16LE");
 	} else {
 		size_t used;
-		if (af_inflate(p, len, af_inflate_limit(in->len), b, &used, d) < 0)
+		if (af_inflate(p, len, af_inflate_limit(in->len, cap), b, &used, d) < 0)
 			return -1;
 		l->trailing += len - used;
 		note_layer(l, gzip ? "gzip" : "zlib");
@@ -240,7 +240,7 @@ static int plain_input(struct layers *l, struct af_input *in, const struct af_re
 		       struct af_diag *d)
 {
 	int rc;
-	while ((rc = peel(l, in, d)) > 0)
+	while ((rc = peel(l, in, o->max_input, d)) > 0)
 		;
 	if (rc < 0)
 		return -1;

@@ -870,6 +870,7 @@ static int read_atrace(struct af_profile *p, const struct af_input *in,
 	struct atrace_slices *r = atrace_slices_new(p, o, d);
 	struct atrace_text t;
 	memset(&t, 0, sizeof t);
+	t.inflate_cap = o->max_input;
 	int rc = atrace_unwrap(&t, in, d);
 	if (rc == 0)
 		rc = read_text(r, &t, in);

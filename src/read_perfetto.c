@@ -122,6 +122,7 @@ struct pf {
 	struct af_idmap sproc_nodes;          /* pid -> process node */
 	struct af_buf *inflated;              /* decompressed packet groups */
 	size_t ninflated, cap_inflated;
+	uint64_t inflate_left;                /* bytes all of them may still take */
 	struct heap *heaps;
 	size_t nheaps, cap_heaps;
 	struct af_idmap heap_ids;             /* keyed hash of (pid, heap name) -> heaps[] */
@@ -884,8 +885,11 @@ static int compressed(struct pf *f, const struct af_proto_field *fl, int depth)
 	struct af_buf *b = &f->inflated[f->ninflated++];
 	af_buf_init(b);
 	size_t used;
-	if (af_inflate(fl->data, fl->len, af_inflate_limit(fl->len), b, &used, f->d) < 0)
+	uint64_t limit = af_inflate_limit(fl->len, f->o->max_input);
+	if (af_inflate(fl->data, fl->len, limit < f->inflate_left ? limit : f->inflate_left, b,
+		       &used, f->d) < 0)
 		return -1;
+	f->inflate_left -= b->len;
 	f->compressed++;
 	/* offsets inside are offsets in the inflated data: say so by the packet */
 	return packets(f, (const uint8_t *)b->data, b->len, fl->offset, depth + 1);
@@ -1231,7 +1235,9 @@ static int walk(struct pf *f, const struct af_input *in, enum draw draw)
 	f->hstacks = NULL;
 	af_idmap_init(&f->hstack_ids);
 	pf_release(f);
-	*f = (struct pf){ .p = keep.p, .o = keep.o, .d = keep.d, .draw = draw };
+	/* every group together is bounded as one compressed file would be */
+	*f = (struct pf){ .p = keep.p, .o = keep.o, .d = keep.d, .draw = draw,
+			  .inflate_left = af_inflate_limit(in->len, keep.o->max_input) };
 	if (draw == DRAW_HEAP) {
 		f->hstacks = keep.hstacks;
 		f->nhstacks = keep.nhstacks;

@@ -227,6 +227,8 @@ void test_inflate_streams_and_limit(void)
 	INT_EQ(af_inflate(z, a - 3, 1000, &out, &used, &d), -1);
 	OK(strstr(d.msg, "truncated") != NULL);
 	af_buf_release(&out);
-	OK(af_inflate_limit(1000) == (64u << 20) + 64000);
-	OK(af_inflate_limit(SIZE_MAX / 2) == AF_INFLATE_MAX);
+	OK(af_inflate_limit(1000, 0) == (64u << 20) + 64000);
+	OK(af_inflate_limit(SIZE_MAX / 2, 0) == AF_INFLATE_MAX);
+	OK(af_inflate_limit(1000, 1 << 20) == 1 << 20);
+	OK(af_inflate_limit(SIZE_MAX / 2, (uint64_t)16 << 30) == AF_INFLATE_MAX);
 }
