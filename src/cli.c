@@ -7,6 +7,8 @@
 #ifndef AF_VERSION
 #error "AF_VERSION comes from VERSION in the Makefile"
 #endif
+
+const char af_version[] = AF_VERSION;
 #include "palette.h"
 #include "util.h"
 
@@ -427,7 +429,7 @@ static void parse_option(struct af_cli *o, int c, const char *arg)
 		o->output = arg;
 		break;
 	case 'V':
-		puts(AF_PROG " " AF_VERSION);
+		printf(AF_PROG " %s\n", af_version);
 		exit(0);
 	case OPT_APP_PACKAGE:
 		o->layout.palette.app_package = arg;

@@ -16,6 +16,9 @@
 
 #define AF_PROG "aflame-render"
 
+/* VERSION from the Makefile: --version, --info, the Debian package. */
+extern const char af_version[];
+
 struct af_cli {
 	char **inputs;
 	size_t ninputs;

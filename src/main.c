@@ -64,7 +64,8 @@ static void write_info(const struct af_profile *p, const char *file,
 {
 	struct af_buf b;
 	af_buf_init(&b);
-	af_sink_printf(out, "file: %s\nformat: %s\n", term(&b, file), p->format);
+	af_sink_printf(out, "file: %s\nformat: %s\nread by: " AF_PROG " %s\n", term(&b, file),
+		       p->format, af_version);
 	for (size_t i = 0; i < p->nitems; i++) {
 		af_sink_printf(out, "%s: ", term(&b, p->items[i].key));
 		af_sink_printf(out, "%s\n", term(&b, p->items[i].value));
