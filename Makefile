@@ -66,7 +66,8 @@ OBJS := $(SRCS:src/%.c=$(O)/obj/%.o)
 CAIRO_OBJS := $(O)/obj/render_cairo.o $(O)/obj/fonts.o $(O)/obj/cairo_entry.o
 # the service likewise ($(SERVE_MODULE)); the program has src/serve_load.c
 SERVE_OBJS := $(O)/obj/serve.o $(O)/obj/serve_jobs.o $(O)/obj/serve_upload.o \
-	$(O)/obj/serve_page.o $(O)/obj/serve_entry.o
+	$(O)/obj/serve_page.o $(O)/obj/serve_guard.o $(O)/obj/serve_retain.o \
+	$(O)/obj/serve_entry.o
 MODULE_OBJS := $(CAIRO_OBJS) $(SERVE_OBJS)
 PROG_OBJS := $(filter-out $(MODULE_OBJS),$(OBJS))
 LIB_OBJS := $(filter-out $(O)/obj/main.o,$(PROG_OBJS))

@@ -159,6 +159,8 @@ static int send_status(struct MHD_Connection *c, const struct af_job_status *st)
 	if (st->state == AF_JOB_FAILED) {
 		af_buf_puts(&b, ",\"error\":");
 		json_string(&b, st->msg);
+		if (st->retry_in)
+			af_buf_printf(&b, ",\"retry_in\":%u", st->retry_in);
 	}
 	af_buf_puts(&b, "}\n");
 	return af_serve_send_buf(c, st->state == AF_JOB_NONE ? MHD_HTTP_NOT_FOUND : MHD_HTTP_OK, &b,
@@ -186,8 +188,13 @@ static int send_progress(struct MHD_Connection *c, const char *hash, const struc
 	return af_serve_send_page(c, MHD_HTTP_OK, &page);
 }
 
+/* 422 for an upload that cannot be read; 503 while a result that could not
+ * be written (the disk, not the upload) waits to be tried again. */
 static int send_failure(struct MHD_Connection *c, const struct af_job_status *st)
 {
+	if (st->retry_in)
+		return af_serve_send_message(c, MHD_HTTP_SERVICE_UNAVAILABLE,
+					     "The result could not be written", st->msg);
 	return af_serve_send_message(c, MHD_HTTP_UNPROCESSABLE_CONTENT, "This file could not be read",
 				     st->msg);
 }
@@ -224,6 +231,7 @@ static int send_file(struct af_server *s, struct MHD_Connection *c, const char *
 	}
 	if (fd < 0)
 		return af_serve_send_message(c, MHD_HTTP_NOT_FOUND, "Not found", "There is no such file.");
+	af_guard_bytes(c, (uint64_t)st.st_size);
 	struct MHD_Response *r = MHD_create_response_from_fd((uint64_t)st.st_size, fd);
 	if (!r) {
 		close(fd);
@@ -289,6 +297,8 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 {
 	struct af_server *s = cls;
 	(void)version;
+	if (!*ctx)   /* the first call of a request: its headers are in */
+		af_guard_request(c);
 	bool get = strcmp(method, MHD_HTTP_METHOD_GET) == 0 || strcmp(method, MHD_HTTP_METHOD_HEAD) == 0;
 	if (strcmp(url, "/upload") == 0 && strcmp(method, MHD_HTTP_METHOD_POST) == 0)
 		return (enum MHD_Result)af_serve_upload(s, c, data, size, ctx);
@@ -310,9 +320,10 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 static void completed(void *cls, struct MHD_Connection *c, void **ctx,
 		      enum MHD_RequestTerminationCode why)
 {
-	(void)c, (void)why;
+	(void)why;
 	af_serve_upload_done(cls, *ctx);
 	*ctx = NULL;
+	af_guard_idle(c);
 }
 
 /* ---- options ---- */
@@ -320,6 +331,8 @@ static void completed(void *cls, struct MHD_Connection *c, void **ctx,
 static const char usage_text[] =
 	"usage: " PROG " serve --data DIR [--bind ADDR] [--port N] [-j N]\n"
 	"           [--max-upload SIZE] [--max-uploads N] [--max-threads N] [--max-seconds S]\n"
+	"           [--max-memory SIZE] [--max-input-size SIZE] [--max-data SIZE] [--max-age DAYS]\n"
+	"           [--request-timeout S] [--min-rate RATE]\n"
 	"\n"
 	"Serve the AFlame web page: upload a trace (ART .trace, atrace/systrace, folded\n"
 	"stacks) and get every thread's flame graph, PNG and folded stacks and the method\n"
@@ -335,6 +348,15 @@ static const char usage_text[] =
 	"      --max-uploads N     uploads received at once (default: 32)\n"
 	"      --max-threads N     threads drawn per upload, most time first (default: 64)\n"
 	"      --max-seconds S     render time per upload (default: 300)\n"
+	"      --max-memory SIZE   address space of each render (default: no limit)\n"
+	"      --max-input-size SIZE  most an upload may inflate to (default: 1G)\n"
+	"      --max-data SIZE     keep results within SIZE, removing the oldest\n"
+	"                          (default: no limit)\n"
+	"      --max-age DAYS      remove results older than DAYS (default: no limit)\n"
+	"      --request-timeout S  time for a request's headers, and before --min-rate\n"
+	"                          applies (default: 20)\n"
+	"      --min-rate RATE     bytes per second an upload or a download must keep,\n"
+	"                          or with K or M (default: 1K)\n"
 	"  -h, --help              print this help\n"
 	"\n"
 	"Exit status: 0 after a clean stop, 1 if it cannot start, 2 bad usage.\n";
@@ -372,26 +394,34 @@ static unsigned long long parse_count(const char *opt, const char *s, unsigned l
 	return v << shift;
 }
 
-enum { OPT_BIND = 256, OPT_DATA, OPT_MAX_SECONDS, OPT_MAX_THREADS, OPT_MAX_UPLOAD,
-       OPT_MAX_UPLOADS, OPT_PORT };
+enum { OPT_BIND = 256, OPT_DATA, OPT_MAX_AGE, OPT_MAX_DATA, OPT_MAX_INPUT, OPT_MAX_MEMORY,
+       OPT_MAX_SECONDS, OPT_MAX_THREADS, OPT_MAX_UPLOAD, OPT_MAX_UPLOADS, OPT_MIN_RATE, OPT_PORT,
+       OPT_REQUEST_TIMEOUT };
 
 static const struct option long_options[] = {
 	{ "bind", required_argument, NULL, OPT_BIND },
 	{ "data", required_argument, NULL, OPT_DATA },
 	{ "help", no_argument, NULL, 'h' },
 	{ "jobs", required_argument, NULL, 'j' },
+	{ "max-age", required_argument, NULL, OPT_MAX_AGE },
+	{ "max-data", required_argument, NULL, OPT_MAX_DATA },
+	{ "max-input-size", required_argument, NULL, OPT_MAX_INPUT },
+	{ "max-memory", required_argument, NULL, OPT_MAX_MEMORY },
 	{ "max-seconds", required_argument, NULL, OPT_MAX_SECONDS },
 	{ "max-threads", required_argument, NULL, OPT_MAX_THREADS },
 	{ "max-upload", required_argument, NULL, OPT_MAX_UPLOAD },
 	{ "max-uploads", required_argument, NULL, OPT_MAX_UPLOADS },
+	{ "min-rate", required_argument, NULL, OPT_MIN_RATE },
 	{ "port", required_argument, NULL, OPT_PORT },
+	{ "request-timeout", required_argument, NULL, OPT_REQUEST_TIMEOUT },
 	{ NULL, 0, NULL, 0 },
 };
 
 static void parse_args(struct af_serve_opts *o, int argc, char **argv)
 {
 	*o = (struct af_serve_opts){ .bind = "127.0.0.1", .port = 8192, .jobs = 2,
-		.max_upload = 256ull << 20, .max_uploads = 32, .max_threads = 64, .max_seconds = 300 };
+		.max_upload = 256ull << 20, .max_uploads = 32, .max_threads = 64, .max_seconds = 300,
+		.max_input = 1ull << 30, .request_timeout = 20, .min_rate = 1024 };
 	int c;
 	while ((c = getopt_long(argc, argv, "hj:", long_options, NULL)) != -1) {
 		switch (c) {
@@ -418,6 +448,24 @@ static void parse_args(struct af_serve_opts *o, int argc, char **argv)
 			break;
 		case OPT_MAX_UPLOADS:
 			o->max_uploads = (unsigned)parse_count("--max-uploads", optarg, 1, 1000, false);
+			break;
+		case OPT_MAX_AGE:
+			o->max_age = (unsigned)parse_count("--max-age", optarg, 1, 100000, false);
+			break;
+		case OPT_MAX_DATA:
+			o->max_data = parse_count("--max-data", optarg, 1, 1ull << 50, true);
+			break;
+		case OPT_MAX_INPUT:
+			o->max_input = parse_count("--max-input-size", optarg, 1, 1ull << 40, true);
+			break;
+		case OPT_MAX_MEMORY:
+			o->max_memory = parse_count("--max-memory", optarg, 64ull << 20, 1ull << 50, true);
+			break;
+		case OPT_MIN_RATE:
+			o->min_rate = parse_count("--min-rate", optarg, 1, 1ull << 40, true);
+			break;
+		case OPT_REQUEST_TIMEOUT:
+			o->request_timeout = (unsigned)parse_count("--request-timeout", optarg, 1, 3600, false);
 			break;
 		case OPT_PORT:
 			o->port = (unsigned)parse_count("--port", optarg, 0, 65535, false);
@@ -493,6 +541,11 @@ static int parse_bind(const struct af_serve_opts *o, union addr *a, bool *v6)
 	return -1;
 }
 
+/* Connections one address may hold (behind a reverse proxy, every user's). */
+#define PER_IP_CONNECTIONS 128
+/* Housekeeping: slow connections each second, retention each minute. */
+#define RETAIN_EVERY 60
+
 static struct MHD_Daemon *start_daemon(struct af_server *s, const union addr *a, bool v6)
 {
 	unsigned flags = MHD_USE_AUTO_INTERNAL_THREAD | MHD_USE_ERROR_LOG | (v6 ? MHD_USE_IPv6 : 0);
@@ -500,10 +553,11 @@ static struct MHD_Daemon *start_daemon(struct af_server *s, const union addr *a,
 		MHD_OPTION_SOCK_ADDR, &a->sa,
 		MHD_OPTION_THREAD_POOL_SIZE, (unsigned)4,
 		MHD_OPTION_CONNECTION_LIMIT, (unsigned)256,
-		MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)128,
+		MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)PER_IP_CONNECTIONS,
 		MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)60,
 		MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)(128 * 1024),
 		MHD_OPTION_NOTIFY_COMPLETED, completed, s,
+		MHD_OPTION_NOTIFY_CONNECTION, af_guard_notify, s->guard,
 		MHD_OPTION_END);
 }
 
@@ -520,8 +574,11 @@ static int run(struct af_server *s)
 	sigaddset(&set, SIGTERM);
 	pthread_sigmask(SIG_BLOCK, &set, NULL);   /* every thread started below inherits it */
 	signal(SIGPIPE, SIG_IGN);
-	if (!(s->jobs = af_jobs_start(s->o))) {
+	signal(SIGXFSZ, SIG_IGN);   /* a file size limit fails the write, like a full disk */
+	if (!(s->guard = af_guard_new(s->o->request_timeout, s->o->min_rate, PER_IP_CONNECTIONS)) ||
+	    !(s->jobs = af_jobs_start(s->o))) {
 		fprintf(stderr, PROG " serve: cannot start the render threads\n");
+		af_guard_free(s->guard);
 		return 1;
 	}
 	struct MHD_Daemon *d = start_daemon(s, &a, v6);
@@ -529,6 +586,7 @@ static int run(struct af_server *s)
 		fprintf(stderr, PROG " serve: cannot listen on %s port %u: %s\n", s->o->bind,
 			s->o->port, strerror(errno));
 		af_jobs_stop(s->jobs);
+		af_guard_free(s->guard);
 		return 1;
 	}
 	const union MHD_DaemonInfo *info = MHD_get_daemon_info(d, MHD_DAEMON_INFO_BIND_PORT);
@@ -536,12 +594,17 @@ static int run(struct af_server *s)
 	printf(PROG " serve: listening on http://%s%s%s:%u/ (data in %s)\n", v6 ? "[" : "", s->o->bind,
 	       v6 ? "]" : "", port, s->o->data);
 	fflush(stdout);
-	int sig = 0;
-	while (sigwait(&set, &sig) != 0)
-		;
+	int sig = -1;
+	for (unsigned tick = 0; sig < 0; tick++) {
+		if (tick % RETAIN_EVERY == 0)
+			af_retain_sweep(s->jobs, s->o);
+		af_guard_sweep(s->guard, false);
+		sig = sigtimedwait(&set, NULL, &(struct timespec){ .tv_sec = 1 });
+	}
 	fprintf(stderr, PROG " serve: %s: stopping\n", sig == SIGINT ? "SIGINT" : "SIGTERM");
 	MHD_stop_daemon(d);        /* answers nothing more; unfinished uploads removed */
 	af_jobs_stop(s->jobs);     /* a render in progress stops after its current file */
+	af_guard_free(s->guard);
 	return 0;
 }
 

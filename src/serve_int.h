@@ -13,14 +13,12 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <microhttpd.h>
 #include "buf.h"
 #include "render.h"
 #include "sha256.h"
 
 #define AF_SERVE_PROG "aflame-render"
-
-struct MHD_Connection;
-struct MHD_Response;
 
 struct af_serve_opts {
 	const char *bind;         /* numeric IPv4 or IPv6 address */
@@ -31,6 +29,13 @@ struct af_serve_opts {
 	unsigned max_uploads;     /* uploads receiving at once */
 	unsigned max_threads;     /* graphs drawn per upload */
 	unsigned max_seconds;     /* time per upload: checked per file, the job killed 5 s later */
+	uint64_t max_memory;      /* address space of each render, bytes; 0: no limit */
+	uint64_t max_input;       /* bytes an upload may inflate to */
+	uint64_t max_data;        /* bytes of results kept; 0: no limit */
+	unsigned max_age;         /* days a result is kept; 0: no limit */
+	unsigned request_timeout; /* seconds for a request's headers, and the grace
+				     before --min-rate applies */
+	uint64_t min_rate;        /* bytes per second an upload or a response must keep */
 };
 
 /* The most jobs waiting to render; a new upload beyond it gets 503. */
@@ -60,6 +65,8 @@ enum af_job_state { AF_JOB_NONE, AF_JOB_QUEUED, AF_JOB_RUNNING, AF_JOB_DONE, AF_
 struct af_job_status {
 	enum af_job_state state;
 	unsigned done, total;     /* files written / to write (while running) */
+	unsigned retry_in;        /* failed writing the result: seconds until a
+				     visit queues it again (0: failed for good) */
 	char msg[320];            /* AF_JOB_FAILED: the one-line error */
 };
 
@@ -81,6 +88,41 @@ enum af_submit af_jobs_submit(struct af_jobs *j, const char *hash, const char *t
  * from --data/<hash>/ (a result left by an earlier run; an upload whose
  * rendering was cut short is queued again). */
 void af_jobs_status(struct af_jobs *j, const char *hash, struct af_job_status *st);
+/* Remove --data/<hash>/ (for retention) unless a server is rendering it or
+ * this one has it queued. Returns 0 when removed, 1 when in use, -1 on an
+ * error. */
+int af_jobs_forget(struct af_jobs *j, const char *hash);
+
+/* ---- retention (serve_retain.c) ---- */
+
+/* Apply --max-age, then --max-data (oldest results first) to --data; a
+ * result in use is kept. Logs what it removed on stderr. */
+void af_retain_sweep(struct af_jobs *j, const struct af_serve_opts *o);
+
+/* ---- slow clients (serve_guard.c) ---- */
+
+/* Every connection has a deadline: its request's headers within
+ * --request-timeout, an upload's body and a response at --min-rate after
+ * that grace. A sweep shuts down the connections past it; when connections
+ * or upload slots run short, the grace shrinks for the slowest, so clients
+ * that trickle cannot keep others out. */
+struct af_guard;
+
+/* max_conns: the connections one address may open (pressure from 3/4). */
+struct af_guard *af_guard_new(unsigned request_timeout, uint64_t min_rate, unsigned max_conns);
+void af_guard_free(struct af_guard *g);
+/* libmicrohttpd's MHD_OPTION_NOTIFY_CONNECTION callback (cls: the guard). */
+void af_guard_notify(void *cls, struct MHD_Connection *c, void **socket_ctx,
+		     enum MHD_ConnectionNotificationCode code);
+/* The request on c has its headers (the handler's first call). */
+void af_guard_request(struct MHD_Connection *c);
+/* n more bytes of c's request body, or of its response, are expected. */
+void af_guard_bytes(struct MHD_Connection *c, uint64_t n);
+/* The request on c was answered: it waits for the next one's headers. */
+void af_guard_idle(struct MHD_Connection *c);
+/* Shut down connections past their deadline; returns how many. With
+ * pressure, the grace is cut to a second. */
+unsigned af_guard_sweep(struct af_guard *g, bool pressure);
 
 /* ---- uploads (serve_upload.c) ---- */
 
@@ -99,6 +141,7 @@ struct af_server {
 	struct af_jobs *jobs;
 	char *tmp_dir;            /* <data>/tmp: uploads being received */
 	unsigned uploads;         /* being received; atomic */
+	struct af_guard *guard;
 };
 
 /* Queue an HTML page (body is a whole page, taken over and freed) with

@@ -14,7 +14,17 @@
  * runs past --max-seconds (the worker kills the child) fails that job alone:
  * the worker then records it as failed, and it is never queued again. The
  * child shares only its progress counters with the worker (a shared page)
- * and takes no lock: another thread may have held one when it was forked. */
+ * and takes no lock: another thread may have held one when it was forked.
+ *
+ * A result that could not be written (disk full, quota) is not the upload's
+ * fault: that failure is kept in memory only, and the next visit after
+ * RETRY_SECONDS queues the job again.
+ *
+ * Several servers may share one --data: a job is rendered only while its
+ * worker holds an flock on --data/<hash>/lock, and a worker that gets the
+ * lock after another server rendered the job finds its status and adopts
+ * it. Retention (serve_retain.c) takes the same lock before removing a
+ * result, so nothing being rendered is removed. */
 #include "serve_int.h"
 #include "escape.h"
 #include "plan.h"
@@ -34,6 +44,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <signal.h>
+#include <sys/file.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
@@ -47,11 +58,15 @@ struct job {
 	enum af_job_state state;
 	unsigned done, total;
 	char *msg;                /* failed: the error, owned */
+	double retry_at;          /* failed writing (transient): queued again after */
 	struct job *next;         /* same bucket */
 	struct job *qnext;        /* queue order */
 };
 
 #define NBUCKETS 256
+/* A job whose result could not be written is tried again on a visit this
+ * long after it failed. */
+#define RETRY_SECONDS 10
 
 struct worker {
 	struct af_jobs *j;
@@ -73,6 +88,13 @@ struct af_jobs {
 };
 
 /* ---- the table ---- */
+
+static double now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
 
 static unsigned bucket_of(const char *hash)
 {
@@ -102,9 +124,21 @@ static struct job *add(struct af_jobs *j, const char *hash, enum af_job_state st
 	return x;
 }
 
+/* Drop x, which is neither queued nor running, from the table. */
+static void drop(struct af_jobs *j, struct job *x)
+{
+	struct job **p = &j->buckets[bucket_of(x->hash)];
+	while (*p != x)
+		p = &(*p)->next;
+	*p = x->next;
+	free(x->msg);
+	free(x);
+}
+
 static void enqueue(struct af_jobs *j, struct job *x)
 {
 	x->state = AF_JOB_QUEUED;
+	x->retry_at = 0;
 	x->qnext = NULL;
 	if (j->qtail)
 		j->qtail->qnext = x;
@@ -173,29 +207,62 @@ static bool exists(const char *path)
 	return stat(path, &st) == 0;
 }
 
+/* A result this table remembers that another server's retention removed. */
+static bool gone(const struct af_jobs *j, const struct job *x)
+{
+	if (x->state != AF_JOB_DONE && !(x->state == AF_JOB_FAILED && !x->retry_at))
+		return false;
+	struct af_buf path;
+	af_buf_init(&path);
+	path_of(&path, j, x->hash, "status");
+	bool g = !exists(path.data);
+	af_buf_release(&path);
+	return g;
+}
+
+/* Under the lock: what the table knows of hash, else what --data/<hash>/
+ * holds (a job found there unfinished is queued), else NULL. */
+static struct job *lookup(struct af_jobs *j, const char *hash)
+{
+	struct job *x = find(j, hash);
+	if (x && gone(j, x)) {
+		drop(j, x);
+		x = NULL;
+	}
+	if (x)
+		return x;
+	char *msg = NULL;
+	enum af_job_state s = read_status(j, hash, &msg);
+	if (s != AF_JOB_NONE) {
+		x = add(j, hash, s);
+		x->msg = msg;
+		return x;
+	}
+	struct af_buf input;
+	af_buf_init(&input);
+	path_of(&input, j, hash, "input");
+	if (exists(input.data) && j->queued < AF_SERVE_MAX_QUEUE)
+		enqueue(j, x = add(j, hash, AF_JOB_QUEUED));
+	af_buf_release(&input);
+	return x;
+}
+
 void af_jobs_status(struct af_jobs *j, const char *hash, struct af_job_status *st)
 {
 	memset(st, 0, sizeof *st);
 	pthread_mutex_lock(&j->lock);
-	struct job *x = find(j, hash);
-	if (!x) {
-		char *msg = NULL;
-		enum af_job_state s = read_status(j, hash, &msg);
-		struct af_buf input;
-		af_buf_init(&input);
-		path_of(&input, j, hash, "input");
-		if (s != AF_JOB_NONE) {
-			x = add(j, hash, s);
-			x->msg = msg;
-		} else if (exists(input.data) && j->queued < AF_SERVE_MAX_QUEUE) {
-			enqueue(j, x = add(j, hash, AF_JOB_QUEUED));
-		}
-		af_buf_release(&input);
+	struct job *x = lookup(j, hash);
+	if (x && x->retry_at && now() >= x->retry_at && j->queued < AF_SERVE_MAX_QUEUE) {
+		free(x->msg);
+		x->msg = NULL;
+		enqueue(j, x);
 	}
 	if (x) {
 		st->state = x->state;
 		st->done = x->done;
 		st->total = x->total;
+		if (x->retry_at)
+			st->retry_in = (unsigned)(x->retry_at - now()) + 1;
 		if (x->msg)
 			snprintf(st->msg, sizeof st->msg, "%s", x->msg);
 	}
@@ -212,6 +279,10 @@ enum af_submit af_jobs_submit(struct af_jobs *j, const char *hash, const char *t
 	path_of(&input, j, hash, "input");
 	pthread_mutex_lock(&j->lock);
 	struct job *x = find(j, hash);
+	if (x && gone(j, x)) {
+		drop(j, x);
+		x = NULL;
+	}
 	if (!x) {
 		char *msg = NULL;
 		enum af_job_state s = read_status(j, hash, &msg);
@@ -237,6 +308,92 @@ enum af_submit af_jobs_submit(struct af_jobs *j, const char *hash, const char *t
 		unlink(tmp_path);
 	af_buf_release(&dir);
 	af_buf_release(&input);
+	return rc;
+}
+
+/* ---- the render lock ---- */
+
+static bool stopping(struct af_jobs *j)
+{
+	pthread_mutex_lock(&j->lock);
+	bool stop = j->stop;
+	pthread_mutex_unlock(&j->lock);
+	return stop;
+}
+
+/* Take --data/<hash>/lock into *fd: 0 when held, 1 when another server
+ * holds it (and wait is false) or this one stops, -1 when the result's
+ * directory is gone. A lock taken on a file retention removed meanwhile is
+ * no lock: the file must still be the one at the path. */
+static int lock_result(struct af_jobs *j, const char *hash, bool wait, int *fd)
+{
+	struct af_buf path;
+	af_buf_init(&path);
+	path_of(&path, j, hash, "lock");
+	int rc = -1;
+	for (;;) {
+		rc = -1;
+		*fd = open(path.data, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
+		if (*fd < 0)
+			break;
+		while ((rc = flock(*fd, LOCK_EX | LOCK_NB)) < 0 && errno == EWOULDBLOCK && wait &&
+		       !stopping(j))
+			nanosleep(&(struct timespec){ .tv_nsec = 50 * 1000 * 1000 }, NULL);
+		struct stat held, now_there;
+		if (rc == 0 && fstat(*fd, &held) == 0 && stat(path.data, &now_there) == 0 &&
+		    held.st_dev == now_there.st_dev && held.st_ino == now_there.st_ino)
+			break;
+		close(*fd);
+		*fd = -1;
+		if (rc < 0) {
+			rc = 1;
+			break;
+		}
+	}
+	af_buf_release(&path);
+	return rc;
+}
+
+/* Remove the files of a result directory (fixed names and temporaries:
+ * nothing else is ever written there), status first, then the directory. */
+static int remove_result(struct af_jobs *j, const char *hash)
+{
+	struct af_buf path;
+	af_buf_init(&path);
+	path_of(&path, j, hash, NULL);
+	int fd = open(path.data, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	DIR *d = fd < 0 ? NULL : fdopendir(fd);
+	int rc = d ? 0 : -1;
+	if (!d && fd >= 0)
+		close(fd);
+	if (d && unlinkat(dirfd(d), "status", 0) < 0 && errno != ENOENT)
+		rc = -1;
+	for (struct dirent *e; rc == 0 && (e = readdir(d));)
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..") && strcmp(e->d_name, "lock") &&
+		    unlinkat(dirfd(d), e->d_name, 0) < 0 && errno != ENOENT)
+			rc = -1;
+	if (rc == 0 && (unlinkat(dirfd(d), "lock", 0) < 0 || rmdir(path.data) < 0))
+		rc = -1;
+	if (d)
+		closedir(d);
+	af_buf_release(&path);
+	return rc;
+}
+
+int af_jobs_forget(struct af_jobs *j, const char *hash)
+{
+	pthread_mutex_lock(&j->lock);
+	struct job *x = find(j, hash);
+	int rc = 1, fd = -1;
+	if (!x || x->state == AF_JOB_DONE || x->state == AF_JOB_FAILED)
+		rc = lock_result(j, hash, false, &fd);
+	if (rc == 0) {
+		rc = remove_result(j, hash);
+		close(fd);
+		if (x)
+			drop(j, x);
+	}
+	pthread_mutex_unlock(&j->lock);
 	return rc;
 }
 
@@ -280,15 +437,9 @@ struct render {
 	struct af_buf subtitle;
 	char *report_error;
 	bool out_of_time;
+	bool write_failed;        /* a file could not be written: tried again later */
 	double start;
 };
-
-static double now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 static char *diag_text(const struct af_diag *d)
 {
@@ -388,8 +539,10 @@ static void render_file(struct render *r, struct thread_rec *t, size_t i, int f)
 		else
 			af_output_abort(&out);
 	}
-	if (od.set)
+	if (od.set) {
 		d = od;
+		r->write_failed = true;
+	}
 	if (rc < 0)
 		t->error[f] = diag_text(&d);
 	af_buf_release(&path);
@@ -421,8 +574,10 @@ static void render_report(struct render *r)
 		af_render_report(&rep, AF_REPORT_HTML, &ro, &out.sink);
 	if (rc == 0)
 		rc = af_output_commit(&out, &d);
-	if (rc < 0)
+	if (rc < 0) {
 		r->report_error = diag_text(&d);
+		r->write_failed = true;
+	}
 	af_buf_release(&path);
 	af_report_release(&rep);
 }
@@ -593,8 +748,8 @@ static int write_page(struct render *r, struct af_diag *d)
 	return rc;
 }
 
-/* Read and render job x (in the child). Returns 0 (rendered) or -1 (bad
- * input or an I/O error: *msg says why). */
+/* Read and render job x (in the child). Returns 0 (rendered), -1 (bad
+ * input: *msg says why) or -2 (a file could not be written). */
 static int render_job(struct worker *w, struct job *x, struct shared_progress *sp, char **msg)
 {
 	const struct af_serve_opts *o = w->j->o;
@@ -607,7 +762,7 @@ static int render_job(struct worker *w, struct job *x, struct shared_progress *s
 	struct af_diag d;
 	af_diag_init(&d, "uploaded file");
 	struct af_mapped in;
-	struct af_read_opts ropts = { 0 };
+	struct af_read_opts ropts = { .max_input = o->max_input };
 	/* the stored upload is already within --max-upload */
 	int rc = af_input_load(&in, path.data, UINT64_MAX, &d);
 	if (rc == 0) {
@@ -631,11 +786,13 @@ static int render_job(struct worker *w, struct job *x, struct shared_progress *s
 				render_report(&r);
 				progress(&r);
 				rc = write_page(&r, &d);
+				if (rc < 0 || r.write_failed)
+					rc = -2;
 			}
 		}
 		af_input_release(&in);
 	}
-	if (rc < 0)
+	if (rc == -1)
 		*msg = diag_text(&d);
 	for (size_t i = 0; i < r.nrecs; i++)
 		for (int f = F_SVG; f <= F_FOLDED; f++)
@@ -650,6 +807,9 @@ static int render_job(struct worker *w, struct job *x, struct shared_progress *s
 
 /* ---- workers ---- */
 
+/* The child's exit status when a file of the result could not be written. */
+#define CHILD_WRITE_FAILED 3
+
 /* The child: render, write the status file, exit. SIGTERM from the worker
  * removes the child's half-written files (output.c) and ends it. */
 static _Noreturn void child(struct worker *w, struct job *x, struct shared_progress *sp)
@@ -659,6 +819,10 @@ static _Noreturn void child(struct worker *w, struct job *x, struct shared_progr
 	prctl(PR_SET_PDEATHSIG, SIGTERM);
 	rlim_t cpu = (rlim_t)w->j->o->max_seconds + 10;
 	setrlimit(RLIMIT_CPU, &(struct rlimit){ .rlim_cur = cpu, .rlim_max = cpu + 5 });
+	if (w->j->o->max_memory) {
+		rlim_t as = (rlim_t)w->j->o->max_memory;
+		setrlimit(RLIMIT_AS, &(struct rlimit){ .rlim_cur = as, .rlim_max = as });
+	}
 	af_output_install_signals();
 	sigset_t set;
 	sigemptyset(&set);
@@ -667,8 +831,8 @@ static _Noreturn void child(struct worker *w, struct job *x, struct shared_progr
 	pthread_sigmask(SIG_UNBLOCK, &set, NULL);
 	char *msg = NULL;
 	int rc = render_job(w, x, sp, &msg);
-	if (write_status(w->j, x->hash, msg) < 0)
-		_exit(2);
+	if (rc == -2 || write_status(w->j, x->hash, msg) < 0)
+		_exit(CHILD_WRITE_FAILED);
 	_exit(rc < 0 ? 1 : 0);
 }
 
@@ -678,8 +842,11 @@ static char *child_failure(int status, bool timed_out, unsigned max_seconds)
 	char line[160];
 	if (timed_out)
 		snprintf(line, sizeof line, "the render took longer than --max-seconds (%u s)", max_seconds);
+	else if (WIFEXITED(status) && WEXITSTATUS(status) == CHILD_WRITE_FAILED)
+		snprintf(line, sizeof line, "the result could not be written (is the disk full?); "
+			 "it is tried again on a visit after %d s", RETRY_SECONDS);
 	else if (WIFEXITED(status))
-		snprintf(line, sizeof line, "the render failed (out of memory, or the result could not be written)");
+		snprintf(line, sizeof line, "the render failed (out of memory)");
 	else
 		snprintf(line, sizeof line, "the render failed (signal %d: out of memory or CPU time)",
 			 WIFSIGNALED(status) ? WTERMSIG(status) : 0);
@@ -742,8 +909,38 @@ static int run_child(struct worker *w, struct job *x, char **msg)
 	}
 	free(st_msg);
 	*msg = child_failure(status, timed_out, j->o->max_seconds);
+	if (WIFEXITED(status) && WEXITSTATUS(status) == CHILD_WRITE_FAILED && !timed_out)
+		return -2;
 	write_status(j, x->hash, *msg);   /* remembered: not queued again */
 	return -1;
+}
+
+/* Job x under its render lock: adopted when another server finished it
+ * meanwhile, else rendered here. Returns as run_child(). */
+static int run_job(struct worker *w, struct job *x, char **msg)
+{
+	struct af_jobs *j = w->j;
+	int fd;
+	int rc = lock_result(j, x->hash, true, &fd);
+	if (rc < 0)
+		*msg = af_xstrndup("the upload was removed before it was rendered", 46);
+	if (rc != 0)
+		return rc;
+	char *st_msg = NULL;
+	enum af_job_state s = read_status(j, x->hash, &st_msg);
+	if (s == AF_JOB_DONE || s == AF_JOB_FAILED) {
+		*msg = st_msg;
+		rc = s == AF_JOB_DONE ? 0 : -1;
+	} else {
+		double start = now();
+		rc = run_child(w, x, msg);
+		if (rc <= 0)
+			fprintf(stderr, AF_SERVE_PROG " serve: %.12s: %s in %.1f s%s%s\n", x->hash,
+				rc == 0 ? "rendered" : "failed", now() - start, rc ? ": " : "",
+				rc ? *msg : "");
+	}
+	close(fd);
+	return rc;
 }
 
 static void *work(void *arg)
@@ -765,13 +962,16 @@ static void *work(void *arg)
 		x->done = x->total = 0;
 		pthread_mutex_unlock(&j->lock);
 		char *msg = NULL;
-		int rc = run_child(w, x, &msg);
+		int rc = run_job(w, x, &msg);
 		pthread_mutex_lock(&j->lock);
 		if (rc <= 0) {
 			x->done = x->total;
-			x->state = msg ? AF_JOB_FAILED : AF_JOB_DONE;
+			x->state = rc < 0 ? AF_JOB_FAILED : AF_JOB_DONE;
+			x->retry_at = rc == -2 ? now() + RETRY_SECONDS : 0;
 			free(x->msg);
-			x->msg = msg;
+			x->msg = rc < 0 ? msg : NULL;
+			if (rc == 0)
+				free(msg);
 		}
 	}
 	pthread_mutex_unlock(&j->lock);

@@ -98,6 +98,7 @@ int af_serve_send_buf(struct MHD_Connection *c, unsigned status, struct af_buf *
 {
 	size_t len = body->len;
 	char *data = af_buf_detach(body);
+	af_guard_bytes(c, len);
 	struct MHD_Response *r = MHD_create_response_from_buffer(len, data ? data : (char *)"",
 								 data ? MHD_RESPMEM_MUST_FREE : MHD_RESPMEM_PERSISTENT);
 	if (!r) {

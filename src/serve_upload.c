@@ -159,6 +159,8 @@ static int begin(struct af_server *s, struct MHD_Connection *c, void **ctx)
 	}
 	if (__atomic_add_fetch(&s->uploads, 1, __ATOMIC_SEQ_CST) > s->o->max_uploads) {
 		__atomic_sub_fetch(&s->uploads, 1, __ATOMIC_SEQ_CST);
+		if (s->guard)   /* make room: uploads that trickle go now */
+			af_guard_sweep(s->guard, true);
 		return af_serve_send_message(c, MHD_HTTP_SERVICE_UNAVAILABLE, "Busy",
 					     "Too many uploads at once; try again in a moment.");
 	}
@@ -231,6 +233,7 @@ int af_serve_upload(struct af_server *s, struct MHD_Connection *c, const char *d
 	if (!*size)
 		return finish(s, c, u);
 	u->body += *size;
+	af_guard_bytes(c, *size);
 	if (u->pp) {
 		if (MHD_post_process(u->pp, data, *size) != MHD_YES)
 			u->field_done = true;   /* malformed: stop storing, answer at the end */
