@@ -102,11 +102,14 @@ $(O)/deps-ok: | $(O)
 $(O) $(O)/obj $(O)/obj/unit $(O)/gen $(O)/demo:
 	@mkdir -p $@
 
-$(O)/gen/svg_script.h: src/svg_script.js | $(O)/gen
+# the page's script: its parts in this order, one closure (src/page/state.js)
+PAGE_JS := $(addprefix src/page/,state.js frames.js format.js geometry.js controls.js draw.js \
+	hover.js zoom.js search.js url.js events.js main.js)
+$(O)/gen/svg_script.h: $(PAGE_JS) | $(O)/gen
 	@echo "  GEN   $@"
-	@{ echo '/* generated from src/svg_script.js: do not edit */'; \
+	@{ echo '/* generated from the files of src/page/ (PAGE_JS in the Makefile): do not edit */'; \
 	   echo 'static const char af_svg_script[] ='; \
-	   sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' $<; \
+	   cat $(PAGE_JS) | sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/'; \
 	   echo ';'; } > $@.tmp && mv $@.tmp $@
 
 $(O)/obj/%.o: src/%.c $(O)/flags $(O)/deps-ok | $(O)/obj $(O)/gen/svg_script.h

@@ -1,0 +1,4 @@
+/* page/main.js: the graph as the URL fragment left it */
+
+showIcase();
+restore();
