@@ -8,15 +8,25 @@ var paths = fr.getElementsByTagNameNS(NS, "path"), ng = paths.length;
 var orig = [], cur = [];
 for (var g0 = 0; g0 < ng; g0++) orig[g0] = cur[g0] = paths[g0].getAttribute("d");
 
-/* the <path> of frame j's colour: per frame, or per name */
-function grp(j) { return D.g ? D.g[j] : D.c[nm[j]]; }
+/* the <path> of frame j's colour: per frame, or per name; in a view,
+ * frames of a name take the colour of its first frame in the graph */
+var byName = null;
+function grp(j) {
+	if (!D.g) return D.c[nm[j]];
+	if (FS.own) return D.g[j];
+	if (!byName) {
+		byName = new Int32Array(D.n.length);
+		for (var i = BASE.n - 1; i >= 0; i--) byName[BASE.nm[i]] = D.g[i];
+	}
+	return byName[nm[j]];
+}
 function rect(j) {
 	var w = r1(wOf(j));
 	return "M" + r1(xOf(j)) + " " + r1(yAt(j)) + "h" + w + "v" + (FH - 1) + "h-" + w;
 }
 function draw() {
 	var parts = [], g, j, ze = en[Z];
-	if (Z === 0) {
+	if (Z === 0 && FS.own) {   /* as render_svg.c drew it */
 		for (g = 0; g < ng; g++) parts[g] = orig[g];
 	} else {
 		for (g = 0; g < ng; g++) parts[g] = [];
@@ -30,14 +40,15 @@ function draw() {
 	labels();
 	attributed();
 }
-/* --nameattr's rectangles follow their frames, hidden while not shown */
+/* --nameattr's rectangles follow their frames, hidden while not shown
+ * (and in views: they belong to the graph's own frames) */
 function attributed() {
 	var na = find("na"), k, j, r;
 	if (!na || !D.na) return;
 	for (k = 0; k < D.na.length && k < na.children.length; k++) {
 		j = D.na[k];
 		r = na.children[k].lastChild;
-		if ((j < Z && en[j] > Z) || (j >= Z && j < en[Z])) {
+		if (FS.own && ((j < Z && en[j] > Z) || (j >= Z && j < en[Z]))) {
 			r.setAttribute("x", r1(xOf(j)));
 			r.setAttribute("y", r1(yAt(j)));
 			r.setAttribute("width", r1(wOf(j)));

@@ -14,7 +14,9 @@ svg.addEventListener("mouseout", function (e) {
 });
 svg.addEventListener("click", function (e) {
 	var t = e.target;
-	if (t === rz) {
+	if (menuFrame >= 0) {   /* a click closes the menu, or picks from it */
+		menuClick(t);
+	} else if (t === rz) {
 		zoom(0);
 	} else if (t === sr) {
 		askSearch();
@@ -22,6 +24,10 @@ svg.addEventListener("click", function (e) {
 		toggleIcase();
 	} else if (t === pv || t === nx) {
 		step(t === nx ? 1 : -1);
+	} else if (VIEWS && t === backBt) {
+		goBack();
+	} else if (VIEWS && t === inv) {
+		change("u", 0);
 	} else {
 		var i = track(e);
 		if (i >= 0 && i !== Z) {
@@ -29,6 +35,12 @@ svg.addEventListener("click", function (e) {
 			track(e);
 		}
 	}
+});
+/* right-click on a frame: the menu of the views */
+svg.addEventListener("contextmenu", function (e) {
+	var p = pointer(e), i = p && VIEWS ? frameAt(p.x, p.y) : -1;
+	closeMenu();
+	if (i >= 0 && openMenu(i, p)) e.preventDefault();
 });
 if (top) {
 	document.addEventListener("keydown", function (e) {
@@ -42,7 +54,9 @@ if (top) {
 		} else if (key === "/" && !e.ctrlKey && !e.metaKey) {
 			e.preventDefault();
 			promptSearch();
-		} else if (key === "escape") {
+		} else if (key === "escape") {   /* menu, else search and zoom, else a view */
+			if (closeMenu()) return;
+			if (!re && !Z && VIEWS && (past.length || !isPlain(view))) goBack();
 			if (re) search("");
 			if (Z) zoom(0);
 		} else if (re && (key === "arrowright" || key === "arrowdown" || key === "arrowleft" || key === "arrowup")) {

@@ -1,6 +1,6 @@
 /* page/hover.js: the details line, the hover outline and the tooltip */
 
-var hovered = -1;
+var hovered = -1, idle = " ";   /* idle: the details line with no hover */
 function hover(i, e) {
 	if (i !== hovered) {
 		var s = describe(i);
@@ -19,7 +19,7 @@ function hover(i, e) {
 function unhover() {
 	if (hovered < 0) return;
 	hovered = -1;
-	dt.textContent = " ";
+	dt.textContent = idle;
 	tt.classList.add("h");
 	hv.classList.add("h");
 }

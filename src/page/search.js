@@ -159,10 +159,7 @@ function promptSearch() {
 			      (icase ? ", ignoring case" : "") + ":", reSrc);
 	if (s) search(s);
 }
-function showIcase() {
-	ic.style.fill = icase ? "#000" : "#a0a0a0";
-	ic.style.fontWeight = icase ? "bold" : "normal";
-}
+function showIcase() { lit(ic, icase); }
 function toggleIcase() {
 	icase = !icase;
 	showIcase();
