@@ -19,9 +19,9 @@ var past = [];                             /* the ones before, for Back */
 /* --hide: frames named f leave the stack; their callees and their own
  * weight go to the caller */
 function hidden(t, f) {
-	var o = new Tree(t.name[0]), map = [0], i, p;
+	var o = new Tree(t.name[0], t.n), map = new Int32Array(t.n), i, p;
 	o.self[0] = t.self[0];
-	for (i = 1; i < t.name.length; i++) {
+	for (i = 1; i < t.n; i++) {
 		p = map[t.parent[i]];
 		map[i] = t.name[i] === f ? p : o.child(p, t.name[i]);
 		o.self[map[i]] += t.self[i];
@@ -30,11 +30,11 @@ function hidden(t, f) {
 }
 /* --include: only the stacks with a frame named f */
 function through(t, f) {
-	var o = new Tree(t.name[0]), map = [0], has = [false], i, p;
+	var o = new Tree(t.name[0], t.n), map = new Int32Array(t.n), has = new Uint8Array(t.n), i, p;
 	o.self[0] = t.self[0];
-	for (i = 1; i < t.name.length; i++) {
+	for (i = 1; i < t.n; i++) {
 		p = t.parent[i];
-		has[i] = has[p] || t.name[i] === f;
+		has[i] = has[p] || t.name[i] === f ? 1 : 0;
 		map[i] = o.child(map[p], t.name[i]);
 		if (has[i]) o.self[map[i]] += t.self[i];
 	}
@@ -43,22 +43,22 @@ function through(t, f) {
 /* --root: each stack from its outermost frame named f; stacks without
  * one are dropped */
 function rerooted(t, f) {
-	var o = new Tree(t.name[0]), map = [0], in_ = [false], i, p;
+	var o = new Tree(t.name[0], t.n), map = new Int32Array(t.n), inside = new Uint8Array(t.n), i, p;
 	o.self[0] = t.self[0];
-	for (i = 1; i < t.name.length; i++) {
+	for (i = 1; i < t.n; i++) {
 		p = t.parent[i];
-		in_[i] = in_[p] || t.name[i] === f;
-		if (!in_[i]) continue;
-		map[i] = o.child(in_[p] ? map[p] : 0, t.name[i]);
+		inside[i] = inside[p] || t.name[i] === f ? 1 : 0;
+		if (!inside[i]) continue;
+		map[i] = o.child(inside[p] ? map[p] : 0, t.name[i]);
 		o.self[map[i]] += t.self[i];
 	}
 	return o;
 }
 /* bottom-up: every stack reversed, so the root's children are the leaves */
 function inverted(t) {
-	var o = new Tree(t.name[0]);
+	var o = new Tree(t.name[0], t.n);
 	o.self[0] = t.self[0];
-	for (var i = 1; i < t.name.length; i++)
+	for (var i = 1; i < t.n; i++)
 		if (t.self[i]) o.add(t.up(i), t.self[i]);
 	return o;
 }
@@ -67,8 +67,9 @@ function inverted(t) {
  * callees (each stack from its outermost f down) */
 function sandwich(t, f) {
 	var callers = new Tree(f), callees = new Tree(f), tot = t.totals();
-	var map = [-1], i, p;
-	for (i = 1; i < t.name.length; i++) {
+	var map = new Int32Array(t.n), i, p;
+	map[0] = -1;
+	for (i = 1; i < t.n; i++) {
 		p = t.parent[i];
 		map[i] = -1;
 		if (map[p] >= 0) {
@@ -86,20 +87,21 @@ function sandwich(t, f) {
 
 /* the frame set of view v, or null when nothing is left */
 function build(v) {
-	var t = frameTree(BASE), k, s, T;
-	var out = { nm: [], par: [], dp: [], st: [], wd: [], side: [] };
+	var t = frameTree(BASE), k, s, T, out;
 	var step = { h: hidden, i: through, r: rerooted };
 	for (k = 0; k < v.t.length; k++) t = step[v.t[k].k](t, v.t[k].f);
 	if (v.w >= 0) {
 		s = sandwich(t, v.w);
 		T = s.callers.totals()[0];
 		if (!(T > 0)) return null;
+		out = frameList(s.callers.n + s.callees.n);
 		emit(s.callers, 0, out, -1, 1, T / GW / 10);
 		emit(s.callees, 0, out, 0, -1, T / GW / 10);
 	} else {
 		if (v.u) t = inverted(t);
 		T = t.totals()[0];
 		if (!(T > 0)) return null;
+		out = frameList(t.n);
 		emit(t, 0, out, -1, 0, T / GW / 10);
 	}
 	return frameSet(out);
@@ -108,16 +110,15 @@ function build(v) {
  * drawn above its row and the callees (side -1) below, whichever way up
  * the graph is */
 function frameSet(o) {
-	var N = o.nm.length, i, up = 0, down = 0, deep = 0, mid, sgn;
-	var fs = { n: N, nm: Int32Array.from(o.nm), dp: Int32Array.from(o.dp), par: Int32Array.from(o.par),
-		   en: new Int32Array(N), st: Float64Array.from(o.st), wd: Float64Array.from(o.wd),
+	var N = o.n, i, up = 0, down = 0, mid, sgn;
+	var fs = { n: N, nm: o.nm.slice(0, N), dp: o.dp.slice(0, N), par: o.par.slice(0, N),
+		   en: new Int32Array(N), st: o.st.slice(0, N), wd: o.wd.slice(0, N),
 		   rw: new Int32Array(N), own: false };
 	for (i = 0; i < N; i++) fs.en[i] = i + 1;
 	for (i = N - 1; i > 0; i--) if (fs.en[i] > fs.en[fs.par[i]]) fs.en[fs.par[i]] = fs.en[i];
 	for (i = 0; i < N; i++) {
 		if (o.side[i] > 0 && o.dp[i] > up) up = o.dp[i];
 		if (o.side[i] < 0 && o.dp[i] > down) down = o.dp[i];
-		if (o.dp[i] > deep) deep = o.dp[i];
 	}
 	mid = D.dy < 0 ? down : up;   /* the sandwiched frame's row */
 	sgn = D.dy < 0 ? 1 : -1;      /* rows up the screen */
