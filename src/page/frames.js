@@ -70,5 +70,5 @@ function use(fs) {
 	K = TOTAL > 0 ? GW / TOTAL : 0;
 	mark = new Uint8Array(n);
 }
-var BASE = decode();
-use(BASE);
+/* the graph's own frames (main.js decodes them) */
+var BASE = null;

@@ -741,6 +741,27 @@
 			g.press(g.sr);
 			eq("search cleared", g.hl.getAttribute("d"), "");
 		});
+		var iv = g.svg.getElementsByClassName("iv")[0], bk = g.svg.getElementsByClassName("bk")[0];
+		if (iv) run("views", function () {
+			var s = performance.now();
+			g.press(iv);
+			g.svg.getBoundingClientRect();
+			info("invert took " + Math.round(performance.now() - s) + " ms");
+			ok("invert draws", g.drawn().length > 0 && g.geometry().join("|") !== initial, "nothing changed");
+			g.press(bk);
+			ok("Back after invert restores every frame", g.geometry().join("|") === initial, "geometry differs");
+			var c = g.centre(target);
+			g.mouseAt("contextmenu", c[0], c[1]);
+			s = performance.now();
+			g.press(g.svg.getElementsByClassName("mi")[0]);
+			g.svg.getBoundingClientRect();
+			info("sandwich took " + Math.round(performance.now() - s) + " ms");
+			var row = g.drawn().filter(function (r) { return r.w === 1180; });
+			ok("sandwich of the frame", row.some(function (r) { return parse(g.hover(r)).name === first.name; }),
+			   "no full-width " + first.name);
+			g.press(bk);
+			ok("Back after sandwich restores every frame", g.geometry().join("|") === initial, "geometry differs");
+		});
 		checkIntact("", cfg.scripts);
 	}
 
