@@ -24,8 +24,9 @@ MAIN_DEPS := zlib
 # What building and running need (make demo), and what the tests use (make check).
 DEBIAN_PACKAGES := build-essential pkg-config libcairo2-dev libpango1.0-dev \
 	libfontconfig-dev zlib1g-dev libiberty-dev libmicrohttpd-dev
-# debian.sh and completion.sh: the package tools, the font it links to, systemd-analyze
-TEST_PACKAGES := libxml2-utils chromium dmtracedump poppler-utils curl python3 \
+# debian.sh and completion.sh: the package tools, the font it links to, systemd-analyze;
+# page.sh (and the browser suite's syntax check): node
+TEST_PACKAGES := libxml2-utils chromium dmtracedump poppler-utils curl python3 nodejs \
 	dpkg-dev debhelper lintian git fonts-dejavu-core bash-completion systemd
 
 WARN := -std=c11 -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \

@@ -6,8 +6,10 @@
  * (render_svg.c), so nothing here is global and each graph of a page has its
  * own copy of every variable. Each file is one part: this one finds the
  * graph and holds the state the parts share; frames.js decodes D into the
- * frames; format.js, geometry.js, draw.js, hover.js, zoom.js, search.js,
- * url.js and events.js do what their names say; main.js starts it all.
+ * frames; format.js, geometry.js, controls.js, draw.js, hover.js, zoom.js,
+ * search.js, url.js and events.js do what their names say; tree.js and
+ * transforms.js compute the views' trees, views.js and menu.js show them;
+ * main.js starts it all.
  * Function declarations are hoisted, so a part may call a later one; only
  * the variables below must be set before main.js runs.
  *
