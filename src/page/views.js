@@ -84,12 +84,14 @@ function isPlain(v) { return !v.t.length && !v.u && v.w < 0; }
 /* a new view from the current one and a step on frame j's name */
 function change(k, j) {
 	var v = { t: view.t.slice(), u: view.u, w: view.w }, f = nm[j];
-	if (k === "w") v.w = f;
-	else if (k === "u") {   /* leaves a sandwich */
+	if (k === "w") {
+		v.w = f;
+	} else if (k === "u") {   /* from a sandwich: bottom-up, the sandwich left */
 		v.u = v.w >= 0 || !v.u;
 		v.w = -1;
+	} else {
+		v.t.push({ k: k, f: f });
 	}
-	else v.t.push({ k: k, f: f });
 	return show(v, true);
 }
 function goBack() {
