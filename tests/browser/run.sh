@@ -4,7 +4,10 @@
 #   tests/browser/run.sh              render test inputs with build/aflame-render
 #                                     and check hover, zoom, search, URL state,
 #                                     hostile names, two graphs in one page,
-#                                     an icicle graph and a differential graph
+#                                     an icicle graph and a differential graph,
+#                                     the views (menu, Back, Esc, invert,
+#                                     sandwich) against the CLI's results and
+#                                     through their URL fragments
 #   tests/browser/run.sh A.svg ...    run the generic checks on given SVGs
 #   AFT_PERF=1 tests/browser/run.sh   also time a ~190k-frame graph against the
 #                                     targets (load 1.5 s, zoom and search 0.3 s)
