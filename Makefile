@@ -24,8 +24,9 @@ MAIN_DEPS := zlib
 # What building and running need (make demo), and what the tests use (make check).
 DEBIAN_PACKAGES := build-essential pkg-config libcairo2-dev libpango1.0-dev \
 	libfontconfig-dev zlib1g-dev libiberty-dev libmicrohttpd-dev
-# debian.sh and completion.sh: the package tools, the font it links to, systemd-analyze
-TEST_PACKAGES := libxml2-utils chromium dmtracedump poppler-utils curl python3 \
+# debian.sh and completion.sh: the package tools, the font it links to, systemd-analyze;
+# page.sh (and the browser suite's syntax check): node
+TEST_PACKAGES := libxml2-utils chromium dmtracedump poppler-utils curl python3 nodejs \
 	dpkg-dev debhelper lintian git fonts-dejavu-core bash-completion systemd
 
 WARN := -std=c11 -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
@@ -102,11 +103,14 @@ $(O)/deps-ok: | $(O)
 $(O) $(O)/obj $(O)/obj/unit $(O)/gen $(O)/demo:
 	@mkdir -p $@
 
-$(O)/gen/svg_script.h: src/svg_script.js | $(O)/gen
+# the page's script: its parts in this order, one closure (src/page/state.js)
+PAGE_JS := $(addprefix src/page/,state.js frames.js format.js geometry.js controls.js draw.js tree.js \
+	hover.js zoom.js search.js transforms.js views.js menu.js url.js events.js main.js)
+$(O)/gen/svg_script.h: $(PAGE_JS) | $(O)/gen
 	@echo "  GEN   $@"
-	@{ echo '/* generated from src/svg_script.js: do not edit */'; \
+	@{ echo '/* generated from the files of src/page/ (PAGE_JS in the Makefile): do not edit */'; \
 	   echo 'static const char af_svg_script[] ='; \
-	   sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' $<; \
+	   cat $(PAGE_JS) | sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/'; \
 	   echo ';'; } > $@.tmp && mv $@.tmp $@
 
 $(O)/obj/%.o: src/%.c $(O)/flags $(O)/deps-ok | $(O)/obj $(O)/gen/svg_script.h

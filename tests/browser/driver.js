@@ -14,6 +14,11 @@
  *           "icicle"  the known input drawn with --inverted
  *           "diff"    tests/data/folded/diff.folded, a differential graph
  *           "nameattr" tests/cases/nameattr-svg with its --nameattr file
+ *           "views"   issue 20's views (menu, invert, sandwich) on the folded
+ *                     input of run.sh, against the command line's results
+ *                     in AFT.x.expect; prints each view's URL fragment
+ *           "viewurl" the same graph loaded with one of those fragments
+ *                     (AFT.x.want names which)
  *           "generic" any aflame-render SVG (also reports timings)
  * This file is pasted into CDATA and into an HTML <script>: it must never
  * contain the CDATA end marker nor a closing script tag. */
@@ -506,6 +511,170 @@
 		checkIntact("", cfg.scripts);
 	}
 
+	/* ---- views (issue 20) ----
+	 * The driver reads a view back as folded stacks from what is drawn:
+	 * each frame's name and count by hovering it, its caller from the
+	 * geometry (the frame on the next row towards the root whose span holds
+	 * its centre), its own weight as its count less its callees'. */
+	function frames(g) {
+		return g.drawn().map(function (r) {
+			var d = parse(g.hover(r));
+			return { r: r, name: d ? d.name : "?", n: d ? d.n : NaN, kids: [] };
+		});
+	}
+	/* the frames of fs whose row is `step` rows from root's, outwards,
+	 * as folded lines "root;...;frame self" (the root's name left out when
+	 * skipRoot) */
+	function foldFrom(fs, root, step, skipRoot) {
+		var lines = [], todo = [{ f: root, path: skipRoot ? [] : [root.name] }];
+		fs.forEach(function (f) {
+			var y = f.r.y - step, cx = f.r.x + f.r.w / 2;
+			fs.forEach(function (p) {
+				if (near(p.r.y, y, 0.5) && cx >= p.r.x && cx <= p.r.x + p.r.w) p.kids.push(f);
+			});
+		});
+		while (todo.length) {
+			var t = todo.pop(), self = t.f.n;
+			t.f.kids.forEach(function (k) {
+				self -= k.n;
+				todo.push({ f: k, path: t.path.concat([k.name]) });
+			});
+			if (self > 0 && t.path.length) lines.push(t.path.join(";") + " " + self);
+		}
+		return lines.sort();
+	}
+	var PITCH = 16;   /* frame height: the default layout's */
+	/* a flame graph (root at the bottom) as folded stacks, "all" left out */
+	function foldedGraph(g) {
+		var fs = frames(g), root = fs.filter(function (f) { return f.name === "all"; })[0];
+		if (!root) throw new Error("no frame all");
+		fs.forEach(function (f) { f.kids = []; });
+		return foldFrom(fs, root, -PITCH, true);
+	}
+	/* a sandwich: the callers (rows above the function's) and the callees
+	 * (rows below), each as folded stacks starting with the function */
+	function foldedSandwich(g, name) {
+		var fs = frames(g), mid = fs.filter(function (f) { return f.name === name && f.r.w === 1180; });
+		if (mid.length !== 1) throw new Error(mid.length + " full-width frames named " + name);
+		var m = mid[0], up = fs.filter(function (f) { return f.r.y <= m.r.y; });
+		var down = fs.filter(function (f) { return f.r.y >= m.r.y; });
+		return { callers: foldFrom(up, m, -PITCH, false),
+			 callees: (m.kids = [], foldFrom(down, m, PITCH, false)) };
+	}
+	function menuPick(g, name, k) {
+		var c = g.centre(g.rect(name));
+		g.mouseAt("contextmenu", c[0], c[1]);
+		var mn = g.svg.getElementsByClassName("mn")[0];
+		ok("menu opens on " + name, mn && !hiddenEl(mn), "menu hidden");
+		g.press(g.svg.getElementsByClassName("mi")[k]);
+		ok("menu closes", hiddenEl(mn), "menu still shown");
+	}
+	function fullWidth(g, name) {
+		return g.drawn().some(function (r) {
+			var d = r.w === 1180 && parse(g.hover(r));
+			return d && d.name === name;
+		});
+	}
+	var ITEM = { sandwich: 0, hide: 1, include: 2, root: 3 };
+	function views(g) {
+		var X = cfg.x, E = X.expect, back = g.svg.getElementsByClassName("bk")[0];
+		var invBt = g.svg.getElementsByClassName("iv")[0];
+		var initial = g.geometry().join("|"), H = g.svg.viewBox.baseVal.height;
+		function backToStart(what) {
+			g.press(back);
+			eq(what + ": Back restores the graph", g.geometry().join("|") === initial, true);
+			eq(what + ": Back clears the fragment", location.hash, "");
+			ok(what + ": Back hidden", hiddenEl(back), "shown");
+		}
+		["hide", "include", "root"].forEach(function (what) {
+			run(what, function () {
+				ok(what + ": Back hidden at first", hiddenEl(back), "shown");
+				menuPick(g, X.names[what], ITEM[what]);
+				eq(what + ": same stacks as the command line", foldedGraph(g).join("\n"), E[what].join("\n"));
+				ok(what + ": in the URL", /^#t=[hir]\d+$/.test(location.hash), location.hash);
+				info("hash " + what + " " + location.hash);
+				ok(what + ": Back shown", !hiddenEl(back), "hidden");
+				ok(what + ": details line says the view", /^View: /.test(g.dt.textContent), g.dt.textContent);
+				backToStart(what);
+			});
+		});
+		run("zoom in a view", function () {
+			menuPick(g, X.names.root, ITEM.root);
+			g.click(g.rect(X.names.root));
+			ok("zoom in a view: zoomed", !hiddenEl(g.rz) && fullWidth(g, X.names.root), "not zoomed");
+			ok("zoom in a view: in the URL", /^#t=r\d+&z=\d+$/.test(location.hash), location.hash);
+			info("hash rootzoom " + location.hash);
+			g.press(g.rz);
+			backToStart("zoom in a view");
+		});
+		run("invert", function () {
+			g.press(invBt);
+			eq("invert: same stacks as the command line's reversed", foldedGraph(g).join("\n"), E.invert.join("\n"));
+			eq("invert: in the URL", location.hash, "#u=1");
+			info("hash invert " + location.hash);
+			g.press(invBt);
+			eq("invert again: the graph", g.geometry().join("|") === initial, true);
+			eq("invert again: fragment", location.hash, "");
+			g.press(back);
+			eq("Back undoes the second toggle", location.hash, "#u=1");
+			backToStart("invert");
+		});
+		run("sandwich", function () {
+			menuPick(g, X.names.sandwich, ITEM.sandwich);
+			var s = foldedSandwich(g, X.names.sandwich);
+			eq("sandwich: callees as --root", s.callees.join("\n"), E.callees.join("\n"));
+			eq("sandwich: callers as the stacks reversed", s.callers.join("\n"), E.callers.join("\n"));
+			ok("sandwich: in the URL", /^#w=\d+$/.test(location.hash), location.hash);
+			info("hash sandwich " + location.hash);
+			var h = g.svg.viewBox.baseVal.height, ys = g.drawn().map(function (r) { return r.y; });
+			ok("sandwich: the image grew for its rows", h > H, h + " <= " + H);
+			ok("sandwich: frames inside the image, above the details line",
+			   Math.min.apply(null, ys) > 0 && Math.max.apply(null, ys) + PITCH < +g.dt.getAttribute("y"),
+			   Math.min.apply(null, ys) + ".." + Math.max.apply(null, ys) + " dt " + g.dt.getAttribute("y"));
+			eq("sandwich: hover", g.hover(g.drawn().filter(function (r) { return r.w === 1180; })[0]).replace(/ \(.*/, ""),
+			   X.names.sandwich);
+			backToStart("sandwich");
+			eq("sandwich: image back to its size", g.svg.viewBox.baseVal.height, H);
+		});
+		run("steps", function () {
+			menuPick(g, X.names.hide, ITEM.hide);
+			menuPick(g, X.names.include, ITEM.include);
+			eq("hide then include: as the command line", foldedGraph(g).join("\n"), E.chain.join("\n"));
+			ok("two steps in the URL", /^#t=h\d+\.i\d+$/.test(location.hash), location.hash);
+			info("hash chain " + location.hash);
+			document.dispatchEvent(new KeyboardEvent("keydown", { key: "Escape", bubbles: true }));
+			eq("Esc goes back one step", foldedGraph(g).join("\n"), E.hide.join("\n"));
+			g.search("^c$");
+			ok("search in a view", /^Matched: [\d.]+%, \d+ frames?$/.test(g.mt.textContent), g.mt.textContent);
+			document.dispatchEvent(new KeyboardEvent("keydown", { key: "Escape", bubbles: true }));
+			eq("Esc clears the search first", foldedGraph(g).join("\n"), E.hide.join("\n"));
+			document.dispatchEvent(new KeyboardEvent("keydown", { key: "Escape", bubbles: true }));
+			eq("Esc again: the graph", g.geometry().join("|") === initial, true);
+			var c = g.centre(g.rect("all"));
+			g.mouseAt("contextmenu", c[0], c[1]);
+			ok("no menu on the root", hiddenEl(g.svg.getElementsByClassName("mn")[0]), "menu shown");
+		});
+		checkIntact("", cfg.scripts);
+	}
+	/* loaded with a fragment the views run printed */
+	function viewurl(g) {
+		var X = cfg.x, w = X.want, E = X.expect;
+		run("restored " + w, function () {
+			if (w === "sandwich") {
+				var s = foldedSandwich(g, X.names.sandwich);
+				eq("callees", s.callees.join("\n"), E.callees.join("\n"));
+				eq("callers", s.callers.join("\n"), E.callers.join("\n"));
+			} else if (w === "rootzoom") {
+				ok("zoom restored", !hiddenEl(g.rz) && fullWidth(g, X.names.root), "not zoomed");
+			} else {
+				eq("stacks", foldedGraph(g).join("\n"), E[w].join("\n"));
+			}
+			eq("fragment kept", location.hash, X.hash);
+			ok("Back shown", !hiddenEl(g.svg.getElementsByClassName("bk")[0]), "hidden");
+		});
+		checkIntact("", cfg.scripts);
+	}
+
 	/* any graph: invariants and timings, no knowledge of the input */
 	function generic(g) {
 		var rs = g.drawn(), n = rs.length;
@@ -572,6 +741,27 @@
 			g.press(g.sr);
 			eq("search cleared", g.hl.getAttribute("d"), "");
 		});
+		var iv = g.svg.getElementsByClassName("iv")[0], bk = g.svg.getElementsByClassName("bk")[0];
+		if (iv) run("views", function () {
+			var s = performance.now();
+			g.press(iv);
+			g.svg.getBoundingClientRect();
+			info("invert took " + Math.round(performance.now() - s) + " ms");
+			ok("invert draws", g.drawn().length > 0 && g.geometry().join("|") !== initial, "nothing changed");
+			g.press(bk);
+			ok("Back after invert restores every frame", g.geometry().join("|") === initial, "geometry differs");
+			var c = g.centre(target);
+			g.mouseAt("contextmenu", c[0], c[1]);
+			s = performance.now();
+			g.press(g.svg.getElementsByClassName("mi")[0]);
+			g.svg.getBoundingClientRect();
+			info("sandwich took " + Math.round(performance.now() - s) + " ms");
+			var row = g.drawn().filter(function (r) { return r.w === 1180; });
+			ok("sandwich of the frame", row.some(function (r) { return parse(g.hover(r)).name === first.name; }),
+			   "no full-width " + first.name);
+			g.press(bk);
+			ok("Back after sandwich restores every frame", g.geometry().join("|") === initial, "geometry differs");
+		});
 		checkIntact("", cfg.scripts);
 	}
 
@@ -588,6 +778,8 @@
 			else if (cfg.mode === "diff") diff(g);
 			else if (cfg.mode === "nameattr") nameattr(g);
 			else if (cfg.mode === "redos") redos(g);
+			else if (cfg.mode === "views") views(g);
+			else if (cfg.mode === "viewurl") viewurl(g);
 			else generic(g);
 		}
 	});

@@ -4,7 +4,10 @@
 #   tests/browser/run.sh              render test inputs with build/aflame-render
 #                                     and check hover, zoom, search, URL state,
 #                                     hostile names, two graphs in one page,
-#                                     an icicle graph and a differential graph
+#                                     an icicle graph and a differential graph,
+#                                     the views (menu, Back, Esc, invert,
+#                                     sandwich) against the CLI's results and
+#                                     through their URL fragments
 #   tests/browser/run.sh A.svg ...    run the generic checks on given SVGs
 #   AFT_PERF=1 tests/browser/run.sh   also time a ~190k-frame graph against the
 #                                     targets (load 1.5 s, zoom and search 0.3 s)
@@ -65,14 +68,15 @@ report() {
 	fi
 }
 
-# driver_js MODE LABEL NSCRIPTS: the config and the driver as one script body
+# driver_js MODE LABEL NSCRIPTS [X]: the config (X: JSON for AFT.x) and the
+# driver as one script body
 driver_js() {
-	printf 'var AFT={mode:"%s",label:"%s",scripts:%s};\n' "$1" "$2" "$3"
+	printf 'var AFT={mode:"%s",label:"%s",scripts:%s,x:%s};\n' "$1" "$2" "$3" "${4:-null}"
 	cat "$here/driver.js"
 }
 
-# instrument IN.svg OUT.svg MODE LABEL: copy with the alert trap first and the
-# driver last (the graph's own script has run by then)
+# instrument IN.svg OUT.svg MODE LABEL [X]: copy with the alert trap first
+# and the driver last (the graph's own script has run by then)
 instrument() {
 	local in=$1 out=$2
 	if ! sed -n 2p "$in" | grep -q '^<svg ' || [ "$(tail -n 1 "$in")" != "</svg>" ]; then
@@ -85,7 +89,7 @@ instrument() {
 		printf '<script><![CDATA[%s]]></script>\n' "$pre"
 		sed '1,2d;$d' "$in"
 		printf '<script><![CDATA[\n'
-		driver_js "$3" "$4" 3
+		driver_js "$3" "$4" 3 "${5:-}"
 		printf ']]></script>\n</svg>\n'
 	} > "$out"
 	if ! xmllint --noout "$out" 2>"$tmp/xmllint"; then
@@ -191,6 +195,57 @@ if render "$tmp/diff.svg" "$root/tests/data/folded/diff.folded" &&
    instrument "$tmp/diff.svg" "$tmp/diff-t.svg" diff diff; then
 	browse "file://$tmp/diff-t.svg" 5000 > "$tmp/dom"
 	report diff < "$tmp/dom"
+fi
+
+# issue 20: the views computed in the page (hide, include, re-root, invert,
+# sandwich) give what the command line gives, and survive the URL
+cat > "$tmp/views.folded" <<'EOF'
+main;a;b;c 3
+main;y;b;c 5
+main;a;c 2
+main;b;b;d 4
+main;x;b;a;b 6
+main;h;a 1
+other;a;h;b 2
+main;q;r;s;t;b 1
+main;b;u;v;w;x 1
+main 1
+EOF
+# vfold ARGS...: the command line's folded stacks, sorted
+vfold() { "$bin" --format folded "$@" 2>/dev/null | LC_ALL=C sort; }
+# jsarr: lines as a JSON array of strings
+jsarr() { awk 'BEGIN { printf "[" } { gsub(/\\/, "\\\\"); gsub(/"/, "\\\""); printf "%s\"%s\"", (NR > 1 ? "," : ""), $0 } END { printf "]" }'; }
+# each stack through b, from its outermost b back to its root
+callers() { awk '{ n = split($1, f, ";"); for (i = 1; i <= n && f[i] != "b"; i++); if (i > n) next
+	s = f[i]; for (j = i - 1; j >= 1; j--) s = s ";" f[j]; w[s] += $2 }
+	END { for (s in w) print s, w[s] }' "$tmp/views.folded" | LC_ALL=C sort; }
+awk '{ n = split($1, f, ";"); s = f[n]; for (j = n - 1; j >= 1; j--) s = s ";" f[j]; print s, $2 }' \
+	"$tmp/views.folded" > "$tmp/views-rev.folded"
+vx='{names:{hide:"a",include:"h",root:"b",sandwich:"b"},expect:{'
+vx+="hide:$(vfold --hide '^a$' "$tmp/views.folded" | jsarr),"
+vx+="include:$(vfold --include '^h$' "$tmp/views.folded" | jsarr),"
+vx+="root:$(vfold --root '^b$' "$tmp/views.folded" | jsarr),"
+vx+="chain:$(vfold --hide '^a$' --include '^h$' "$tmp/views.folded" | jsarr),"
+vx+="invert:$(vfold "$tmp/views-rev.folded" | jsarr),"
+vx+="callees:$(vfold --root '^b$' "$tmp/views.folded" | jsarr),"
+vx+="callers:$(callers | jsarr)}"
+if render "$tmp/views.svg" "$tmp/views.folded" &&
+   instrument "$tmp/views.svg" "$tmp/views-t.svg" views views "$vx}"; then
+	browse "file://$tmp/views-t.svg" 5000 > "$tmp/dom"
+	report views < "$tmp/dom" > "$tmp/views.out"
+	cat "$tmp/views.out"
+	# the URL round trip: each fragment the views printed, loaded afresh
+	sed -n 's/^INFO: views: hash \([a-z]*\) \(#.*\)$/\1 \2/p' "$tmp/views.out" > "$tmp/hashes"
+	if [ "$(wc -l < "$tmp/hashes")" != 7 ]; then
+		echo "FAIL: views: $(wc -l < "$tmp/hashes") fragments printed, want 7"
+		failed=1
+	fi
+	while read -r want hash; do
+		instrument "$tmp/views.svg" "$tmp/viewurl-t.svg" viewurl "url-$want" \
+			"$vx,want:\"$want\",hash:\"$hash\"}" || continue
+		browse "file://$tmp/viewurl-t.svg$hash" 5000 > "$tmp/dom"
+		report "url-$want" < "$tmp/dom"
+	done < "$tmp/hashes"
 fi
 
 art=""

@@ -1,0 +1,67 @@
+/* page/events.js: one delegated set of listeners on the svg, and the keys
+ * when the SVG is the page */
+
+function track(e) {
+	var p = pointer(e), i = p ? frameAt(p.x, p.y) : -1;
+	if (i >= 0) hover(i, e);
+	else unhover();
+	return i;
+}
+svg.addEventListener("mouseover", track);
+svg.addEventListener("mousemove", track);
+svg.addEventListener("mouseout", function (e) {
+	if (!e.relatedTarget || !svg.contains(e.relatedTarget)) unhover();
+});
+svg.addEventListener("click", function (e) {
+	var t = e.target;
+	if (menuFrame >= 0) {   /* a click closes the menu, or picks from it */
+		menuClick(t);
+	} else if (t === rz) {
+		zoom(0);
+	} else if (t === sr) {
+		askSearch();
+	} else if (t === ic) {
+		toggleIcase();
+	} else if (t === pv || t === nx) {
+		step(t === nx ? 1 : -1);
+	} else if (VIEWS && t === backBt) {
+		goBack();
+	} else if (VIEWS && t === inv) {
+		change("u", 0);
+	} else {
+		var i = track(e);
+		if (i >= 0 && i !== Z) {
+			zoom(i);
+			track(e);
+		}
+	}
+});
+/* right-click on a frame: the menu of the views */
+svg.addEventListener("contextmenu", function (e) {
+	var p = pointer(e), i = p && VIEWS ? frameAt(p.x, p.y) : -1;
+	closeMenu();
+	if (i >= 0 && openMenu(i, p)) e.preventDefault();
+});
+if (top) {
+	document.addEventListener("keydown", function (e) {
+		var key = (e.key || "").toLowerCase();
+		if ((e.ctrlKey || e.metaKey) && key === "f") {
+			e.preventDefault();
+			askSearch();
+		} else if ((e.ctrlKey || e.metaKey) && key === "i") {
+			e.preventDefault();
+			toggleIcase();
+		} else if (key === "/" && !e.ctrlKey && !e.metaKey) {
+			e.preventDefault();
+			promptSearch();
+		} else if (key === "escape") {   /* menu, else search and zoom, else a view */
+			if (closeMenu()) return;
+			if (!re && !Z && VIEWS && (past.length || !isPlain(view))) goBack();
+			if (re) search("");
+			if (Z) zoom(0);
+		} else if (re && (key === "arrowright" || key === "arrowdown" || key === "arrowleft" || key === "arrowup")) {
+			e.preventDefault();
+			step(key === "arrowright" || key === "arrowdown" ? 1 : -1);
+		}
+	});
+}

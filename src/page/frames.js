@@ -1,0 +1,74 @@
+/* page/frames.js: the frames drawn, as a frame set: arrays indexed by
+ * frame in pre-order: nm name index in D.n, dp depth in its tree, par
+ * parent (-1 for the root), en one past the last frame of its subtree, st
+ * start and wd width in weight units, rw the row it is drawn on (y is
+ * y0 + rw * dy, see geometry.js). row lists the frames of each row in
+ * pre-order, which is left-to-right order, from rowAt[r]. The graph's own
+ * frames (D.f) are one frame set; each view (views.js) makes another. */
+
+/* the current frame set's arrays, set by use() */
+var FS = null, n = 0, nm, dp, par, en, st, wd, rw, rowAt, row, nrows = 0, TOTAL = 0;
+
+/* D.f decoded: four integers per frame (see data_frames() in render_svg.c) */
+function decode() {
+	var F = D.f, N = F.length / 4, next = [], path = [], i, j, d;
+	var fs = { n: N, nm: new Int32Array(N), dp: new Int32Array(N), par: new Int32Array(N),
+		   en: new Int32Array(N), st: new Float64Array(N), wd: new Float64Array(N), own: true };
+	for (i = 0; i < N; i++) {
+		fs.nm[i] = F[4 * i];
+		fs.wd[i] = F[4 * i + 2];
+		d = i ? fs.dp[i - 1] + 1 - F[4 * i + 3] : 0;
+		fs.dp[i] = d;
+		fs.st[i] = (i === 0 ? 0 : d === fs.dp[i - 1] + 1 ? fs.st[i - 1] : next[d]) + F[4 * i + 1];
+		next[d] = fs.st[i] + fs.wd[i];
+		if (i)
+			for (j = fs.dp[i - 1]; j >= d; j--) fs.en[path[j]] = i;
+		path[d] = i;
+		fs.par[i] = d ? path[d - 1] : -1;
+	}
+	for (j = fs.dp[N - 1]; j >= 0; j--) fs.en[path[j]] = N;
+	fs.rw = Int32Array.from(fs.dp);
+	banded(fs);
+	return indexRows(fs);
+}
+/* flame charts with several threads: band k is frames [B[3k], B[3k+1])
+ * drawn from row B[3k+2] up */
+function banded(fs) {
+	var B = D.b || [], k, i;
+	for (k = 0; k < B.length / 3; k++)
+		for (i = B[3 * k]; i < B[3 * k + 1]; i++) fs.rw[i] += B[3 * k + 2] - 1;
+}
+/* rowAt and row from rw */
+function indexRows(fs) {
+	var N = fs.n, i, r, fill;
+	fs.nrows = 0;
+	for (i = 0; i < N; i++) if (fs.rw[i] >= fs.nrows) fs.nrows = fs.rw[i] + 1;
+	fs.rowAt = new Int32Array(fs.nrows + 1);
+	fs.row = new Int32Array(N);
+	fill = new Int32Array(fs.nrows);
+	for (i = 0; i < N; i++) fs.rowAt[fs.rw[i] + 1]++;
+	for (r = 0; r < fs.nrows; r++) fs.rowAt[r + 1] += fs.rowAt[r];
+	for (i = 0; i < N; i++) fs.row[fs.rowAt[fs.rw[i]] + fill[fs.rw[i]]++] = i;
+	return fs;
+}
+/* draw frame set fs from now on, not zoomed */
+function use(fs) {
+	FS = fs;
+	n = fs.n;
+	nm = fs.nm;
+	dp = fs.dp;
+	par = fs.par;
+	en = fs.en;
+	st = fs.st;
+	wd = fs.wd;
+	rw = fs.rw;
+	rowAt = fs.rowAt;
+	row = fs.row;
+	nrows = fs.nrows;
+	TOTAL = wd[0];
+	Z = 0;
+	K = TOTAL > 0 ? GW / TOTAL : 0;
+	mark = new Uint8Array(n);
+}
+/* the graph's own frames (main.js decodes them) */
+var BASE = null;

@@ -1,0 +1,42 @@
+# page.sh: the steps of the interactive page's views (src/page/transforms.js:
+# hide, include, re-root, bottom-up, sandwich) give the stacks the command
+# line gives, on a random input with recursion. Runs them in node (skipped
+# without it); the browser suite checks the same views as drawn.
+. tests/lib.sh
+if ! command -v node >/dev/null 2>&1; then
+	skip "page views in node" "node not installed"
+	exit 0
+fi
+IN=$TMP/rnd.folded
+# 400 stacks of 1 to 9 frames named a..h: deep direct and indirect recursion
+awk 'BEGIN { srand(7); for (i = 0; i < 400; i++) { n = 1 + int(rand() * 9); s = ""
+	for (d = 0; d < n; d++) s = s (d ? ";" : "") substr("abcdefgh", 1 + int(rand() * 8), 1)
+	print s, 1 + int(rand() * 50) } }' >"$IN"
+# --minwidth 0: every frame in the data, so the page's tree is the whole one
+"$AFLAME" --minwidth 0 -o "$TMP/rnd.svg" "$IN" 2>/dev/null
+{
+	echo '(function () { "use strict";'
+	sed -n '/^var D={/,/^.*]};$/p' "$TMP/rnd.svg"
+	cat src/page/frames.js src/page/tree.js src/page/transforms.js tests/browser/views_check.js
+	echo '})();'
+} >"$TMP/views.js"
+page() { node "$TMP/views.js" "$@" 2>&1; }
+cli() { "$AFLAME" --format folded "$@" 2>&1 | LC_ALL=C sort; }
+# stacks through NAME, from its outermost NAME back to their roots
+callers() {
+	awk -v b="$1" '{ n = split($1, f, ";"); for (i = 1; i <= n && f[i] != b; i++); if (i > n) next
+		s = f[i]; for (j = i - 1; j >= 1; j--) s = s ";" f[j]; w[s] += $2 }
+		END { for (s in w) print s, w[s] }' "$IN" | LC_ALL=C sort
+}
+same() { # NAME GOT WANT
+	if [ "$2" = "$3" ] && [ -n "$3" ]; then pass "$1"; else fail "$1" "$(diff <(echo "$2") <(echo "$3") | head -5 | tr '\n' ' ')"; fi
+}
+for f in a b c d; do
+	same "page/hide $f as --hide" "$(page h "$f" | LC_ALL=C sort)" "$(cli --hide "^$f\$" "$IN")"
+	same "page/include $f as --include" "$(page i "$f" | LC_ALL=C sort)" "$(cli --include "^$f\$" "$IN")"
+	same "page/re-root at $f as --root" "$(page r "$f" | LC_ALL=C sort)" "$(cli --root "^$f\$" "$IN")"
+	same "page/sandwich of $f: callees as --root" "$(page callees "$f" | LC_ALL=C sort)" "$(cli --root "^$f\$" "$IN")"
+	same "page/sandwich of $f: callers as the stacks reversed" "$(page callers "$f" | LC_ALL=C sort)" "$(callers "$f")"
+done
+awk '{ n = split($1, f, ";"); s = f[n]; for (j = n - 1; j >= 1; j--) s = s ";" f[j]; print s, $2 }' "$IN" >"$TMP/rev.folded"
+same "page/bottom-up as the stacks reversed" "$(page u | LC_ALL=C sort)" "$(cli "$TMP/rev.folded")"
