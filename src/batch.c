@@ -256,9 +256,9 @@ static void read_input(struct batch *b, size_t i)
 	pthread_mutex_unlock(&b->lock);
 }
 
-/* Write one file. Called without the lock; reads the input's tree only. */
-/* Render one file; on failure *why is the reason (the output's own, which
- * names the file, else the render's), made while the path it names lives. */
+/* Write one file. Called without the lock; reads the input's tree only. On
+ * failure *why is the reason (the output's, which names the file, or the
+ * render's), made while the path it names lives. */
 static int render_file(struct worker *w, struct input *in, struct rec *r, struct af_diag *d, char **why)
 {
 	const struct af_batch_opts *o = w->b->o;
@@ -278,18 +278,12 @@ static int render_file(struct worker *w, struct input *in, struct rec *r, struct
 	af_buf_init(&path);
 	af_buf_printf(&path, "%s/%s", o->dir, r->file);
 	struct af_output out;
-	struct af_diag od;
-	af_diag_init(&od, path.data);
-	int rc = af_output_open(&out, path.data, &od);
-	if (rc == 0) {
-		rc = af_render_to(o->format, &in->p.tree, r->node, NULL, &lo, &ro, &out.sink, d);
-		if (rc == 0)
-			rc = af_output_commit(&out, &od);
-		else
-			af_output_abort(&out);
-	}
+	int rc = af_output_open(&out, path.data, d);
+	if (rc == 0)
+		rc = af_output_close(&out, af_render_to(o->format, &in->p.tree, r->node, NULL,
+							&lo, &ro, &out.sink, d));
 	if (rc < 0)
-		*why = diag_text(od.set ? &od : d);
+		*why = diag_text(d);
 	af_buf_release(&path);
 	return rc;
 }
@@ -470,7 +464,7 @@ static int write_index(struct batch *b)
 		for (size_t i = 0; i < b->ninputs; i++)
 			index_input(s, &b->inputs[i], &id, o->format);
 		af_sink_puts(s, "</body>\n</html>\n");
-		rc = af_output_commit(&out, &d);
+		rc = af_output_commit(&out);
 	}
 	if (rc < 0) {
 		char *msg = diag_text(&d);
