@@ -5,48 +5,13 @@
  *
  * A TGID-column header as atrace writes it, then B/E marks nested on a few
  * threads of two processes, interleaved with sched_switch lines. Each thread
- * runs a fixed program of sections, so stacks repeat as in real captures. */
+ * walks a fixed program of sections (gen.h), so stacks repeat as in real
+ * captures. */
 #include "gen.h"
 
 #include <string.h>
 
-enum { THREADS = 8, MAX_DEPTH = 24 };
-
-static const char *const slices[] = {
-	"Choreographer#doFrame", "traversal", "measure", "layout", "draw", "Record View#draw()",
-	"RV OnBindView", "RV CreateView", "inflate", "Lock contention on a monitor lock",
-	"binder transaction", "activityStart", "bindApplication", "DrawFrame", "syncFrameState",
-	"dequeueBuffer", "queueBuffer", "eglSwapBuffersWithDamageKHR", "flush commands", "GC",
-};
-
-enum { SECTIONS = 240, CALLEES = 4 };
-
-/* The program, as in gen_art.c: section m opens ncallees[m] fixed sections,
- * in order, a fixed number of times (a loop) unless a branch skips one.
- * Callees have higher numbers, so nesting is bounded. */
-static unsigned ncallees[SECTIONS], callees[SECTIONS][CALLEES], loops[SECTIONS][CALLEES];
-
-struct open { unsigned section, next, repeat; };
-
-static void section_name(unsigned m, char *out, size_t n)
-{
-	if (m < 20)
-		snprintf(out, n, "%s", slices[m]);
-	else
-		snprintf(out, n, "%s %u", slices[m % 20], m / 20);
-}
-
-static void make_program(void)
-{
-	for (unsigned m = 0; m < SECTIONS; m++) {
-		ncallees[m] = m + 1 < SECTIONS && below(100) >= 35 ? 1 + below(CALLEES) : 0;
-		for (unsigned k = 0; k < ncallees[m]; k++) {
-			unsigned span = SECTIONS - m - 1 < 30 ? SECTIONS - m - 1 : 30;
-			callees[m][k] = m + 1 + below(span);
-			loops[m][k] = below(100) < 20 ? 2 + below(3) : 1;
-		}
-	}
-}
+enum { THREADS = 8, MAX_DEPTH = 24, SECTIONS = 240, SPAN = 30, NAMES = 20 };
 
 int main(int argc, char **argv)
 {
@@ -56,7 +21,8 @@ int main(int argc, char **argv)
 	}
 	unsigned long lines = parse_arg(argv[1], "line count");
 	rng_state = parse_arg(argv[2], "seed");
-	make_program();
+	struct program prog;
+	program_make(&prog, SECTIONS, SPAN);
 	static char buf[1 << 20];
 	setvbuf(stdout, buf, _IOFBF, sizeof buf);
 	printf("# tracer: nop\n#\n# entries-in-buffer/entries-written: %lu/%lu   #P:8\n#\n"
@@ -67,7 +33,7 @@ int main(int argc, char **argv)
 		"com.example.app", "RenderThread", "hwuiTask1", "DefaultDispatch",
 		"surfaceflinger", "binder:612_2", "RenderEngine", "app",
 	};
-	struct open stack[THREADS][MAX_DEPTH + 1];
+	struct open_section stack[THREADS][MAX_DEPTH + 1];
 	unsigned depth[THREADS] = { 0 };
 	unsigned long long us = 100000000ULL;   /* 100 s of uptime, in µs */
 	char name[64];
@@ -83,28 +49,13 @@ int main(int argc, char **argv)
 			       comm[t], tid, pid, t, when, comm[t], tid);
 			continue;
 		}
-		unsigned m;
-		if (depth[t] == 0) {   /* the thread's loop: its next frame or task */
-			m = t * 25 + below(5);
-		} else {
-			struct open *o = &stack[t][depth[t] - 1];
-			while (o->next < ncallees[o->section] && o->repeat == 0) {
-				o->repeat = below(100) < 25 ? 0 : loops[o->section][o->next];
-				if (o->repeat == 0)
-					o->next++;
-			}
-			if (o->next >= ncallees[o->section] || depth[t] >= MAX_DEPTH) {
-				printf("%16s-%-5u (%5u) [%03u] ...1 %s: tracing_mark_write: E|%u\n",
-				       comm[t], tid, pid, t, when, pid);
-				depth[t]--;
-				continue;
-			}
-			m = callees[o->section][o->next];
-			if (--o->repeat == 0)
-				o->next++;
+		unsigned m = program_step(&prog, stack[t], &depth[t], MAX_DEPTH, t * 25);
+		if (m == SECTION_CLOSE) {
+			printf("%16s-%-5u (%5u) [%03u] ...1 %s: tracing_mark_write: E|%u\n",
+			       comm[t], tid, pid, t, when, pid);
+			continue;
 		}
-		section_name(m, name, sizeof name);
-		stack[t][depth[t]++] = (struct open){ m, 0, 0 };
+		section_name(m, NAMES, name, sizeof name);
 		printf("%16s-%-5u (%5u) [%03u] ...1 %s: tracing_mark_write: B|%u|%s\n",
 		       comm[t], tid, pid, t, when, pid, name);
 	}

@@ -8,33 +8,22 @@
  * marks (print events, "B|pid|name" / "E|pid") of those 4 ms, so events
  * reach the reader out of time order across bundles, plus the CPU's context
  * switches as compact_sched packed arrays (what Android 11+ records), which
- * the reader skips. Threads run a
- * fixed program of sections (as gen_atrace.c), so stacks repeat as in real
- * captures, and migrate between CPUs. */
+ * the reader skips. Threads walk a fixed program of sections (gen.h, as
+ * gen_atrace.c does), so stacks repeat as in real captures, and migrate
+ * between CPUs. */
 #include "gen.h"
 
 #include <string.h>
 
-enum { CPUS = 8, PROCESSES = 24, THREADS = 160, MAX_DEPTH = 24, SECTIONS = 600, CALLEES = 4,
+enum { CPUS = 8, PROCESSES = 24, THREADS = 160, MAX_DEPTH = 24, SECTIONS = 600, SPAN = 40,
        EVENTS_PER_BUNDLE = 256 };
-
-static const char *const slices[] = {
-	"Choreographer#doFrame", "traversal", "measure", "layout", "draw", "Record View#draw()",
-	"RV OnBindView", "RV CreateView", "inflate", "Lock contention on a monitor lock",
-	"binder transaction", "activityStart", "bindApplication", "DrawFrame", "syncFrameState",
-	"dequeueBuffer", "queueBuffer", "eglSwapBuffersWithDamageKHR", "flush commands", "GC",
-	"Compose:recompose", "Handler: android.view.View$PerformClick", "OpenDexFilesFromOat",
-	"postAndWait", "VerifyClass", "binder reply", "HIDL::IComposerClient::executeCommands_2_2",
-};
 enum { NSLICES = sizeof slices / sizeof *slices };
 
-static unsigned ncallees[SECTIONS], callees[SECTIONS][CALLEES], loops[SECTIONS][CALLEES];
-
-struct open { unsigned section, next, repeat; };
+static struct program prog;
 
 struct thread {
 	unsigned tid, pid, first;   /* first: the section its loop starts from */
-	struct open stack[MAX_DEPTH + 1];
+	struct open_section stack[MAX_DEPTH + 1];
 	unsigned depth;
 };
 
@@ -42,14 +31,7 @@ static struct thread threads[THREADS];
 
 static void make_program(void)
 {
-	for (unsigned m = 0; m < SECTIONS; m++) {
-		ncallees[m] = m + 1 < SECTIONS && below(100) >= 35 ? 1 + below(CALLEES) : 0;
-		for (unsigned k = 0; k < ncallees[m]; k++) {
-			unsigned span = SECTIONS - m - 1 < 40 ? SECTIONS - m - 1 : 40;
-			callees[m][k] = m + 1 + below(span);
-			loops[m][k] = below(100) < 20 ? 2 + below(3) : 1;
-		}
-	}
+	program_make(&prog, SECTIONS, SPAN);
 	for (unsigned t = 0; t < THREADS; t++) {
 		unsigned p = t % PROCESSES;
 		threads[t] = (struct thread){ .tid = 1000 + p * 100 + t / PROCESSES, .pid = 1000 + p * 100,
@@ -129,28 +111,12 @@ static void process_tree(struct bytes *out)
 /* The next mark of thread t into buf: B (opens a section) or E. */
 static size_t next_mark(struct thread *t, char *buf, size_t size)
 {
-	unsigned m;
-	if (t->depth == 0) {
-		m = t->first + below(5);
-	} else {
-		struct open *o = &t->stack[t->depth - 1];
-		while (o->next < ncallees[o->section] && o->repeat == 0) {
-			o->repeat = below(100) < 25 ? 0 : loops[o->section][o->next];
-			if (o->repeat == 0)
-				o->next++;
-		}
-		if (o->next >= ncallees[o->section] || t->depth >= MAX_DEPTH) {
-			t->depth--;
-			return (size_t)snprintf(buf, size, "E|%u\n", t->pid);
-		}
-		m = callees[o->section][o->next];
-		if (--o->repeat == 0)
-			o->next++;
-	}
-	t->stack[t->depth++] = (struct open){ m, 0, 0 };
-	if (m < NSLICES)
-		return (size_t)snprintf(buf, size, "B|%u|%s\n", t->pid, slices[m]);
-	return (size_t)snprintf(buf, size, "B|%u|%s %u\n", t->pid, slices[m % NSLICES], m / NSLICES);
+	unsigned m = program_step(&prog, t->stack, &t->depth, MAX_DEPTH, t->first);
+	if (m == SECTION_CLOSE)
+		return (size_t)snprintf(buf, size, "E|%u\n", t->pid);
+	char name[64];
+	section_name(m, NSLICES, name, sizeof name);
+	return (size_t)snprintf(buf, size, "B|%u|%s\n", t->pid, name);
 }
 
 /* compact_sched of one bundle: n switches as packed arrays (timestamps as

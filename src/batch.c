@@ -1,4 +1,4 @@
-/* batch.c: output formats, one render, and --per-thread batches.
+/* batch.c: --per-thread batches.
  *
  * A batch is a pool of workers (the calling thread alone for -j 1) that take
  * two kinds of work from one queue: read an input, and render one thread of
@@ -26,75 +26,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
-/* ---- formats ---- */
-
-static const struct {
-	const char *name, *ext;
-	enum af_out_format f;
-} formats[] = {
-	{ "svg", "svg", AF_OUT_SVG },
-	{ "svg-static", "svg", AF_OUT_SVG_STATIC },
-	{ "png", "png", AF_OUT_PNG },
-	{ "pdf", "pdf", AF_OUT_PDF },
-	{ "folded", "folded", AF_OUT_FOLDED },
-	{ "tree", "txt", AF_OUT_TREE },
-	{ "frames", "frames", AF_OUT_FRAMES },   /* one text line per drawn frame */
-};
-
-enum af_out_format af_out_format_named(const char *name)
-{
-	for (size_t i = 0; i < sizeof formats / sizeof *formats; i++)
-		if (strcmp(name, formats[i].name) == 0)
-			return formats[i].f;
-	return AF_OUT_AUTO;
-}
-
-enum af_out_format af_out_format_from_path(const char *path)
-{
-	const char *dot = path ? strrchr(path, '.') : NULL;
-	if (!dot || strchr(dot, '/'))
-		return AF_OUT_AUTO;
-	if (strcmp(dot, ".txt") == 0)
-		return AF_OUT_FOLDED;
-	for (size_t i = 0; i < sizeof formats / sizeof *formats; i++)
-		if (strcmp(dot + 1, formats[i].ext) == 0)
-			return formats[i].f;  /* .svg: the interactive one, listed first */
-	return AF_OUT_AUTO;
-}
-
-const char *af_out_format_ext(enum af_out_format f)
-{
-	for (size_t i = 0; i < sizeof formats / sizeof *formats; i++)
-		if (formats[i].f == f)
-			return formats[i].ext;
-	return "svg";
-}
-
-/* ---- one graph ---- */
-
-int af_render_to(enum af_out_format f, struct af_tree *t, uint32_t root,
-		 const uint8_t *excluded, const struct af_layout_opts *lo,
-		 const struct af_render_opts *ro, struct af_sink *out, struct af_diag *d)
-{
-	if (f == AF_OUT_FOLDED)
-		return af_write_folded(t, root, excluded, ro->decimals, out);
-	if (f == AF_OUT_TREE)
-		return af_write_tree(t, root, excluded, ro->decimals, out);
-	struct af_layout l;
-	if (af_layout_build(&l, t, root, excluded, lo, d) < 0)
-		return -1;
-	int rc;
-	switch (f) {
-	case AF_OUT_PNG: rc = af_render_cairo(&l, ro, AF_CAIRO_PNG, out, d); break;
-	case AF_OUT_PDF: rc = af_render_cairo(&l, ro, AF_CAIRO_PDF, out, d); break;
-	case AF_OUT_SVG_STATIC: rc = af_render_cairo(&l, ro, AF_CAIRO_SVG, out, d); break;
-	case AF_OUT_FRAMES: rc = af_render_frames(&l, ro, out, d); break;
-	case AF_OUT_SVG:
-	default: rc = af_render_svg(&l, ro, out, d); break;
-	}
-	af_layout_release(&l);
-	return rc;
-}
+/* ---- shared by the renders of a tree ---- */
 
 void af_batch_prepare_tree(struct af_tree *t)
 {
@@ -324,18 +256,13 @@ static void read_input(struct batch *b, size_t i)
 	pthread_mutex_unlock(&b->lock);
 }
 
-static bool is_cairo(enum af_out_format f)
-{
-	return f == AF_OUT_PNG || f == AF_OUT_PDF || f == AF_OUT_SVG_STATIC;
-}
-
-/* Write one file. Called without the lock; reads the input's tree only. */
-/* Render one file; on failure *why is the reason (the output's own, which
- * names the file, else the render's), made while the path it names lives. */
+/* Write one file. Called without the lock; reads the input's tree only. On
+ * failure *why is the reason (the output's, which names the file, or the
+ * render's), made while the path it names lives. */
 static int render_file(struct worker *w, struct input *in, struct rec *r, struct af_diag *d, char **why)
 {
 	const struct af_batch_opts *o = w->b->o;
-	if (is_cairo(o->format) && !w->text && !(w->text = af_text_new(d))) {
+	if (af_out_format_cairo(o->format) && !w->text && !(w->text = af_text_new(d))) {
 		*why = diag_text(d);
 		return -1;
 	}
@@ -351,18 +278,12 @@ static int render_file(struct worker *w, struct input *in, struct rec *r, struct
 	af_buf_init(&path);
 	af_buf_printf(&path, "%s/%s", o->dir, r->file);
 	struct af_output out;
-	struct af_diag od;
-	af_diag_init(&od, path.data);
-	int rc = af_output_open(&out, path.data, &od);
-	if (rc == 0) {
-		rc = af_render_to(o->format, &in->p.tree, r->node, NULL, &lo, &ro, &out.sink, d);
-		if (rc == 0)
-			rc = af_output_commit(&out, &od);
-		else
-			af_output_abort(&out);
-	}
+	int rc = af_output_open(&out, path.data, d);
+	if (rc == 0)
+		rc = af_output_close(&out, af_render_to(o->format, &in->p.tree, r->node, NULL,
+							&lo, &ro, &out.sink, d));
 	if (rc < 0)
-		*why = diag_text(od.set ? &od : d);
+		*why = diag_text(d);
 	af_buf_release(&path);
 	return rc;
 }
@@ -543,7 +464,7 @@ static int write_index(struct batch *b)
 		for (size_t i = 0; i < b->ninputs; i++)
 			index_input(s, &b->inputs[i], &id, o->format);
 		af_sink_puts(s, "</body>\n</html>\n");
-		rc = af_output_commit(&out, &d);
+		rc = af_output_commit(&out);
 	}
 	if (rc < 0) {
 		char *msg = diag_text(&d);
@@ -620,7 +541,7 @@ int af_batch_run(const struct af_batch_opts *o, char *const *inputs, size_t ninp
 	struct worker *w = af_xcalloc(n, sizeof *w);
 	/* fonts first, in this thread: a missing font is one error, not one
 	 * per file, and pango's types are set up before other threads start */
-	if (is_cairo(o->format) && !(w[0].text = af_text_new(&d))) {
+	if (af_out_format_cairo(o->format) && !(w[0].text = af_text_new(&d))) {
 		char *msg = diag_text(&d);
 		say(&b, "%s", msg);
 		free(msg);

@@ -1,5 +1,5 @@
-/* batch.h: output formats, rendering one graph in any of them, and batches:
- * --per-thread DIR over one or several inputs, on -j worker threads.
+/* batch.h: batches, --per-thread DIR over one or several inputs, on -j
+ * worker threads, each file rendered by af_render_to() (render.h).
  *
  * A batch writes one file per selected thread of each input,
  * "<tid>-<name>.<ext>" with the name reduced to [A-Za-z0-9._-], plus
@@ -18,27 +18,6 @@
 #include "profile.h"
 #include "read.h"
 #include "render.h"
-
-enum af_out_format {
-	AF_OUT_AUTO, AF_OUT_SVG, AF_OUT_SVG_STATIC, AF_OUT_PNG, AF_OUT_PDF,
-	AF_OUT_FOLDED, AF_OUT_TREE, AF_OUT_FRAMES
-};
-
-/* "svg", "svg-static", "png", "pdf", "folded", "tree", "frames"; AF_OUT_AUTO
- * if none. */
-enum af_out_format af_out_format_named(const char *name);
-/* From a path's extension (.svg .png .pdf .folded .txt); AF_OUT_AUTO when
- * it has none we know. */
-enum af_out_format af_out_format_from_path(const char *path);
-/* The extension a batch gives files of format f, without the dot. */
-const char *af_out_format_ext(enum af_out_format f);
-
-/* Lay out (unless f is a text format) and write one graph of the subtree at
- * root, skipping excluded nodes (may be NULL). Returns 0, or -1 with diag
- * set. Reads the tree only, once af_batch_prepare_tree() has run on it. */
-int af_render_to(enum af_out_format f, struct af_tree *t, uint32_t root,
-		 const uint8_t *excluded, const struct af_layout_opts *lo,
-		 const struct af_render_opts *ro, struct af_sink *out, struct af_diag *d);
 
 /* Everything that af_render_to() would otherwise compute lazily in the tree
  * (name ranks, the "all" name), so that threads can then share it. */

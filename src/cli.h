@@ -7,7 +7,6 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "batch.h"
 #include "layout.h"
 #include "read.h"
 #include "render.h"

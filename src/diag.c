@@ -57,6 +57,17 @@ int af_diag_error(struct af_diag *d, const char *fmt, ...)
 	return -1;
 }
 
+int af_diag_error_in(struct af_diag *d, const char *source, const char *fmt, ...)
+{
+	if (!d->set)
+		d->source = source;
+	va_list ap;
+	va_start(ap, fmt);
+	set(d, AF_WHERE_NONE, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
 void af_diag_format(const struct af_diag *d, char *out, size_t size)
 {
 	const char *src = d->source ? d->source : "-";

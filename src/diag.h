@@ -31,6 +31,11 @@ int af_diag_line(struct af_diag *d, uint64_t line, unsigned col, const char *fmt
 	__attribute__((format(printf, 4, 5)));
 int af_diag_error(struct af_diag *d, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* An error about another file than d's source (the output, say): the same
+ * rule, and if it is the first, the message names `source` instead, which
+ * must then live as long as d is read. */
+int af_diag_error_in(struct af_diag *d, const char *source, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
 /* Format "source: offset 0x1a2c: message" (no program name, no newline). */
 void af_diag_format(const struct af_diag *d, char *out, size_t size);

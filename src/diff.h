@@ -72,4 +72,13 @@ struct af_sink;
 int af_diff_write_folded(struct af_tree *t, uint32_t root, const struct af_diff *df,
 			 unsigned decimals, struct af_sink *out);
 
+/* The run of `--diff BEFORE AFTER` (cli.h): read both inputs (their
+ * warnings on stderr), select in each what -t and -p name, merge, and write
+ * the differential graph, its two-count folded stacks or the report's
+ * comparison into o->output (run.h has the steps it shares with a single
+ * graph). Says on stderr how much work only the first run did. Returns 0,
+ * or -1 with diag set. */
+struct af_cli;
+int af_diff_run(struct af_cli *o, struct af_diag *d);
+
 #endif

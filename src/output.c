@@ -8,6 +8,7 @@
 #include <limits.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
@@ -100,10 +101,31 @@ static char *temp_name(const char *path)
 	return tmp;
 }
 
+/* Every error of an output: recorded in the caller's diag, naming the
+ * output (the first error wins there). */
+__attribute__((format(printf, 2, 3)))
+static int fail(struct af_output *o, const char *fmt, ...)
+{
+	char msg[sizeof o->diag->msg];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	return af_diag_error_in(o->diag, o->name, "%s", msg);
+}
+
 int af_output_open(struct af_output *o, const char *path, struct af_diag *d)
+{
+	return af_output_open_as(o, path, path, d);
+}
+
+int af_output_open_as(struct af_output *o, const char *path, const char *name,
+		      struct af_diag *d)
 {
 	memset(o, 0, sizeof *o);
 	o->path = path;
+	o->name = name;
+	o->diag = d;
 	o->slot = -1;
 	if (strcmp(path, "-") == 0) {
 		o->fp = stdout;
@@ -115,10 +137,10 @@ int af_output_open(struct af_output *o, const char *path, struct af_diag *d)
 	struct stat st;
 	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
 		if (S_ISDIR(st.st_mode))
-			return af_diag_error(d, "cannot write output: is a directory");
+			return fail(o, "cannot write output: is a directory");
 		o->fp = fopen(path, "wb");
 		if (!o->fp)
-			return af_diag_error(d, "cannot open output: %s", strerror(errno));
+			return fail(o, "cannot open output: %s", strerror(errno));
 		af_sink_init(&o->sink, af_write_file, o->fp);
 		return 0;
 	}
@@ -132,7 +154,7 @@ int af_output_open(struct af_output *o, const char *path, struct af_diag *d)
 		free(o->tmp);
 		o->tmp = NULL;
 		af_output_abort(o);
-		return af_diag_error(d, "output path is too long");
+		return fail(o, "output path is too long");
 	}
 	int fd = mkstemp(o->tmp);
 	if (fd < 0) {
@@ -140,7 +162,7 @@ int af_output_open(struct af_output *o, const char *path, struct af_diag *d)
 		free(o->tmp);
 		o->tmp = NULL;
 		af_output_abort(o);
-		return af_diag_error(d, "cannot create output: %s", strerror(e));
+		return fail(o, "cannot create output: %s", strerror(e));
 	}
 	fchmod(fd, exists ? st.st_mode & 07777 : new_file_mode);
 	o->slot = claim_pending(o->tmp);
@@ -149,13 +171,13 @@ int af_output_open(struct af_output *o, const char *path, struct af_diag *d)
 		int e = errno;
 		close(fd);
 		af_output_abort(o);
-		return af_diag_error(d, "cannot open output: %s", strerror(e));
+		return fail(o, "cannot open output: %s", strerror(e));
 	}
 	af_sink_init(&o->sink, af_write_file, o->fp);
 	return 0;
 }
 
-int af_output_commit(struct af_output *o, struct af_diag *d)
+int af_output_commit(struct af_output *o)
 {
 	int failed = af_sink_finish(&o->sink) < 0 ? errno : 0;
 	if (o->fp == stdout) {
@@ -163,19 +185,19 @@ int af_output_commit(struct af_output *o, struct af_diag *d)
 			failed = errno;
 		o->fp = NULL;
 		if (failed)
-			return af_diag_error(d, "cannot write output: %s", strerror(failed));
+			return fail(o, "cannot write output: %s", strerror(failed));
 		return 0;
 	}
 	if (fclose(o->fp) != 0 && !failed)
 		failed = errno;
 	o->fp = NULL;
 	if (!o->tmp)
-		return failed ? af_diag_error(d, "cannot write output: %s", strerror(failed)) : 0;
+		return failed ? fail(o, "cannot write output: %s", strerror(failed)) : 0;
 	if (!failed && rename(o->tmp, o->target ? o->target : o->path) != 0)
 		failed = errno;
 	if (failed) {
 		af_output_abort(o);
-		return af_diag_error(d, "cannot write output: %s", strerror(failed));
+		return fail(o, "cannot write output: %s", strerror(failed));
 	}
 	release_pending(o);
 	free(o->tmp);
@@ -187,12 +209,10 @@ int af_output_commit(struct af_output *o, struct af_diag *d)
 
 void af_output_abort(struct af_output *o)
 {
-	if (o->fp && o->fp != stdout) {
-		af_sink_finish(&o->sink);
+	if (o->fp && af_sink_finish(&o->sink) < 0)
+		fail(o, "cannot write output: %s", strerror(errno));
+	if (o->fp && o->fp != stdout)
 		fclose(o->fp);
-	} else if (o->fp == stdout) {
-		af_sink_finish(&o->sink);
-	}
 	o->fp = NULL;
 	if (o->tmp) {
 		unlink(o->tmp);
@@ -202,4 +222,12 @@ void af_output_abort(struct af_output *o)
 	}
 	free(o->target);
 	o->target = NULL;
+}
+
+int af_output_close(struct af_output *o, int rc)
+{
+	if (rc == 0)
+		return af_output_commit(o);
+	af_output_abort(o);
+	return -1;
 }

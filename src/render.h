@@ -1,5 +1,8 @@
-/* render.h: the back ends. Each draws a finished layout into a sink and
- * shares one signature; none reads the tree except for frame names. */
+/* render.h: the back ends, and the one place that chooses among them.
+ * Each graphical back end draws a finished layout into a sink and shares
+ * one signature; none reads the tree except for frame names. The text back
+ * ends write the tree itself. af_render_to() picks by output format, from
+ * the table of formats in render.c. */
 #ifndef AF_RENDER_H
 #define AF_RENDER_H
 
@@ -52,8 +55,6 @@ enum af_cairo_format { AF_CAIRO_PNG, AF_CAIRO_PDF, AF_CAIRO_SVG };
 int af_render_cairo(const struct af_layout *l, const struct af_render_opts *o,
 		    enum af_cairo_format fmt, struct af_sink *out, struct af_diag *d);
 
-#endif
-
 /* Text back ends read the tree itself (they need every frame, however
  * narrow). Folded: one line per distinct stack "a;b;c weight", where a node
  * gets a line if it has self weight or no children (so zero-weight leaves
@@ -64,3 +65,32 @@ int af_write_folded(struct af_tree *t, uint32_t root, const uint8_t *excluded,
 		    unsigned decimals, struct af_sink *out);
 int af_write_tree(struct af_tree *t, uint32_t root, const uint8_t *excluded,
 		  unsigned decimals, struct af_sink *out);
+
+/* ---- choosing a back end ---- */
+
+enum af_out_format {
+	AF_OUT_AUTO, AF_OUT_SVG, AF_OUT_SVG_STATIC, AF_OUT_PNG, AF_OUT_PDF,
+	AF_OUT_FOLDED, AF_OUT_TREE, AF_OUT_FRAMES
+};
+
+/* "svg", "svg-static", "png", "pdf", "folded", "tree", "frames"; AF_OUT_AUTO
+ * if none. */
+enum af_out_format af_out_format_named(const char *name);
+/* From a path's extension (.svg .png .pdf .folded .txt); AF_OUT_AUTO when
+ * it has none we know. */
+enum af_out_format af_out_format_from_path(const char *path);
+/* The extension a batch gives files of format f, without the dot. */
+const char *af_out_format_ext(enum af_out_format f);
+/* Drawn through cairo (PNG, PDF, static SVG): needs fonts (fonts.h). */
+bool af_out_format_cairo(enum af_out_format f);
+
+/* Lay out (unless f is a text format) and write one graph of the subtree at
+ * root, skipping excluded nodes (may be NULL). Returns 0, or -1 with diag
+ * set (or with only the sink's error, which the output reports). Reads the
+ * tree only, so several threads may share it, once af_batch_prepare_tree()
+ * (batch.h) has run on it. */
+int af_render_to(enum af_out_format f, struct af_tree *t, uint32_t root,
+		 const uint8_t *excluded, const struct af_layout_opts *lo,
+		 const struct af_render_opts *ro, struct af_sink *out, struct af_diag *d);
+
+#endif

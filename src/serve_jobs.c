@@ -195,7 +195,7 @@ static int write_status(const struct af_jobs *j, const char *hash, const char *m
 			af_sink_puts(&out.sink, msg);
 			af_sink_putc(&out.sink, '\n');
 		}
-		rc = af_output_commit(&out, &d);
+		rc = af_output_commit(&out);
 	}
 	af_buf_release(&path);
 	return rc;
@@ -481,7 +481,7 @@ static int open_out(struct render *r, const char *name, struct af_output *out,
 	af_buf_init(path);
 	path_of(path, r->w->j, r->hash, name);
 	af_diag_init(d, name);
-	return af_output_open(out, path->data, d);
+	return af_output_open_as(out, path->data, name, d);
 }
 
 static void set_opts(struct render *r, const struct thread_rec *t, struct af_layout_opts *lo,
@@ -535,7 +535,7 @@ static void render_file(struct render *r, struct thread_rec *t, size_t i, int f)
 					  NULL, &lo, &ro, &out.sink, &d);
 		}
 		if (rc == 0)
-			rc = af_output_commit(&out, &od);
+			rc = af_output_commit(&out);
 		else
 			af_output_abort(&out);
 	}
@@ -573,7 +573,7 @@ static void render_report(struct render *r)
 	if (rc == 0)   /* a sink error shows in the commit */
 		af_render_report(&rep, AF_REPORT_HTML, &ro, &out.sink);
 	if (rc == 0)
-		rc = af_output_commit(&out, &d);
+		rc = af_output_commit(&out);
 	if (rc < 0) {
 		r->report_error = diag_text(&d);
 		r->write_failed = true;
@@ -742,7 +742,7 @@ static int write_page(struct render *r, struct af_diag *d)
 		page_graphs(s, r);
 		page_report(s, r);
 		af_sink_puts(s, "</body>\n</html>\n");
-		rc = af_output_commit(&out, d);
+		rc = af_output_commit(&out);
 	}
 	af_buf_release(&path);
 	return rc;

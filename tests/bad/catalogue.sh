@@ -107,6 +107,22 @@ OUT_PATH=/dev/full
 bad output-is-a-directory "/tmp: cannot write output: is a directory"
 cp "$ART/perflib-basic.trace" "$IN"
 OUT_PATH=/tmp
+# Text outputs larger than the sink's 64 KiB block meet the full device
+# while writing, not at the commit: the writer stops and the output still
+# names the error (the message was empty before issue 14's output change).
+big_folded() { awk 'BEGIN { for (i = 0; i < 3000; i++) printf "main;frame_number_%d;callee_%d 1\n", i, i }' >"$IN"; }
+bad output-device-full-folded "/dev/full: cannot write output: No space left on device"
+big_folded
+OUT_PATH=/dev/full
+ARGS="--format folded"
+bad output-device-full-tree "/dev/full: cannot write output: No space left on device"
+big_folded
+OUT_PATH=/dev/full
+ARGS="--format tree"
+bad output-device-full-report "/dev/full: cannot write output: No space left on device"
+big_folded
+OUT_PATH=/dev/full
+ARGS="--report"
 
 # ---- ART streaming and V2 ----
 STREAM=$ART/ffx-art-streaming.trace

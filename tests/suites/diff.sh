@@ -330,6 +330,21 @@ else
 	fail "diff/png golden" "$why"
 fi
 
+# ---- a full disk ----
+
+# Folded stacks and the report larger than the sink's 64 KiB block meet the
+# full device while being written: the one error line names it (it was an
+# empty message before issue 14's output change), exit 1.
+awk 'BEGIN { for (i = 0; i < 3000; i++) printf "main;frame_number_%d;callee_%d %d\n", i, i, i % 5 + 1 }' >"$TMP/full-a.folded"
+awk 'BEGIN { for (i = 0; i < 3000; i++) printf "main;frame_number_%d;callee_%d %d\n", i, i, i % 7 + 1 }' >"$TMP/full-b.folded"
+for args in "--format folded" "--report"; do
+	"$AFLAME" --diff $args "$TMP/full-a.folded" "$TMP/full-b.folded" -o /dev/full 2>"$TMP/full.err"
+	rc=$?
+	check "diff/full disk ($args): exit 1" [ "$rc" -eq 1 ]
+	check "diff/full disk ($args): names the output" \
+		grep -qx "aflame-render: /dev/full: cannot write output: No space left on device" "$TMP/full.err"
+done
+
 # ---- tooltips in a browser ----
 
 if command -v "${CHROMIUM:-chromium}" >/dev/null 2>&1 && [ -z "${AFLAME_SANITIZED:-}" ]; then

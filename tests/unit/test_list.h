@@ -1,6 +1,9 @@
 /* test_list.h: every unit test, in the order they run. */
 TEST(test_buf_fixed_numbers)
 TEST(test_buf_sink_large_and_sticky_error)
+TEST(test_output_errors_name_the_output)
+TEST(test_output_first_error_wins)
+TEST(test_output_whole_or_nothing)
 TEST(test_names_signatures)
 TEST(test_names_clean)
 TEST(test_tree_intern)
