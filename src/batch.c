@@ -100,20 +100,13 @@ struct worker {
 	pthread_t thread;
 };
 
-static double now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 /* Under the lock: the progress line, at most 10 times a second, once the
  * batch has run for a second (short batches stay quiet). */
 static void progress(struct batch *b, bool final)
 {
 	if (!b->o->progress)
 		return;
-	double t = now();
+	double t = af_now();
 	if (final) {
 		if (b->progress_shown)
 			fputs("\r\033[K", stderr);
@@ -519,7 +512,7 @@ static void free_batch(struct batch *b)
 
 int af_batch_run(const struct af_batch_opts *o, char *const *inputs, size_t ninputs)
 {
-	struct batch b = { .o = o, .ninputs = ninputs, .start = now() };
+	struct batch b = { .o = o, .ninputs = ninputs, .start = af_now() };
 	pthread_mutex_init(&b.lock, NULL);
 	pthread_cond_init(&b.cond, NULL);
 	b.inputs = af_xcalloc(ninputs ? ninputs : 1, sizeof *b.inputs);

@@ -16,6 +16,7 @@
  * connection closed before it closes the socket, and both happen under
  * our lock, so a descriptor shut down is always the connection's own. */
 #include "serve_int.h"
+#include "util.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -41,13 +42,6 @@ struct af_guard {
 
 /* Grace under pressure, seconds. */
 #define PRESSED_GRACE 1.0
-
-static double now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 struct af_guard *af_guard_new(unsigned request_timeout, uint64_t min_rate, unsigned max_conns)
 {
@@ -88,7 +82,7 @@ static void opened(struct af_guard *g, struct MHD_Connection *c, void **ctx)
 		return;   /* untracked: libmicrohttpd's idle timeout still holds */
 	k->g = g;
 	k->fd = i->connect_fd;
-	k->since = now();
+	k->since = af_now();
 	pthread_mutex_lock(&g->lock);
 	k->next = g->head;
 	if (g->head)
@@ -141,7 +135,7 @@ static void set_phase(struct MHD_Connection *c, bool request, uint64_t bytes, bo
 	} else {
 		k->request = request;
 		k->bytes = 0;
-		k->since = now();
+		k->since = af_now();
 	}
 	pthread_mutex_unlock(&g->lock);
 }
@@ -164,7 +158,7 @@ void af_guard_idle(struct MHD_Connection *c)
 unsigned af_guard_sweep(struct af_guard *g, bool pressure)
 {
 	unsigned shut = 0;
-	double t = now();
+	double t = af_now();
 	pthread_mutex_lock(&g->lock);
 	double grace = pressure || g->n >= g->pressure_at ? PRESSED_GRACE : g->grace;
 	if (grace > g->grace)

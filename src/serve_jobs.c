@@ -89,13 +89,6 @@ struct af_jobs {
 
 /* ---- the table ---- */
 
-static double now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 static unsigned bucket_of(const char *hash)
 {
 	unsigned v = 0;
@@ -252,7 +245,7 @@ void af_jobs_status(struct af_jobs *j, const char *hash, struct af_job_status *s
 	memset(st, 0, sizeof *st);
 	pthread_mutex_lock(&j->lock);
 	struct job *x = lookup(j, hash);
-	if (x && x->retry_at && now() >= x->retry_at && j->queued < AF_SERVE_MAX_QUEUE) {
+	if (x && x->retry_at && af_now() >= x->retry_at && j->queued < AF_SERVE_MAX_QUEUE) {
 		free(x->msg);
 		x->msg = NULL;
 		enqueue(j, x);
@@ -262,7 +255,7 @@ void af_jobs_status(struct af_jobs *j, const char *hash, struct af_job_status *s
 		st->done = x->done;
 		st->total = x->total;
 		if (x->retry_at)
-			st->retry_in = (unsigned)(x->retry_at - now()) + 1;
+			st->retry_in = (unsigned)(x->retry_at - af_now()) + 1;
 		if (x->msg)
 			snprintf(st->msg, sizeof st->msg, "%s", x->msg);
 	}
@@ -753,7 +746,7 @@ static int write_page(struct render *r, struct af_diag *d)
 static int render_job(struct worker *w, struct job *x, struct shared_progress *sp, char **msg)
 {
 	const struct af_serve_opts *o = w->j->o;
-	struct render r = { .w = w, .sp = sp, .job = x, .hash = x->hash, .start = now() };
+	struct render r = { .w = w, .sp = sp, .job = x, .hash = x->hash, .start = af_now() };
 	af_buf_init(&r.subtitle);
 	af_profile_init(&r.p);
 	struct af_buf path;
@@ -774,7 +767,7 @@ static int render_job(struct worker *w, struct job *x, struct shared_progress *s
 			af_default_subtitle(&r.subtitle, "trace", &r.p);
 			sp->total = (unsigned)(3 * r.ndrawn + 2);
 			for (size_t i = 0; i < r.ndrawn && rc == 0; i++) {
-				if (now() - r.start > o->max_seconds) {
+				if (af_now() - r.start > o->max_seconds) {
 					r.out_of_time = true;
 					break;
 				}
@@ -874,7 +867,7 @@ static int run_child(struct worker *w, struct job *x, char **msg)
 		*msg = af_xstrndup("cannot start the render", 23);
 		return -1;
 	}
-	double start = now(), limit = (double)j->o->max_seconds + 5, killed = 0;
+	double start = af_now(), limit = (double)j->o->max_seconds + 5, killed = 0;
 	bool stop = false, timed_out = false;
 	int status = 0;
 	for (;;) {
@@ -886,7 +879,7 @@ static int run_child(struct worker *w, struct job *x, char **msg)
 		x->total = sp->total;
 		stop = j->stop;
 		pthread_mutex_unlock(&j->lock);
-		double t = now();
+		double t = af_now();
 		if (!killed && (stop || t - start > limit)) {
 			timed_out = !stop;
 			kill(pid, SIGTERM);   /* the child removes its temporary files */
@@ -932,11 +925,11 @@ static int run_job(struct worker *w, struct job *x, char **msg)
 		*msg = st_msg;
 		rc = s == AF_JOB_DONE ? 0 : -1;
 	} else {
-		double start = now();
+		double start = af_now();
 		rc = run_child(w, x, msg);
 		if (rc <= 0)
 			fprintf(stderr, AF_SERVE_PROG " serve: %.12s: %s in %.1f s%s%s\n", x->hash,
-				rc == 0 ? "rendered" : "failed", now() - start, rc ? ": " : "",
+				rc == 0 ? "rendered" : "failed", af_now() - start, rc ? ": " : "",
 				rc ? *msg : "");
 	}
 	close(fd);
@@ -967,7 +960,7 @@ static void *work(void *arg)
 		if (rc <= 0) {
 			x->done = x->total;
 			x->state = rc < 0 ? AF_JOB_FAILED : AF_JOB_DONE;
-			x->retry_at = rc == -2 ? now() + RETRY_SECONDS : 0;
+			x->retry_at = rc == -2 ? af_now() + RETRY_SECONDS : 0;
 			free(x->msg);
 			x->msg = rc < 0 ? msg : NULL;
 			if (rc == 0)

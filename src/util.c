@@ -3,6 +3,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -76,4 +77,11 @@ void af_bug(const char *file, int line, const char *what)
 {
 	fprintf(stderr, "aflame-render: BUG: %s:%d: %s\n", file, line, what);
 	abort();
+}
+
+double af_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }

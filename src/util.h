@@ -28,6 +28,9 @@ static inline bool af_mul_ok(size_t a, size_t b)
 	return b == 0 || a <= SIZE_MAX / b;
 }
 
+/* Seconds on the monotonic clock, for deadlines and progress. */
+double af_now(void);
+
 _Noreturn void af_bug(const char *file, int line, const char *what);
 #define AF_BUG(what) af_bug(__FILE__, __LINE__, (what))
 
