@@ -70,10 +70,26 @@ struct pfile {
 	uint64_t min_vaddr, offset_of_min_vaddr;
 	size_t first, count;           /* syms[first..first+count), sorted */
 };
-struct map { uint64_t start, end, pgoff; struct span path; uint32_t file; bool jit; };
+/* kind and art are worked out once when the map is added: what resolve()
+ * and mark_art() need per frame without looking at the path again. */
+struct map { uint64_t start, end, pgoff; struct span path; uint32_t file; bool jit, art; enum kind kind; };
 struct maps { struct map *m; size_t n, cap; };
-struct pthread_ { uint64_t tid, pid; struct span name; uint32_t node; size_t index; };
+/* A thread's last folded stack, root first: the next sample's frames that
+ * match it from the root take their nodes from it without a tree probe. */
+struct frame { uint32_t name, node; };
+struct pthread_ {
+	uint64_t tid, pid; struct span name; uint32_t node; size_t index;
+	struct frame *stack; size_t depth, cap_stack;
+};
 struct attr { uint64_t sample_type, type, config; struct span event; };
+
+/* The last resolutions, direct-mapped by (pid, ip): real callchains repeat
+ * the same return addresses sample after sample, and a hit saves the map
+ * and symbol searches. A slot is valid while gen matches the maps'
+ * generation, which every change to any maps bumps (entries point into
+ * the maps). */
+#define IPCACHE_BITS 14
+struct ipslot { uint64_t ip, pid, gen; bool kernel; struct entry e; };
 
 /* Names of the common events by perf_event_attr type and config, for files
  * without simpleperf's event_type_info (older simpleperf, Linux perf). */
@@ -102,6 +118,10 @@ struct pd {
 	struct af_idmap file_by_hash;  /* path hash -> first file with it */
 	struct sym *syms; size_t nsyms, cap_syms;
 	struct maps *maps; size_t nmaps, cap_maps;    /* per process; [0] is the kernel's */
+	uint64_t maps_gen;             /* bumped on every change to the maps */
+	struct ipslot *ipcache;        /* 1 << IPCACHE_BITS slots */
+	uint32_t *sym_names;           /* per symbol 3 name ids (plain, JIT, kernel), AF_NONE until made */
+	uint64_t *sym_addrs;           /* syms[i].addr, a quarter of the memory to search */
 	struct af_idmap maps_by_pid;
 	struct pthread_ *threads; size_t nthreads, cap_threads;
 	struct af_idmap thread_ids, proc_nodes;
@@ -364,6 +384,22 @@ static int read_files(struct pd *f, unsigned feat)
 
 /* ---- thread state: maps and names ---- */
 
+static bool ends(struct span s, const char *suffix)
+{
+	size_t n = strlen(suffix);
+	return s.n >= n && memcmp(s.s + s.n - n, suffix, n) == 0;
+}
+
+static bool contains(struct span s, const char *needle)
+{
+	size_t n = strlen(needle);
+	for (size_t i = 0; i + n <= s.n; i++)
+		if (memcmp(s.s + i, needle, n) == 0)
+			return true;
+	return false;
+}
+
+
 static struct maps *maps_of(struct pd *f, uint64_t pid)
 {
 	bool found;
@@ -408,7 +444,15 @@ static void add_map(struct pd *f, uint64_t pid, struct map m)
 		ms->n -= j - i - 1;
 	}
 	m.file = find_file(f, m.path);
+	/* simpleperf's Dso::IsForJavaMethod: dex files, and JIT symfiles */
+	m.kind = K_NATIVE;
+	if (m.file != AF_NONE && f->files[m.file].type == DSO_DEX_FILE)
+		m.kind = K_DEX;
+	else if (m.jit || contains(m.path, "_jit_app_cache:") || contains(m.path, "_jit_zygote_cache:"))
+		m.kind = K_JIT;
+	m.art = ends(m.path, "/libart.so") || ends(m.path, "/libartd.so");
 	ms->m[i] = m;
+	f->maps_gen++;
 }
 
 static const struct map *find_map(struct pd *f, uint64_t pid, uint64_t ip)
@@ -481,10 +525,11 @@ static const struct sym *find_sym(const struct pd *f, uint32_t k, uint64_t vaddr
 	if (file->count == 0)
 		return NULL;
 	const struct sym *s = f->syms + file->first;
+	const uint64_t *addr = f->sym_addrs + file->first;
 	size_t lo = 0, hi = file->count;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		if (s[mid].addr <= vaddr)
+		if (addr[mid] <= vaddr)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -516,52 +561,41 @@ static uint64_t vaddr_in_file(const struct pfile *file, const struct map *m, uin
 	}
 }
 
-static bool ends(struct span s, const char *suffix)
-{
-	size_t n = strlen(suffix);
-	return s.n >= n && memcmp(s.s + s.n - n, suffix, n) == 0;
-}
-
-static bool contains(struct span s, const char *needle)
-{
-	size_t n = strlen(needle);
-	for (size_t i = 0; i + n <= s.n; i++)
-		if (memcmp(s.s + i, needle, n) == 0)
-			return true;
-	return false;
-}
-
 /* Where ip is: its map, file, address in the file, symbol and kind. */
-static struct entry resolve(struct pd *f, uint64_t pid, uint64_t ip, bool kernel)
+static struct entry lookup(struct pd *f, uint64_t pid, uint64_t ip, bool kernel)
 {
 	const struct map *m = kernel ? find_map(f, KERNEL_PID, ip) : find_map(f, pid, ip);
 	struct entry e = { .map = m, .file = AF_NONE, .vaddr = ip, .kind = kernel ? K_KERNEL : K_UNKNOWN };
-	if (!m) {
-		f->no_map++;
+	if (!m)
 		return e;
-	}
 	e.file = m->file;
 	const struct pfile *file = m->file != AF_NONE ? &f->files[m->file] : NULL;
 	e.vaddr = m->jit ? ip : vaddr_in_file(file, m, ip, kernel);
 	e.sym = file ? find_sym(f, m->file, e.vaddr) : NULL;
-	if (!e.sym)
-		f->no_symbol++;
-	if (kernel)
-		return e;
-	e.kind = K_NATIVE;
-	/* simpleperf's Dso::IsForJavaMethod: dex files, and JIT symfiles */
-	if (file && file->type == DSO_DEX_FILE)
-		e.kind = K_DEX;
-	else if (m->jit || contains(m->path, "_jit_app_cache:") || contains(m->path, "_jit_zygote_cache:"))
-		e.kind = K_JIT;
+	if (!kernel)
+		e.kind = m->kind;
 	return e;
+}
+
+/* lookup() through the cache of recent resolutions; counts the frames
+ * outside every map and those without a symbol. */
+static struct entry resolve(struct pd *f, uint64_t pid, uint64_t ip, bool kernel)
+{
+	uint64_t h = (ip ^ (pid << 20) ^ kernel) * 0x9e3779b97f4a7c15ULL;
+	struct ipslot *c = &f->ipcache[h >> (64 - IPCACHE_BITS)];
+	if (!(c->gen == f->maps_gen && c->ip == ip && c->pid == pid && c->kernel == kernel))
+		*c = (struct ipslot){ ip, pid, f->maps_gen, kernel, lookup(f, pid, ip, kernel) };
+	if (!c->e.map)
+		f->no_map++;
+	else if (!c->e.sym)
+		f->no_symbol++;
+	return c->e;
 }
 
 static bool art_entry(const struct entry *e, bool *trampoline)
 {
 	*trampoline = e->sym && ends(e->sym->name, "jni_trampoline");
-	return e->kind == K_NATIVE &&
-	       (*trampoline || ends(e->map->path, "/libart.so") || ends(e->map->path, "/libartd.so"));
+	return e->kind == K_NATIVE && (*trampoline || e->map->art);
 }
 
 /* simpleperf's CallChainReportBuilder::MarkArtFrame: ART's own frames next
@@ -614,8 +648,8 @@ static size_t simplify(struct pd *f, struct entry *c, size_t n)
 	mark_art(c, n);
 	size_t k = 0;
 	for (size_t i = 0; i < n; i++)
-		if (c[i].kind != K_ART)
-			c[k++] = c[i];
+		if (c[i].kind != K_ART && k++ != i)
+			c[k - 1] = c[i];
 	n = k;
 	k = 0;
 	for (size_t i = 0; i < n; i++) {
@@ -627,7 +661,8 @@ static size_t simplify(struct pd *f, struct entry *c, size_t n)
 			if (i + 1 < n && c[i + 1].sym == twin)
 				continue;
 		}
-		c[k++] = c[i];
+		if (k++ != i)
+			c[k - 1] = c[i];
 	}
 	return k;
 }
@@ -636,7 +671,7 @@ static size_t simplify(struct pd *f, struct entry *c, size_t n)
  * JIT-compiled Java frames end "_[j]", kernel frames "_[k]"
  * (flamegraph.pl's annotations, as simpleperf's stackcollapse.py --jit
  * and --kernel write them). */
-static uint32_t frame_name(struct pd *f, const struct entry *e)
+static uint32_t make_name(struct pd *f, const struct entry *e)
 {
 	struct af_buf *b = &f->scratch;
 	b->len = 0;
@@ -656,6 +691,18 @@ static uint32_t frame_name(struct pd *f, const struct entry *e)
 	else if (e->kind == K_KERNEL)
 		af_buf_printf(b, "_[k]");
 	return af_tree_intern(&f->p->tree, b->data, b->len);
+}
+
+/* make_name(), made once per symbol and suffix: most frames have a symbol,
+ * and building and interning their names was most of the reading time. */
+static uint32_t frame_name(struct pd *f, const struct entry *e)
+{
+	if (!e->sym)
+		return make_name(f, e);
+	uint32_t *id = &f->sym_names[(size_t)(e->sym - f->syms) * 3 + (e->kind == K_JIT ? 1 : e->kind == K_KERNEL ? 2 : 0)];
+	if (*id == AF_NONE)
+		*id = make_name(f, e);
+	return *id;
 }
 
 /* Fields of a sample record, per sample_type. */
@@ -698,6 +745,27 @@ static bool parse_sample(const struct pd *f, struct af_cursor *c, struct sample 
 	return true;
 }
 
+/* Fold the chain (leaf first) under the thread's node; returns the leaf's
+ * node. Consecutive samples of a thread share their callers, so the part
+ * equal to the thread's previous stack is walked without the tree. */
+static uint32_t fold_stack(struct pd *f, struct pthread_ *th, uint32_t node, const struct entry *c, size_t n)
+{
+	af_grow(&th->stack, &th->cap_stack, n, sizeof *th->stack);
+	bool same = true;
+	for (size_t i = 0; i < n; i++) {
+		uint32_t name = frame_name(f, &c[n - 1 - i]);
+		if (same && i < th->depth && th->stack[i].name == name) {
+			node = th->stack[i].node;
+			continue;
+		}
+		same = false;
+		node = af_tree_child(&f->p->tree, node, name);
+		th->stack[i] = (struct frame){ name, node };
+	}
+	th->depth = n;
+	return node;
+}
+
 static int read_sample(struct pd *f, struct af_cursor *c, uint64_t at, uint16_t misc)
 {
 	struct sample s;
@@ -731,8 +799,7 @@ static int read_sample(struct pd *f, struct af_cursor *c, uint64_t at, uint16_t 
 	if (n == 0 && (f->sample_type & S_IP))
 		f->chain[n++] = resolve(f, s.pid, s.ip, kernel);
 	n = simplify(f, f->chain, n);
-	while (n > 0)   /* the callchain lists the leaf first */
-		node = af_tree_child(t, node, frame_name(f, &f->chain[--n]));
+	node = fold_stack(f, th, node, f->chain, n);
 	t->nodes[node].self += s.period;
 	return 0;
 }
@@ -747,7 +814,8 @@ static int read_mmap(struct pd *f, struct af_cursor *c, uint64_t at, uint32_t ty
 		return bad(f, at, "an MMAP record is shorter than its fields");
 	if (len == 0 || addr > UINT64_MAX - len)
 		return 0;
-	struct map m = { addr, addr + len, pgoff, cstr(c->data + c->pos, af_cursor_left(c)), AF_NONE, false };
+	struct map m = { .start = addr, .end = addr + len, .pgoff = pgoff, .path = cstr(c->data + c->pos, af_cursor_left(c)),
+			  .file = AF_NONE };
 	if (type == REC_MMAP2)   /* prot, 24 bytes into the 32 after pgoff */
 		m.jit = af_le(c->data + c->pos - 8, 4) & PROT_JIT_SYMFILE_MAP;
 	bool kernel = (misc & CPUMODE_MASK) == CPUMODE_KERNEL || pid == UINT32_MAX;
@@ -848,12 +916,17 @@ static void pd_release(struct pd *f)
 {
 	for (size_t i = 0; i < f->nmaps; i++)
 		free(f->maps[i].m);
+	for (size_t i = 0; i < f->nthreads; i++)
+		free(f->threads[i].stack);
 	free(f->maps);
 	free(f->attrs);
 	free(f->files);
 	free(f->syms);
 	free(f->threads);
 	free(f->chain);
+	free(f->sym_names);
+	free(f->sym_addrs);
+	free(f->ipcache);
 	af_idmap_release(&f->attr_ids);
 	af_idmap_release(&f->file_by_hash);
 	af_idmap_release(&f->maps_by_pid);
@@ -877,6 +950,14 @@ static int read_all(struct pd *f)
 		return -1;
 	if (!f->feat[FEAT_FILE] && f->feat[FEAT_FILE2] && read_files(f, FEAT_FILE2) < 0)
 		return -1;
+	size_t nsyms = f->nsyms ? f->nsyms : 1;
+	f->sym_names = af_xmalloc(nsyms * 3 * sizeof *f->sym_names);
+	memset(f->sym_names, 0xff, nsyms * 3 * sizeof *f->sym_names);
+	f->sym_addrs = af_xmalloc(nsyms * sizeof *f->sym_addrs);
+	for (size_t i = 0; i < f->nsyms; i++)
+		f->sym_addrs[i] = f->syms[i].addr;
+	f->ipcache = af_xcalloc((size_t)1 << IPCACHE_BITS, sizeof *f->ipcache);
+	f->maps_gen = 1;   /* slots start at generation 0: empty */
 	return read_records(f);
 }
 
