@@ -27,6 +27,7 @@
 #include "util.h"
 
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -81,7 +82,7 @@ struct pthread_ {
 	uint64_t tid, pid; struct span name; uint32_t node; size_t index;
 	struct frame *stack; size_t depth, cap_stack;
 };
-struct attr { uint64_t sample_type, type, config; struct span event; };
+struct attr { uint64_t sample_type, type, config; struct span event; char num[32]; };
 
 /* The last resolutions, direct-mapped by (pid, ip): real callchains repeat
  * the same return addresses sample after sample, and a hit saves the map
@@ -108,7 +109,10 @@ struct pd {
 	const struct af_input *in;
 	const uint8_t *data;
 	size_t len;
+	const struct af_read_opts *o;
 	struct attr *attrs; size_t nattrs;
+	struct af_event_name *enames;  /* per attr */
+	size_t drawn;                  /* the attr drawn (--event) */
 	struct af_idmap attr_ids;      /* sample id -> attr index */
 	uint64_t sample_type;
 	bool sample_id_all;
@@ -235,6 +239,30 @@ static void read_meta(struct pd *f)
 		const uint8_t *comma = memchr(e, ',', (size_t)(line_end - e));
 		f->attrs[a].event = (struct span){ e, (uint32_t)((comma ? comma : line_end) - e) };
 		e = line_end + 1;
+	}
+}
+
+/* The attrs' event names: simpleperf's event_type_info, else the common
+ * events by type and config, else "event N". */
+static void name_events(struct pd *f)
+{
+	f->enames = af_xcalloc(f->nattrs ? f->nattrs : 1, sizeof *f->enames);
+	for (size_t i = 0; i < f->nattrs; i++) {
+		struct attr *at = &f->attrs[i];
+		const char *s;
+		if (at->event.n) {
+			f->enames[i] = (struct af_event_name){ (const char *)at->event.s, at->event.n };
+			continue;
+		}
+		if (at->type == 0 && at->config < sizeof hw_events / sizeof *hw_events) {
+			s = hw_events[at->config];
+		} else if (at->type == 1 && at->config < sizeof sw_events / sizeof *sw_events) {
+			s = sw_events[at->config];
+		} else {
+			snprintf(at->num, sizeof at->num, "event %zu", i + 1);
+			s = at->num;
+		}
+		f->enames[i] = (struct af_event_name){ s, strlen(s) };
 	}
 }
 
@@ -772,7 +800,7 @@ static int read_sample(struct pd *f, struct af_cursor *c, uint64_t at, uint16_t 
 	if (!parse_sample(f, c, &s))
 		return bad(f, at, "a SAMPLE record is shorter than its fields");
 	uint32_t a = f->nattrs > 1 ? af_idmap_get(&f->attr_ids, s.id) : 0;
-	if (a != 0) {   /* the first event type is drawn */
+	if (a != f->drawn) {
 		f->other_event++;
 		return 0;
 	}
@@ -880,18 +908,19 @@ static void info(struct pd *f)
 		if (i)
 			af_buf_printf(b, ", ");
 		size_t from = b->len;
-		const struct attr *at = &f->attrs[i];
-		if (at->event.n)
-			af_name_append(b, (const char *)at->event.s, at->event.n);
-		else if (at->type == 0 && at->config < sizeof hw_events / sizeof *hw_events)
-			af_buf_printf(b, "%s", hw_events[at->config]);
-		else if (at->type == 1 && at->config < sizeof sw_events / sizeof *sw_events)
-			af_buf_printf(b, "%s", sw_events[at->config]);
-		else
-			af_buf_printf(b, "event %zu", i + 1);
+		af_name_append(b, f->enames[i].s, f->enames[i].n);
 		af_name_finish(b, from);
 	}
-	af_profile_info(p, "event types", "%.*s%s", (int)b->len, b->data, f->nattrs > 1 ? " (the first is drawn)" : "");
+	if (f->nattrs > 1 && f->o->event) {
+		af_buf_printf(b, " (");
+		size_t from = b->len;
+		af_name_append(b, f->enames[f->drawn].s, f->enames[f->drawn].n);
+		af_name_finish(b, from);
+		af_buf_printf(b, " is drawn)");
+	} else if (f->nattrs > 1) {
+		af_buf_printf(b, " (the first is drawn)");
+	}
+	af_profile_info(p, "event types", "%.*s", (int)b->len, b->data);
 	af_profile_info(p, "samples", "%" PRIu64 " drawn, %" PRIu64 " of other event types", f->samples,
 			f->other_event);
 	af_profile_info(p, "lost samples", "%" PRIu64, f->lost);
@@ -920,6 +949,7 @@ static void pd_release(struct pd *f)
 		free(f->threads[i].stack);
 	free(f->maps);
 	free(f->attrs);
+	free(f->enames);
 	free(f->files);
 	free(f->syms);
 	free(f->threads);
@@ -946,6 +976,11 @@ static int read_all(struct pd *f)
 		return -1;
 	if (f->feat[FEAT_META_INFO])
 		read_meta(f);
+	name_events(f);
+	int drawn = af_event_pick(f->o->event, f->enames, f->nattrs, f->d);
+	if (drawn < 0)
+		return -1;
+	f->drawn = (size_t)drawn;
 	if (f->feat[FEAT_FILE] && read_files(f, FEAT_FILE) < 0)
 		return -1;
 	if (!f->feat[FEAT_FILE] && f->feat[FEAT_FILE2] && read_files(f, FEAT_FILE2) < 0)
@@ -964,8 +999,7 @@ static int read_all(struct pd *f)
 static int read_perfdata(struct af_profile *p, const struct af_input *in, const struct af_read_opts *o,
 			 struct af_diag *d)
 {
-	(void)o;
-	struct pd f = { .p = p, .d = d, .in = in, .data = in->data, .len = in->len };
+	struct pd f = { .p = p, .d = d, .in = in, .o = o, .data = in->data, .len = in->len };
 	af_idmap_init(&f.attr_ids);
 	af_idmap_init(&f.file_by_hash);
 	af_idmap_init(&f.maps_by_pid);
@@ -974,10 +1008,7 @@ static int read_perfdata(struct af_profile *p, const struct af_input *in, const 
 	af_idmap_init(&f.dex_names);
 	int rc = read_all(&f);
 	if (rc == 0) {
-		/* the drawn event's periods: nanoseconds for the clocks, else counts */
-		const struct attr *a = f.nattrs ? &f.attrs[0] : NULL;
-		bool clock = a && a->type == 1 && a->config <= 1;
-		p->unit = clock ? "ns" : "events";
+		p->unit = f.nattrs ? af_event_unit(f.enames[f.drawn]) : "events";
 		p->clock = NULL;
 		info(&f);
 	}

@@ -43,6 +43,8 @@ struct sp {
 	struct af_idmap thread_ids;    /* tid -> index in threads */
 	struct af_idmap proc_nodes;    /* pid -> process node */
 	struct span *events; size_t nevents, cap_events;
+	uint64_t drawn;                /* the event type drawn (--event) */
+	const struct af_read_opts *o;
 	struct span package;
 	struct entry *chain; size_t cap_chain;
 	struct af_buf scratch;
@@ -262,7 +264,7 @@ static int read_sample(struct sp *f, struct af_proto *m)
 	}
 	if (rc < 0)
 		return fail(f, m);
-	if (type != 0) {   /* the first event type is drawn */
+	if (type != f->drawn) {
 		f->other_event++;
 		return 0;
 	}
@@ -339,8 +341,16 @@ static void info(struct sp *f)
 		af_name_finish(b, from);
 	}
 	af_profile_info(p, "version", "%u", (unsigned)af_le(f->in->data + 10, 2));
-	af_profile_info(p, "event types", "%.*s%s", (int)b->len, b->data,
-			f->nevents > 1 ? " (the first is drawn)" : "");
+	if (f->nevents > 1 && f->o->event) {
+		af_buf_printf(b, " (");
+		size_t from = b->len;
+		af_name_append(b, (const char *)f->events[f->drawn].s, f->events[f->drawn].n);
+		af_name_finish(b, from);
+		af_buf_printf(b, " is drawn)");
+	} else if (f->nevents > 1) {
+		af_buf_printf(b, " (the first is drawn)");
+	}
+	af_profile_info(p, "event types", "%.*s", (int)b->len, b->data);
 	af_profile_info(p, "samples", "%" PRIu64 " drawn, %" PRIu64 " of other event types", f->samples,
 			f->other_event);
 	af_profile_info(p, "lost samples", "%" PRIu64 " of %" PRIu64, f->lost, f->lost_samples);
@@ -359,6 +369,24 @@ static void info(struct sp *f)
 		af_profile_warn(p, f->bad_symbols, "frames naming a symbol their file does not have");
 }
 
+static struct af_event_name event_name(const struct sp *f, size_t i)
+{
+	return (struct af_event_name){ (const char *)f->events[i].s, f->events[i].n };
+}
+
+/* --event among the MetaInfo's event types (their index is the samples'
+ * event_type_id). */
+static int pick_event(struct sp *f)
+{
+	struct af_event_name *names = af_xcalloc(f->nevents ? f->nevents : 1, sizeof *names);
+	for (size_t i = 0; i < f->nevents; i++)
+		names[i] = event_name(f, i);
+	int k = af_event_pick(f->o->event, names, f->nevents, f->d);
+	free(names);
+	f->drawn = k < 0 ? 0 : (uint64_t)k;
+	return k < 0 ? -1 : 0;
+}
+
 static void sp_release(struct sp *f)
 {
 	free(f->files);
@@ -375,18 +403,17 @@ static void sp_release(struct sp *f)
 static int read_simpleperf(struct af_profile *p, const struct af_input *in, const struct af_read_opts *o,
 			   struct af_diag *d)
 {
-	(void)o;
-	struct sp f = { .p = p, .d = d, .in = in };
+	struct sp f = { .p = p, .d = d, .in = in, .o = o };
 	af_idmap_init(&f.file_ids);
 	af_idmap_init(&f.thread_ids);
 	af_idmap_init(&f.proc_nodes);
 	int rc = -1;
 	if (in->len < HEAD)
 		af_diag_offset(d, in->len, "the file ends inside the SIMPLEPERF header");
-	else if (walk(&f, 0) == 0 && walk(&f, 1) == 0)
+	else if (walk(&f, 0) == 0 && pick_event(&f) == 0 && walk(&f, 1) == 0)
 		rc = 0;
 	if (rc == 0) {
-		p->unit = "samples";
+		p->unit = f.nevents ? af_event_unit(event_name(&f, f.drawn)) : "samples";
 		p->clock = NULL;
 		info(&f);
 	}

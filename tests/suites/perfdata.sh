@@ -43,6 +43,22 @@ check "perfdata/two event types: the first (cpu-cycles) drawn, weight $want" tes
 check "perfdata/two event types: named from the attrs" grep -qxF "event types: cpu-cycles, cpu-clock (the first is drawn)" "$TMP/info"
 check "perfdata/two event types: 8 drawn, 2 other" grep -qxF "samples: 8 drawn, 2 of other event types" "$TMP/info"
 
+# --event: the second event type, as stackcollapse.py --event-filter cpu-clock
+merge() { awk '{n = $NF; $NF = ""; sub(/ $/, ""); w[$0] += n} END {for (k in w) print k, w[k]}' | LC_ALL=C sort; }
+got=$("$AFLAME" --format folded --event cpu-clock "$S/perf_with_two_event_types.data" 2>/dev/null | to_stackcollapse | merge)
+check "perfdata/--event cpu-clock: matches stackcollapse.py --event-filter cpu-clock" \
+	test "$got" = "$(cat "$S/perf_with_two_event_types.foldedstack_cpu_clock")"
+"$AFLAME" --info --event cpu-clock "$S/perf_with_two_event_types.data" >"$TMP/info" 2>/dev/null
+check "perfdata/--event cpu-clock: --info says which is drawn" \
+	grep -qxF "event types: cpu-cycles, cpu-clock (cpu-clock is drawn)" "$TMP/info"
+check "perfdata/--event cpu-clock: 2 drawn, 8 other" grep -qxF "samples: 2 drawn, 8 of other event types" "$TMP/info"
+check "perfdata/--event cpu-clock: weights in ns" grep -qE '^ +4633 +sleep +2 +500000 ns$' "$TMP/info"
+"$AFLAME" --event sched:sched_switch -o "$TMP/noev.svg" "$S/perf_with_two_event_types.data" 2>"$TMP/e"
+rc=$?
+check "perfdata/--event absent: exit 1, the file's events listed" sh -c "[ $rc -eq 1 ] && grep -qF \
+	\"perf_with_two_event_types.data: no event type 'sched:sched_switch' in the file (it has: cpu-cycles, cpu-clock)\" '$TMP/e'"
+check "perfdata/--event absent: no output" test ! -e "$TMP/noev.svg"
+
 # Linux perf script -F tid,period agrees on samples and weights (checked
 # once by hand; perf is not needed here): perf_with_symbols 935 samples,
 # 648946030; perf_g_fp 10, 13028002.

@@ -18,6 +18,19 @@ for l in "format: simpleperf" "event types: cpu-clock, page-faults (the first is
 	"files: 2 (2 with symbols)" "app package: com.example.app"; do
 	check "simpleperf/info: $l" grep -qxF "$l" "$TMP/info"
 done
+got=$("$AFLAME" --format folded --event page-faults "$S/corners.trace" 2>/dev/null)
+check "simpleperf/--event page-faults draws the second event type's sample" \
+	test "$got" = "com.example.app (101);com.example.app (101);com.example.app.MainActivity.onDraw 9"
+"$AFLAME" --info --event page-faults "$S/corners.trace" >"$TMP/info" 2>/dev/null
+check "simpleperf/--event: --info says which is drawn" \
+	grep -qxF "event types: cpu-clock, page-faults (page-faults is drawn)" "$TMP/info"
+"$AFLAME" --event cpu-cycles -o "$TMP/noev.svg" "$S/corners.trace" 2>"$TMP/e"
+rc=$?
+check "simpleperf/--event absent: exit 1, the file's events listed" sh -c "[ $rc -eq 1 ] && grep -qF \
+	\"no event type 'cpu-cycles' in the file (it has: cpu-clock, page-faults)\" '$TMP/e'"
+check "simpleperf/--event absent: no output" test ! -e "$TMP/noev.svg"
+"$AFLAME" --info "$S/corners.trace" >"$TMP/info" 2>/dev/null
+check "simpleperf/cpu-clock weights in ns" grep -qE '^ +101 +com.example.app +2 +4000 ns$' "$TMP/info"
 got=$("$AFLAME" --format folded -f simpleperf "$S/corners.trace" 2>/dev/null | head -1)
 check "simpleperf/-f simpleperf reads it" test -n "$got"
 gzip -c "$S/corners.trace" >"$TMP/c.trace.gz"
