@@ -37,7 +37,7 @@
 #define MAX_NAME 4096
 
 enum {
-	REC_MMAP = 1, REC_LOST = 2, REC_COMM = 3, REC_FORK = 7, REC_SAMPLE = 9, REC_MMAP2 = 10,
+	REC_MMAP = 1, REC_LOST = 2, REC_COMM = 3, REC_FORK = 7, REC_SAMPLE = 9, REC_MMAP2 = 10, REC_SWITCH = 14,
 	REC_SIMPLEPERF = 32768, REC_SP_CALLCHAIN = 32775,
 };
 enum {
@@ -56,6 +56,7 @@ enum { DSO_KERNEL, DSO_KERNEL_MODULE, DSO_ELF_FILE, DSO_DEX_FILE, DSO_SYMBOL_MAP
 #define CONTEXT_USER ((uint64_t)-512)
 #define CPUMODE_MASK 7
 #define CPUMODE_KERNEL 1
+#define MISC_SWITCH_OUT 0x2000
 #define KERNEL_PID ((uint64_t)UINT32_MAX)
 #define PROT_JIT_SYMFILE_MAP 0x4000   /* simpleperf's mark on MMAP2 prot: symbols at absolute addresses */
 
@@ -81,6 +82,8 @@ struct frame { uint32_t name, node; };
 struct pthread_ {
 	uint64_t tid, pid; struct span name; uint32_t node; size_t index;
 	struct frame *stack; size_t depth, cap_stack;
+	size_t offcpu_at;              /* an off-CPU sample waiting for its end: its record, 0 none */
+	uint64_t offcpu_time;
 };
 struct attr { uint64_t sample_type, type, config; struct span event; char num[32]; };
 
@@ -135,6 +138,9 @@ struct pd {
 	struct entry *chain; size_t cap_chain;
 	struct af_buf scratch;
 	uint64_t samples, other_event, lost, weight, no_map, no_symbol, cut, simpleperf_records;
+	bool offcpu_mode;              /* trace_offcpu with a clock: off-CPU samples drawn */
+	uint32_t offcpu_name;          /* "[off-cpu]" */
+	uint64_t offcpu_drawn, offcpu_open;
 };
 
 static int bad(struct pd *f, uint64_t at, const char *why)
@@ -734,7 +740,7 @@ static uint32_t frame_name(struct pd *f, const struct entry *e)
 }
 
 /* Fields of a sample record, per sample_type. */
-struct sample { uint64_t ip, pid, tid, id, period, nr; const uint8_t *ips; };
+struct sample { uint64_t ip, pid, tid, time, id, period, nr; const uint8_t *ips; };
 
 static bool parse_sample(const struct pd *f, struct af_cursor *c, struct sample *s)
 {
@@ -751,7 +757,7 @@ static bool parse_sample(const struct pd *f, struct af_cursor *c, struct sample 
 		s->pid = a;
 		s->tid = b;
 	}
-	if ((st & S_TIME) && !af_cursor_u64(c, &v))
+	if ((st & S_TIME) && !af_cursor_u64(c, &s->time))
 		return false;
 	if ((st & S_ADDR) && !af_cursor_u64(c, &v))
 		return false;
@@ -794,22 +800,17 @@ static uint32_t fold_stack(struct pd *f, struct pthread_ *th, uint32_t node, con
 	return node;
 }
 
-static int read_sample(struct pd *f, struct af_cursor *c, uint64_t at, uint16_t misc)
+/* Fold one sample of thread th weighing period; an off-CPU one gets a
+ * leaf "[off-cpu]". */
+static int fold_sample(struct pd *f, struct pthread_ *th, const struct sample *sp, uint64_t at, uint16_t misc,
+		       uint64_t period, bool offcpu)
 {
-	struct sample s;
-	if (!parse_sample(f, c, &s))
-		return bad(f, at, "a SAMPLE record is shorter than its fields");
-	uint32_t a = f->nattrs > 1 ? af_idmap_get(&f->attr_ids, s.id) : 0;
-	if (a != f->drawn) {
-		f->other_event++;
-		return 0;
-	}
-	if (s.period > UINT64_MAX - f->weight)
+	struct sample s = *sp;
+	if (period > UINT64_MAX - f->weight)
 		return bad(f, at, "the sample periods add up past 2^64");
 	f->samples++;
-	f->weight += s.period;
-	struct pthread_ *th = thread_of(f, s.tid, s.pid);
-	th->pid = s.pid;
+	f->offcpu_drawn += offcpu;
+	f->weight += period;
 	struct af_tree *t = &f->p->tree;
 	uint32_t node = thread_node(f, th);
 	f->p->threads[th->index].events++;
@@ -828,8 +829,68 @@ static int read_sample(struct pd *f, struct af_cursor *c, uint64_t at, uint16_t 
 		f->chain[n++] = resolve(f, s.pid, s.ip, kernel);
 	n = simplify(f, f->chain, n);
 	node = fold_stack(f, th, node, f->chain, n);
-	t->nodes[node].self += s.period;
+	if (offcpu)
+		node = af_tree_child(t, node, f->offcpu_name);
+	t->nodes[node].self += period;
 	return 0;
+}
+
+/* The thread's waiting off-CPU sample ends at time: it weighs the time
+ * since it was taken (1 if the clock went back), as simpleperf's report
+ * library has it (TraceOffCpuMode MIXED_ON_OFF_CPU). Its record is read
+ * again, already checked. */
+static int end_offcpu(struct pd *f, struct pthread_ *th, uint64_t time)
+{
+	size_t at = th->offcpu_at;
+	th->offcpu_at = 0;
+	f->offcpu_open--;
+	struct af_cursor c = { f->data + at + 8, (size_t)af_le(f->data + at + 6, 2) - 8, 0 };
+	struct sample s;
+	parse_sample(f, &c, &s);
+	uint64_t period = time > th->offcpu_time ? time - th->offcpu_time : 1;
+	return fold_sample(f, th, &s, at, (uint16_t)af_le(f->data + at + 4, 2), period, true);
+}
+
+/* With trace_offcpu, a sample of another event than the first (simpleperf
+ * records sched:sched_switch) is the thread going off the CPU: it waits for
+ * the thread's next sample or switch-in to know how long it was off. */
+static int read_sample(struct pd *f, struct af_cursor *c, uint64_t at, uint16_t misc)
+{
+	struct sample s;
+	if (!parse_sample(f, c, &s))
+		return bad(f, at, "a SAMPLE record is shorter than its fields");
+	uint32_t a = f->nattrs > 1 ? af_idmap_get(&f->attr_ids, s.id) : 0;
+	bool offcpu = f->offcpu_mode && a != 0;
+	if (a != f->drawn && !offcpu) {
+		f->other_event++;
+		return 0;
+	}
+	struct pthread_ *th = thread_of(f, s.tid, s.pid);
+	th->pid = s.pid;
+	if (th->offcpu_at && end_offcpu(f, th, s.time) < 0)
+		return -1;
+	if (offcpu) {
+		th->offcpu_at = (size_t)at;
+		th->offcpu_time = s.time;
+		f->offcpu_open++;
+		return 0;
+	}
+	return fold_sample(f, th, &s, at, misc, s.period, false);
+}
+
+/* A SWITCH record (sample_id_all: the sample's tid and time follow the
+ * empty body) of a thread coming back on the CPU ends its off-CPU sample. */
+static int read_switch(struct pd *f, struct af_cursor *c, uint16_t misc)
+{
+	uint32_t pid = 0, tid = 0;
+	uint64_t time = 0;
+	if (!f->offcpu_mode || (misc & MISC_SWITCH_OUT) || !f->sample_id_all)
+		return 0;
+	if (!(f->sample_type & S_TID) || !(f->sample_type & S_TIME) || !af_cursor_u32(c, &pid) ||
+	    !af_cursor_u32(c, &tid) || !af_cursor_u64(c, &time))
+		return 0;
+	uint32_t k = af_idmap_get(&f->thread_ids, tid);
+	return k != AF_NONE && f->threads[k].offcpu_at ? end_offcpu(f, &f->threads[k], time) : 0;
 }
 
 static int read_mmap(struct pd *f, struct af_cursor *c, uint64_t at, uint32_t type, uint16_t misc)
@@ -884,6 +945,8 @@ static int read_records(struct pd *f)
 			rc = read_mmap(f, &c, pos, type, misc);
 		else if (type == REC_COMM)
 			rc = read_comm(f, &c, pos);
+		else if (type == REC_SWITCH)
+			rc = read_switch(f, &c, misc);
 		else if (type == REC_LOST && rsize >= 24)
 			f->lost += af_le(f->data + pos + 16, 8);
 		else if (type >= REC_SIMPLEPERF)
@@ -923,6 +986,10 @@ static void info(struct pd *f)
 	af_profile_info(p, "event types", "%.*s", (int)b->len, b->data);
 	af_profile_info(p, "samples", "%" PRIu64 " drawn, %" PRIu64 " of other event types", f->samples,
 			f->other_event);
+	if (f->offcpu_mode)
+		af_profile_info(p, "off-cpu samples", "%" PRIu64 " drawn (marked [off-cpu], weighing the time to the "
+				"thread's next sample or switch-in), %" PRIu64 " with neither (left out)",
+				f->offcpu_drawn, f->offcpu_open);
 	af_profile_info(p, "lost samples", "%" PRIu64, f->lost);
 	af_profile_info(p, "threads", "%zu", f->nthreads);
 	size_t with = 0;
@@ -981,6 +1048,14 @@ static int read_all(struct pd *f)
 	if (drawn < 0)
 		return -1;
 	f->drawn = (size_t)drawn;
+	/* simpleperf's report library draws off-CPU samples only beside a
+	 * clock event (it refuses older recordings with another) */
+	f->offcpu_mode = span_eq(f->offcpu, (struct span){ (const uint8_t *)"true", 4 }) && f->drawn == 0 &&
+			 f->nattrs > 1 && strcmp(af_event_unit(f->enames[0]), "ns") == 0;
+	if (f->offcpu.n && span_eq(f->offcpu, (struct span){ (const uint8_t *)"true", 4 }) && !f->offcpu_mode)
+		af_profile_note(f->p, "recorded with --trace-offcpu: off-CPU samples are drawn only with the first "
+				"event type, when that is cpu-clock or task-clock (as simpleperf reads them)");
+	f->offcpu_name = af_tree_intern_str(&f->p->tree, "[off-cpu]");
 	if (f->feat[FEAT_FILE] && read_files(f, FEAT_FILE) < 0)
 		return -1;
 	if (!f->feat[FEAT_FILE] && f->feat[FEAT_FILE2] && read_files(f, FEAT_FILE2) < 0)

@@ -29,7 +29,12 @@
 
 struct span { const uint8_t *s; uint32_t n; };
 struct sfile { struct span path; size_t first, count; };   /* symbols[first..first+count) */
-struct sthread { uint64_t tid, pid; struct span name; uint32_t node; size_t index; };   /* index in p->threads */
+/* index: in p->threads; off: an off-CPU sample waiting for its end (its
+ * message, c.data NULL: none) and its time */
+struct sthread {
+	uint64_t tid, pid; struct span name; uint32_t node; size_t index;
+	struct af_proto off; uint64_t off_time;
+};
 struct entry { uint64_t vaddr; uint32_t file; int64_t symbol; };
 
 struct sp {
@@ -50,6 +55,8 @@ struct sp {
 	struct af_buf scratch;
 	uint64_t samples, other_event, lost, lost_samples, no_chain, bad_symbols, weight;
 	bool offcpu;
+	bool offcpu_mode;              /* trace_offcpu with a clock: off-CPU samples drawn */
+	uint64_t offcpu_drawn, offcpu_open;
 };
 
 static int fail(struct sp *f, const struct af_proto *m)
@@ -165,8 +172,7 @@ static struct span label(struct span s, struct af_buf *b, const char *fallback, 
 	return (struct span){ (const uint8_t *)b->data, (uint32_t)b->len };
 }
 
-/* The node of thread tid, below its process's node; both made on first use. */
-static uint32_t thread_node(struct sp *f, uint64_t tid)
+static struct sthread *thread_of(struct sp *f, uint64_t tid)
 {
 	bool found;
 	uint32_t *slot = af_idmap_slot(&f->thread_ids, tid, &found);
@@ -175,7 +181,14 @@ static uint32_t thread_node(struct sp *f, uint64_t tid)
 		f->threads[f->nthreads] = (struct sthread){ .tid = tid, .pid = tid, .node = AF_NONE };
 		*slot = (uint32_t)f->nthreads++;
 	}
-	struct sthread *th = &f->threads[*slot];
+	return &f->threads[*slot];
+}
+
+/* The node of thread th, below its process's node; both made on first use. */
+static uint32_t thread_node(struct sp *f, struct sthread *th)
+{
+	uint64_t tid = th->tid;
+	bool found;
 	if (th->node != AF_NONE)
 		return th->node;
 	struct af_tree *t = &f->p->tree;
@@ -240,49 +253,126 @@ static int read_entry(struct sp *f, struct af_proto *m, struct entry *e)
 	return rc < 0 ? fail(f, m) : 0;
 }
 
-/* Sample: thread_id 2, callchain 3, event_count 4, event_type_id 5. */
-static int read_sample(struct sp *f, struct af_proto *m)
+/* Sample: time 1, thread_id 2, callchain 3 (into f->chain), event_count
+ * 4, event_type_id 5. */
+struct sample { uint64_t time, tid, count, type; size_t n; };
+
+static int parse_sample(struct sp *f, struct af_proto *m, struct sample *s)
 {
 	struct af_proto_field x;
-	uint64_t tid = 0, count = 1, type = 0;
-	size_t n = 0;
 	int rc;
+	*s = (struct sample){ .count = 1 };
 	while ((rc = af_proto_next(m, &x)) > 0) {
-		if (x.num == 2 && x.wire == AF_WIRE_VARINT) {
-			tid = (uint32_t)x.u;
-		} else if (x.num == 3 && x.wire == AF_WIRE_LEN && n < MAX_CHAIN) {
+		if (x.num == 1 && x.wire == AF_WIRE_VARINT) {
+			s->time = x.u;
+		} else if (x.num == 2 && x.wire == AF_WIRE_VARINT) {
+			s->tid = (uint32_t)x.u;
+		} else if (x.num == 3 && x.wire == AF_WIRE_LEN && s->n < MAX_CHAIN) {
 			struct af_proto e;
 			af_proto_sub(m, &x, &e);
-			af_grow(&f->chain, &f->cap_chain, n + 1, sizeof *f->chain);
-			if (read_entry(f, &e, &f->chain[n++]) < 0)
+			af_grow(&f->chain, &f->cap_chain, s->n + 1, sizeof *f->chain);
+			if (read_entry(f, &e, &f->chain[s->n++]) < 0)
 				return -1;
 		} else if (x.num == 4 && x.wire == AF_WIRE_VARINT) {
-			count = x.u;
+			s->count = x.u;
 		} else if (x.num == 5 && x.wire == AF_WIRE_VARINT) {
-			type = x.u;
+			s->type = x.u;
 		}
 	}
-	if (rc < 0)
-		return fail(f, m);
-	if (type != f->drawn) {
-		f->other_event++;
-		return 0;
-	}
+	return rc < 0 ? fail(f, m) : 0;
+}
+
+/* Fold the sample in f->chain weighing count; an off-CPU one gets a leaf
+ * "[off-cpu]". */
+static int fold_sample(struct sp *f, struct sthread *th, const struct sample *s, uint64_t count, uint64_t at,
+		       bool offcpu)
+{
 	if (count > UINT64_MAX - f->weight)
-		return af_diag_offset(f->d, m->base, "the sample weights add up past 2^64");
+		return af_diag_offset(f->d, at, "the sample weights add up past 2^64");
 	f->samples++;
+	f->offcpu_drawn += offcpu;
 	f->weight += count;
 	struct af_tree *t = &f->p->tree;
-	uint32_t node = thread_node(f, tid);
-	f->p->threads[f->threads[af_idmap_get(&f->thread_ids, tid)].index].events++;
+	uint32_t node = thread_node(f, th);
+	f->p->threads[th->index].events++;
+	size_t n = s->n;
 	if (n == 0) {
 		f->no_chain++;
 		node = af_tree_child(t, node, af_tree_intern_str(t, "[no callchain]"));
 	}
 	while (n > 0)
 		node = af_tree_child(t, node, frame_name(f, &f->chain[--n]));
+	if (offcpu)
+		node = af_tree_child(t, node, af_tree_intern_str(t, "[off-cpu]"));
 	af_tree_add_self(t, node, count);
 	return 0;
+}
+
+/* The thread's waiting off-CPU sample ends at time: it weighs the time
+ * since it was taken (1 if the clock went back), as simpleperf's report
+ * library has it (TraceOffCpuMode MIXED_ON_OFF_CPU). Its message is
+ * parsed again (into f->chain). */
+static int end_offcpu(struct sp *f, struct sthread *th, uint64_t time)
+{
+	struct af_proto m = th->off;
+	struct sample s;
+	th->off.c.data = NULL;
+	f->offcpu_open--;
+	if (parse_sample(f, &m, &s) < 0)
+		return -1;
+	return fold_sample(f, th, &s, time > th->off_time ? time - th->off_time : 1, m.base, true);
+}
+
+/* With trace_offcpu, a sample of another event type than the first
+ * (simpleperf records sched:sched_switch) is the thread going off the CPU:
+ * it waits for the thread's next sample or switch-on to know for how long. */
+static int read_sample(struct sp *f, struct af_proto *m)
+{
+	struct af_proto saved = *m;
+	struct sample s;
+	if (parse_sample(f, m, &s) < 0)
+		return -1;
+	bool offcpu = f->offcpu_mode && s.type != 0;
+	if (s.type != f->drawn && !offcpu) {
+		f->other_event++;
+		return 0;
+	}
+	struct sthread *th = thread_of(f, s.tid);
+	if (th->off.c.data) {   /* ends it, and reads the sample again: f->chain was reused */
+		*m = saved;
+		if (end_offcpu(f, th, s.time) < 0 || parse_sample(f, m, &s) < 0)
+			return -1;
+	}
+	if (offcpu) {
+		th->off = saved;
+		th->off_time = s.time;
+		f->offcpu_open++;
+		return 0;
+	}
+	return fold_sample(f, th, &s, s.count, m->base, false);
+}
+
+/* ContextSwitch: switch_on 1, time 2, thread_id 3. A thread back on the
+ * CPU ends its off-CPU sample. */
+static int read_switch(struct sp *f, struct af_proto *m)
+{
+	struct af_proto_field x;
+	uint64_t on = 0, time = 0, tid = 0;
+	int rc;
+	while ((rc = af_proto_next(m, &x)) > 0) {
+		if (x.num == 1 && x.wire == AF_WIRE_VARINT)
+			on = x.u;
+		else if (x.num == 2 && x.wire == AF_WIRE_VARINT)
+			time = x.u;
+		else if (x.num == 3 && x.wire == AF_WIRE_VARINT)
+			tid = (uint32_t)x.u;
+	}
+	if (rc < 0)
+		return fail(f, m);
+	uint32_t k = af_idmap_get(&f->thread_ids, tid);
+	if (!f->offcpu_mode || !on || k == AF_NONE || !f->threads[k].off.c.data)
+		return 0;
+	return end_offcpu(f, &f->threads[k], time);
 }
 
 /* One walk over the records: pass 0 reads files, threads, meta and lost
@@ -309,6 +399,8 @@ static int walk(struct sp *f, int pass)
 			af_proto_sub(&rec, &x, &m);
 			if (pass == 1 && x.num == 1)
 				rc = read_sample(f, &m);
+			else if (pass == 1 && x.num == 6)
+				rc = read_switch(f, &m);
 			else if (pass == 0 && x.num == 2)
 				rc = read_lost(f, &m);
 			else if (pass == 0 && x.num == 3)
@@ -363,6 +455,10 @@ static void info(struct sp *f)
 		af_profile_info(p, "app package", "%.*s", (int)f->package.n, (const char *)f->package.s);
 	if (f->offcpu)
 		af_profile_info(p, "trace offcpu", "yes");
+	if (f->offcpu_mode)
+		af_profile_info(p, "off-cpu samples", "%" PRIu64 " drawn (marked [off-cpu], weighing the time to the "
+				"thread's next sample or switch-on), %" PRIu64 " with neither (left out)",
+				f->offcpu_drawn, f->offcpu_open);
 	if (f->no_chain)
 		af_profile_warn(p, f->no_chain, "samples without a callchain");
 	if (f->bad_symbols)
@@ -384,6 +480,9 @@ static int pick_event(struct sp *f)
 	int k = af_event_pick(f->o->event, names, f->nevents, f->d);
 	free(names);
 	f->drawn = k < 0 ? 0 : (uint64_t)k;
+	/* simpleperf's report library draws off-CPU samples only beside a
+	 * clock event */
+	f->offcpu_mode = f->offcpu && k == 0 && f->nevents > 1 && strcmp(af_event_unit(event_name(f, 0)), "ns") == 0;
 	return k < 0 ? -1 : 0;
 }
 

@@ -69,8 +69,26 @@ for x in "perf_with_symbols 935 648946030" "perf_g_fp 10 13028002"; do
 	got=$("$AFLAME" --format folded "$S/$1.data" 2>/dev/null | awk '{s += $NF} END {print s}')
 	check "perfdata/$1: weight $3 (as perf script)" test "$got" = "$3"
 done
-"$AFLAME" --info "$S/perf_with_trace_offcpu.data" >"$TMP/info" 2>/dev/null
+"$AFLAME" --info "$S/perf_with_trace_offcpu.data" >"$TMP/info" 2>"$TMP/err"
 check "perfdata/offcpu: reads, says trace_offcpu" grep -qxF "trace offcpu: true" "$TMP/info"
+check "perfdata/offcpu with cpu-cycles: off-CPU samples not drawn, said so" \
+	grep -qF "off-CPU samples are drawn only with the first event type, when that is cpu-clock" "$TMP/info"
+# perf_with_trace_offcpu_v2.data (cpu-clock + sched:sched_switch): simpleperf's
+# report_lib_test.py test_set_trace_offcpu_mode says mixed-on-off-cpu gives
+# 299 samples weighing 396124304 ns, 91 of them off-CPU; inferno_test.py says
+# thread 6525 has 42 off-CPU samples (and 130 on-CPU, as its on-cpu mode)
+"$AFLAME" --format folded "$S/perf_with_trace_offcpu_v2.data" >"$TMP/off.folded" 2>/dev/null
+"$AFLAME" --info "$S/perf_with_trace_offcpu_v2.data" >"$TMP/info" 2>/dev/null
+got=$(awk '{s += $NF} END {print s}' "$TMP/off.folded")
+check "perfdata/offcpu v2: weight 396124304 (simpleperf mixed-on-off-cpu)" test "$got" = 396124304
+check "perfdata/offcpu v2: 299 samples" grep -qxF "samples: 299 drawn, 0 of other event types" "$TMP/info"
+check "perfdata/offcpu v2: 91 off-CPU, 5 without an end" \
+	grep -qF "off-cpu samples: 91 drawn (marked [off-cpu], weighing the time to the thread's next sample or switch-in), 5 with neither (left out)" "$TMP/info"
+check "perfdata/offcpu v2: thread 6525 130 + 42 samples" grep -qE '^ +6525 +com.google.samples.apps.sunflower +172 ' "$TMP/info"
+got=$(grep -c ';\[off-cpu\] [0-9]*$' "$TMP/off.folded")
+check "perfdata/offcpu v2: off-CPU stacks end [off-cpu]" test "$got" -gt 0
+got=$(grep ';\[off-cpu\] [0-9]*$' "$TMP/off.folded" | awk '{s += $NF} END {print s}')
+check "perfdata/offcpu v2: off-CPU weight 344124304 (simpleperf off-cpu mode)" test "$got" = 344124304
 "$AFLAME" -o "$TMP/inv.svg" "$S/invalid_perf.data" 2>"$TMP/e"
 check "perfdata/invalid_perf.data: refused with exit 1" test $? -eq 1
 check "perfdata/invalid_perf.data: a clear message" grep -q 'unrecognised input' "$TMP/e"

@@ -42,4 +42,18 @@ printf 'SIMPLEPERF\001\000\377\000\000\000xx' >"$TMP/long.trace"
 check "simpleperf/a record past the end: exit 1, offset named" grep -q 'offset 0xc: a record of 255 bytes runs past the end of the file' "$TMP/e"
 check "simpleperf/no partial output" test ! -e "$TMP/long.svg"
 
+# --trace-offcpu (offcpu.txtpb): sched_switch samples weigh the time to the
+# thread's next sample or switch-on, marked [off-cpu]; one with neither left out
+got=$("$AFLAME" --format folded "$S/offcpu.trace" 2>/dev/null)
+want="app (201);app (201);run() 500000
+app (201);app (201);run();wait();[off-cpu] 5000
+app (201);worker (202);poll();[off-cpu] 1500"
+check "simpleperf/offcpu: off-CPU samples drawn, marked, weighing the time off the CPU" test "$got" = "$want"
+"$AFLAME" --info "$S/offcpu.trace" >"$TMP/info" 2>/dev/null
+check "simpleperf/offcpu: --info counts them" grep -qF "off-cpu samples: 2 drawn (marked [off-cpu]" "$TMP/info"
+check "simpleperf/offcpu: --info counts those left out" grep -qF "1 with neither (left out)" "$TMP/info"
+got=$("$AFLAME" --format folded --event sched:sched_switch "$S/offcpu.trace" 2>/dev/null | awk '{s += $NF} END {print NR, s}')
+check "simpleperf/offcpu: --event sched:sched_switch draws the raw switch samples" test "$got" = "2 3"
+
 damage_sweep "simpleperf/corners.trace" simpleperf "$S/corners.trace"
+damage_sweep "simpleperf/offcpu.trace" simpleperf "$S/offcpu.trace"
