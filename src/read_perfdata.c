@@ -24,6 +24,7 @@
 #include "demangle.h"
 #include "proto.h"
 #include "cursor.h"
+#include "ranges.h"
 #include "util.h"
 
 #include <inttypes.h>
@@ -72,10 +73,11 @@ struct pfile {
 	uint64_t min_vaddr, offset_of_min_vaddr;
 	size_t first, count;           /* syms[first..first+count), sorted */
 };
-/* kind and art are worked out once when the map is added: what resolve()
- * and mark_art() need per frame without looking at the path again. */
-struct map { uint64_t start, end, pgoff; struct span path; uint32_t file; bool jit, art; enum kind kind; };
-struct maps { struct map *m; size_t n, cap; };
+/* What an MMAP record maps (its addresses are in the process's range set,
+ * ranges.h, whose values index these). kind and art are worked out once
+ * when the map is added: what resolve() and mark_art() need per frame
+ * without looking at the path again. */
+struct map { struct span path; uint32_t file; bool jit, art; enum kind kind; };
 /* A thread's last folded stack, root first: the next sample's frames that
  * match it from the root take their nodes from it without a tree probe. */
 struct frame { uint32_t name, node; };
@@ -124,7 +126,12 @@ struct pd {
 	struct pfile *files; size_t nfiles, cap_files;
 	struct af_idmap file_by_hash;  /* path hash -> first file with it */
 	struct sym *syms; size_t nsyms, cap_syms;
-	struct maps *maps; size_t nmaps, cap_maps;    /* per process; [0] is the kernel's */
+	struct map *maps; size_t nmaps, cap_maps;     /* every MMAP's map, in file order */
+	struct af_ranges ranges;       /* every process's maps (the kernel's under KERNEL_PID) */
+	uint32_t *roots; size_t nroots, cap_roots;    /* per process: its range set */
+	uint64_t copy_budget;          /* ranges FORK may still copy: linear in the file */
+	uint64_t forks_copied, forks_uncopied;
+	struct af_range *listed; size_t cap_listed;
 	uint64_t maps_gen;             /* bumped on every change to the maps */
 	struct ipslot *ipcache;        /* 1 << IPCACHE_BITS slots */
 	uint32_t *sym_names;           /* per symbol 3 name ids (plain, JIT, kernel), AF_NONE until made */
@@ -434,49 +441,23 @@ static bool contains(struct span s, const char *needle)
 }
 
 
-static struct maps *maps_of(struct pd *f, uint64_t pid)
+/* The root of process pid's range set (made empty on first use). */
+static uint32_t *maps_of(struct pd *f, uint64_t pid)
 {
 	bool found;
 	uint32_t *slot = af_idmap_slot(&f->maps_by_pid, pid, &found);
 	if (!found) {
-		af_grow(&f->maps, &f->cap_maps, f->nmaps + 1, sizeof *f->maps);
-		f->maps[f->nmaps] = (struct maps){ 0 };
-		*slot = (uint32_t)f->nmaps++;
+		af_grow(&f->roots, &f->cap_roots, f->nroots + 1, sizeof *f->roots);
+		f->roots[f->nroots] = AF_NONE;
+		*slot = (uint32_t)f->nroots++;
 	}
-	return &f->maps[*slot];
+	return &f->roots[*slot];
 }
 
-/* The index of the first map ending after addr (maps are sorted and do not
- * overlap). */
-static size_t map_lower(const struct maps *ms, uint64_t addr)
+/* A new map replaces what it overlaps, splitting an older map it covers
+ * only part of, as the kernel and simpleperf's ThreadTree::InsertMap do. */
+static void add_map(struct pd *f, uint64_t pid, uint64_t start, uint64_t end, uint64_t pgoff, struct map m)
 {
-	size_t lo = 0, hi = ms->n;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (ms->m[mid].end <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
-/* A new map replaces the maps it overlaps (simpleperf splits them; whole
- * replacement differs only for ips in the part of an old map left over). */
-static void add_map(struct pd *f, uint64_t pid, struct map m)
-{
-	struct maps *ms = maps_of(f, pid);
-	size_t i = map_lower(ms, m.start), j = i;
-	while (j < ms->n && ms->m[j].start < m.end)
-		j++;
-	if (j == i) {
-		af_grow(&ms->m, &ms->cap, ms->n + 1, sizeof *ms->m);
-		memmove(ms->m + i + 1, ms->m + i, (ms->n - i) * sizeof *ms->m);
-		ms->n++;
-	} else if (j > i + 1) {
-		memmove(ms->m + i + 1, ms->m + j, (ms->n - j) * sizeof *ms->m);
-		ms->n -= j - i - 1;
-	}
 	m.file = find_file(f, m.path);
 	/* simpleperf's Dso::IsForJavaMethod: dex files, and JIT symfiles */
 	m.kind = K_NATIVE;
@@ -485,19 +466,18 @@ static void add_map(struct pd *f, uint64_t pid, struct map m)
 	else if (m.jit || contains(m.path, "_jit_app_cache:") || contains(m.path, "_jit_zygote_cache:"))
 		m.kind = K_JIT;
 	m.art = ends(m.path, "/libart.so") || ends(m.path, "/libartd.so");
-	ms->m[i] = m;
+	af_grow(&f->maps, &f->cap_maps, f->nmaps + 1, sizeof *f->maps);
+	f->maps[f->nmaps] = m;
+	af_ranges_insert(&f->ranges, maps_of(f, pid), start, end, pgoff, (uint32_t)f->nmaps++);
 	f->maps_gen++;
 }
 
-static const struct map *find_map(struct pd *f, uint64_t pid, uint64_t ip)
+static const struct af_range *find_map(struct pd *f, uint64_t pid, uint64_t ip)
 {
 	uint32_t k = af_idmap_get(&f->maps_by_pid, pid);
-	if (k == AF_NONE)
-		return NULL;
-	const struct maps *ms = &f->maps[k];
-	size_t i = map_lower(ms, ip);
-	return i < ms->n && ms->m[i].start <= ip ? &ms->m[i] : NULL;
+	return k == AF_NONE ? NULL : af_ranges_find(&f->ranges, f->roots[k], ip);
 }
+
 
 static struct pthread_ *thread_of(struct pd *f, uint64_t tid, uint64_t pid)
 {
@@ -509,6 +489,44 @@ static struct pthread_ *thread_of(struct pd *f, uint64_t tid, uint64_t pid)
 		*slot = (uint32_t)f->nthreads++;
 	}
 	return &f->threads[*slot];
+}
+
+/* FORK: a new process starts with a copy of its parent's maps (a new
+ * thread shares its process's), and a thread with its parent's name until
+ * a COMM renames it (simpleperf's ThreadTree::ForkThread). Copies are
+ * bounded by a budget linear in the file, so a file of forks of a process
+ * with many maps stays linear; a fork past it is counted. */
+static int read_fork(struct pd *f, struct af_cursor *c, uint64_t at)
+{
+	uint32_t pid, ppid, tid, ptid;
+	if (!af_cursor_u32(c, &pid) || !af_cursor_u32(c, &ppid) || !af_cursor_u32(c, &tid) || !af_cursor_u32(c, &ptid))
+		return bad(f, at, "a FORK record is shorter than its fields");
+	if (tid == ptid || (pid != tid && pid != ppid))
+		return 0;
+	struct span pname = thread_of(f, ptid, ppid)->name;
+	struct pthread_ *th = thread_of(f, tid, pid);
+	th->pid = pid;
+	if (th->node == AF_NONE && pname.n)
+		th->name = pname;
+	uint32_t k = af_idmap_get(&f->maps_by_pid, ppid);
+	if (pid == ppid || k == AF_NONE || f->roots[k] == AF_NONE)
+		return 0;
+	uint32_t parent = f->roots[k], *child = maps_of(f, pid);
+	size_t n = 0;
+	bool ok;
+	if (*child == AF_NONE) {
+		ok = af_ranges_copy(&f->ranges, parent, (size_t)f->copy_budget, child, &n);
+	} else {   /* maps already recorded for the child: the parent's go over them */
+		ok = af_ranges_list(&f->ranges, parent, (size_t)f->copy_budget, &f->listed, &f->cap_listed, &n);
+		for (size_t i = 0; ok && i < n; i++)
+			af_ranges_insert(&f->ranges, maps_of(f, pid), f->listed[i].start, f->listed[i].end,
+					 f->listed[i].pgoff, f->listed[i].value);
+	}
+	f->copy_budget -= ok ? n : 0;
+	f->forks_copied += ok;
+	f->forks_uncopied += !ok;
+	f->maps_gen++;
+	return 0;
 }
 
 /* ---- samples ---- */
@@ -577,7 +595,7 @@ static const struct sym *find_sym(const struct pd *f, uint32_t k, uint64_t vaddr
 }
 
 /* The address in the file that ip is at, as simpleperf's Dso::IpToVaddrInFile. */
-static uint64_t vaddr_in_file(const struct pfile *file, const struct map *m, uint64_t ip, bool kernel)
+static uint64_t vaddr_in_file(const struct pfile *file, const struct af_range *m, uint64_t ip, bool kernel)
 {
 	if (!file)
 		return kernel ? ip : ip - m->start + m->pgoff;
@@ -598,13 +616,14 @@ static uint64_t vaddr_in_file(const struct pfile *file, const struct map *m, uin
 /* Where ip is: its map, file, address in the file, symbol and kind. */
 static struct entry lookup(struct pd *f, uint64_t pid, uint64_t ip, bool kernel)
 {
-	const struct map *m = kernel ? find_map(f, KERNEL_PID, ip) : find_map(f, pid, ip);
-	struct entry e = { .map = m, .file = AF_NONE, .vaddr = ip, .kind = kernel ? K_KERNEL : K_UNKNOWN };
-	if (!m)
+	const struct af_range *r = find_map(f, kernel ? KERNEL_PID : pid, ip);
+	struct entry e = { .file = AF_NONE, .vaddr = ip, .kind = kernel ? K_KERNEL : K_UNKNOWN };
+	if (!r)
 		return e;
+	const struct map *m = e.map = &f->maps[r->value];
 	e.file = m->file;
 	const struct pfile *file = m->file != AF_NONE ? &f->files[m->file] : NULL;
-	e.vaddr = m->jit ? ip : vaddr_in_file(file, m, ip, kernel);
+	e.vaddr = m->jit ? ip : vaddr_in_file(file, r, ip, kernel);
 	e.sym = file ? find_sym(f, m->file, e.vaddr) : NULL;
 	if (!kernel)
 		e.kind = m->kind;
@@ -903,12 +922,11 @@ static int read_mmap(struct pd *f, struct af_cursor *c, uint64_t at, uint32_t ty
 		return bad(f, at, "an MMAP record is shorter than its fields");
 	if (len == 0 || addr > UINT64_MAX - len)
 		return 0;
-	struct map m = { .start = addr, .end = addr + len, .pgoff = pgoff, .path = cstr(c->data + c->pos, af_cursor_left(c)),
-			  .file = AF_NONE };
+	struct map m = { .path = cstr(c->data + c->pos, af_cursor_left(c)), .file = AF_NONE };
 	if (type == REC_MMAP2)   /* prot, 24 bytes into the 32 after pgoff */
 		m.jit = af_le(c->data + c->pos - 8, 4) & PROT_JIT_SYMFILE_MAP;
 	bool kernel = (misc & CPUMODE_MASK) == CPUMODE_KERNEL || pid == UINT32_MAX;
-	add_map(f, kernel ? KERNEL_PID : pid, m);
+	add_map(f, kernel ? KERNEL_PID : pid, addr, addr + len, pgoff, m);
 	return 0;
 }
 
@@ -947,6 +965,8 @@ static int read_records(struct pd *f)
 			rc = read_comm(f, &c, pos);
 		else if (type == REC_SWITCH)
 			rc = read_switch(f, &c, misc);
+		else if (type == REC_FORK)
+			rc = read_fork(f, &c, pos);
 		else if (type == REC_LOST && rsize >= 24)
 			f->lost += af_le(f->data + pos + 16, 8);
 		else if (type >= REC_SIMPLEPERF)
@@ -1004,14 +1024,20 @@ static void info(struct pd *f)
 		af_profile_warn(p, f->no_map, "frames outside every mapped file");
 	if (f->no_symbol)
 		af_profile_warn(p, f->no_symbol, "frames without a symbol (named file[+address])");
+	if (f->forks_copied || f->forks_uncopied)
+		af_profile_info(p, "forks", "%" PRIu64 " new processes given their parent's maps", f->forks_copied);
+	if (f->forks_uncopied)
+		af_profile_warn(p, f->forks_uncopied, "new processes not given their parent's maps (too many maps "
+				"copied already)");
 	if (f->simpleperf_records)
 		af_profile_info(p, "simpleperf records", "%" PRIu64 " (not read)", f->simpleperf_records);
 }
 
 static void pd_release(struct pd *f)
 {
-	for (size_t i = 0; i < f->nmaps; i++)
-		free(f->maps[i].m);
+	af_ranges_release(&f->ranges);
+	free(f->roots);
+	free(f->listed);
 	for (size_t i = 0; i < f->nthreads; i++)
 		free(f->threads[i].stack);
 	free(f->maps);
@@ -1068,6 +1094,7 @@ static int read_all(struct pd *f)
 		f->sym_addrs[i] = f->syms[i].addr;
 	f->ipcache = af_xcalloc((size_t)1 << IPCACHE_BITS, sizeof *f->ipcache);
 	f->maps_gen = 1;   /* slots start at generation 0: empty */
+	f->copy_budget = ((uint64_t)1 << 21) + f->len / 64;
 	return read_records(f);
 }
 
@@ -1078,6 +1105,7 @@ static int read_perfdata(struct af_profile *p, const struct af_input *in, const 
 	af_idmap_init(&f.attr_ids);
 	af_idmap_init(&f.file_by_hash);
 	af_idmap_init(&f.maps_by_pid);
+	af_ranges_init(&f.ranges);
 	af_idmap_init(&f.thread_ids);
 	af_idmap_init(&f.proc_nodes);
 	af_idmap_init(&f.dex_names);

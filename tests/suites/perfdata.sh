@@ -112,6 +112,22 @@ check "perfdata/corners: -t picks a thread" test "$got" -eq 2
 check "perfdata/--colors android takes the app package from META_INFO" cmp "$TMP/meta.svg" "$TMP/named.svg"
 check "perfdata/--colors android: another package colours differently" sh -c "! cmp -s '$TMP/meta.svg' '$TMP/other.svg'"
 check "perfdata/-f perf-data reads it" test -s "$TMP/f.folded"
+# FORK and overlapping maps (mkperf.py maps): a forked process symbolizes
+# through its parent's maps and takes its name, a new thread its parent
+# thread's name; a map inside an older one leaves both sides mapped, the
+# right one at its own file offset; the child keeps the maps it was given
+python3 "$S/mkperf.py" maps "$TMP/maps.data"
+"$AFLAME" --format folded "$TMP/maps.data" >"$TMP/maps.folded" 2>"$TMP/err"
+for l in "com.example.app (200);com.example.app (200);main();draw(int) 12" \
+	"com.example.app (200);com.example.app (201);main();com.example.app.Native.call 5" \
+	"com.example.app (100);com.example.app (100);main();render_frame() 7" \
+	"com.example.app (100);com.example.app (100);main();/data/app/other.so[+10] 3"; do
+	check "perfdata/maps: $l" grep -qxF "$l" "$TMP/maps.folded"
+done
+check "perfdata/maps: only the ip outside every map is outside" grep -q 'warning: 1 frames outside every mapped file' "$TMP/err"
+"$AFLAME" --info "$TMP/maps.data" >"$TMP/info" 2>/dev/null
+check "perfdata/maps: --info counts the fork" grep -qxF "forks: 1 new processes given their parent's maps" "$TMP/info"
+
 for v in cut-record short-record long-chain bad-symbol-count data-past-end; do
 	python3 "$S/mkperf.py" "$v" "$TMP/$v.data"
 	"$AFLAME" -o "$TMP/$v.svg" "$TMP/$v.data" 2>"$TMP/e"
@@ -121,3 +137,4 @@ for v in cut-record short-record long-chain bad-symbol-count data-past-end; do
 done
 
 damage_sweep "perfdata/corners.data" perfdata "$S/corners.data"
+damage_sweep "perfdata/maps.data" perfdata "$TMP/maps.data"
