@@ -139,6 +139,7 @@ bool af_ranges_copy(struct af_ranges *rs, uint32_t root, size_t limit, uint32_t 
 	size_t cap = 0, k = in_order(rs, root, limit, &order, &cap), base = rs->n;
 	if (k > limit) {
 		free(order);
+		*n = k;
 		return false;
 	}
 	af_grow(&rs->r, &rs->cap, base + k, sizeof *rs->r);
@@ -167,8 +168,8 @@ bool af_ranges_list(const struct af_ranges *rs, uint32_t root, size_t limit, str
 		af_grow(out, cap, k ? k : 1, sizeof **out);
 		for (size_t j = 0; j < k; j++)
 			(*out)[j] = rs->r[order[j]];
-		*n = k;
 	}
+	*n = k;
 	free(order);
 	return k <= limit;
 }

@@ -41,8 +41,8 @@ void af_ranges_insert(struct af_ranges *rs, uint32_t *root, uint64_t start, uint
 const struct af_range *af_ranges_find(const struct af_ranges *rs, uint32_t root, uint64_t addr);
 
 /* A copy of the set at root into *copy (AF_NONE if empty), with *n its
- * ranges; false (nothing copied, at most limit + 1 ranges looked at) if it
- * has more than limit. */
+ * ranges; false if it has more than limit: nothing copied, *n = limit + 1
+ * ranges looked at. */
 bool af_ranges_copy(struct af_ranges *rs, uint32_t root, size_t limit, uint32_t *copy, size_t *n);
 
 /* The set's ranges in address order into *out (grown with af_grow; *cap

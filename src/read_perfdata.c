@@ -522,7 +522,7 @@ static int read_fork(struct pd *f, struct af_cursor *c, uint64_t at)
 			af_ranges_insert(&f->ranges, maps_of(f, pid), f->listed[i].start, f->listed[i].end,
 					 f->listed[i].pgoff, f->listed[i].value);
 	}
-	f->copy_budget -= ok ? n : 0;
+	f->copy_budget -= n < f->copy_budget ? n : f->copy_budget;   /* a failed try costs what it looked at */
 	f->forks_copied += ok;
 	f->forks_uncopied += !ok;
 	f->maps_gen++;

@@ -127,6 +127,11 @@ done
 check "perfdata/maps: only the ip outside every map is outside" grep -q 'warning: 1 frames outside every mapped file' "$TMP/err"
 "$AFLAME" --info "$TMP/maps.data" >"$TMP/info" 2>/dev/null
 check "perfdata/maps: --info counts the fork" grep -qxF "forks: 1 new processes given their parent's maps" "$TMP/info"
+python3 "$S/mkperf.py" many-maps "$TMP/many.data"
+timeout 60 "$AFLAME" --info "$TMP/many.data" >"$TMP/info" 2>&1
+check "perfdata/150,000 maps in falling order and 2,000 forks: read in bounded time" test $? -eq 0
+check "perfdata/many forks: copies stop at the budget, counted" \
+	grep -qE '^  [0-9]+ new processes not given their parent.s maps' "$TMP/info"
 
 for v in cut-record short-record long-chain bad-symbol-count data-past-end; do
 	python3 "$S/mkperf.py" "$v" "$TMP/$v.data"

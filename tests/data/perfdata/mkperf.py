@@ -6,7 +6,8 @@ a 104-byte header, one attr (perf_event_attr + an id section), the data
 section of records, then the FILE (128) and META_INFO (129) feature
 sections. VARIANT "corners" is a well-formed file (two threads, one map with
 an embedded symbol table, a kernel frame, an ip outside every map); "maps"
-adds a forked process and thread and a map splitting an older one; the
+adds a forked process and thread and a map splitting an older one,
+"many-maps" floods them; the
 others damage it in one place each, for the bad-input catalogue."""
 import struct, sys
 
@@ -76,6 +77,13 @@ def build(variant):
             sample(100, 100, 3, [0x7110, 0x7010]),
             sample(200, 200, 2, [0x7110, 0x7010]),
         ]
+    if variant == 'many-maps':
+        # 150,000 maps in falling order, then 2,000 forks of their process:
+        # quadratic with a sorted array or unbounded copies
+        n = 150000
+        records += [mmap(300, (n - i) * 0x2000, 0x1000, 0, '/l') for i in range(n)]
+        records += [fork(400 + i, 300, 400 + i, 300) for i in range(2000)]
+        records += [sample(300, 300, 1, [0x4000]), sample(2399, 2399, 1, [0x4000])]
     if variant == 'cut-record':
         records[4] = records[4][:-8]
     if variant == 'short-record':
