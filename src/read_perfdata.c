@@ -39,7 +39,7 @@
 
 enum {
 	REC_MMAP = 1, REC_LOST = 2, REC_COMM = 3, REC_FORK = 7, REC_SAMPLE = 9, REC_MMAP2 = 10, REC_SWITCH = 14,
-	REC_SIMPLEPERF = 32768, REC_SP_CALLCHAIN = 32775,
+	REC_AUXTRACE = 71, REC_SIMPLEPERF = 32768, REC_SP_CALLCHAIN = 32775, REC_SP_UNWINDING_RESULT = 32776,
 };
 enum {
 	FEAT_BUILD_ID = 2, FEAT_CMDLINE = 11, FEAT_FILE = 128, FEAT_META_INFO = 129, FEAT_FILE2 = 132,
@@ -51,6 +51,15 @@ enum {
 	S_CALLCHAIN = 1 << 5, S_ID = 1 << 6, S_CPU = 1 << 7, S_PERIOD = 1 << 8, S_STREAM_ID = 1 << 9,
 	S_RAW = 1 << 10, S_IDENTIFIER = 1 << 16,
 };
+/* libunwindstack's ErrorCode (UNWINDING_RESULT records), by value */
+static const char *const unwind_error_names[] = {
+	"none", "memory invalid", "unwind info", "unsupported", "invalid map", "max frames exceeded",
+	"repeated frame", "invalid elf", "thread does not exist", "thread timeout", "system call",
+	"bad arch", "maps parse", "invalid parameter",
+};
+#define NUNWIND_ERRORS (sizeof unwind_error_names / sizeof *unwind_error_names)
+/* perf_event_attr.read_format bits */
+enum { RF_TIME_ENABLED = 1, RF_TIME_RUNNING = 2, RF_ID = 4, RF_GROUP = 8, RF_LOST = 16 };
 enum { DSO_KERNEL, DSO_KERNEL_MODULE, DSO_ELF_FILE, DSO_DEX_FILE, DSO_SYMBOL_MAP_FILE, DSO_UNKNOWN_FILE };
 #define CONTEXT_MAX ((uint64_t)-4095)   /* callchain entries above are context markers */
 #define CONTEXT_KERNEL ((uint64_t)-128)
@@ -119,7 +128,7 @@ struct pd {
 	struct af_event_name *enames;  /* per attr */
 	size_t drawn;                  /* the attr drawn (--event) */
 	struct af_idmap attr_ids;      /* sample id -> attr index */
-	uint64_t sample_type;
+	uint64_t sample_type, read_format;
 	bool sample_id_all;
 	uint64_t feat_off[NFEAT], feat_size[NFEAT];
 	bool feat[NFEAT];
@@ -132,6 +141,11 @@ struct pd {
 	uint64_t copy_budget;          /* ranges FORK may still copy: linear in the file */
 	uint64_t forks_copied, forks_uncopied;
 	struct af_range *listed; size_t cap_listed;
+	struct af_idmap counter_ids;   /* tid << 32 | attr -> counters[]: the last value read */
+	uint64_t *counters; size_t ncounters, cap_counters;
+	uint64_t read_samples;
+	uint64_t unwind_errors[NUNWIND_ERRORS + 1];   /* by libunwindstack's code; the last: others */
+	uint64_t empty_chains, chains_off_map;
 	uint64_t maps_gen;             /* bumped on every change to the maps */
 	struct ipslot *ipcache;        /* 1 << IPCACHE_BITS slots */
 	uint32_t *sym_names;           /* per symbol 3 name ids (plain, JIT, kernel), AF_NONE until made */
@@ -195,6 +209,7 @@ static int read_attrs(struct pd *f)
 		f->attrs[i].sample_type = af_le(f->data + a + 24, 8);
 		if (i == 0) {
 			f->sample_type = f->attrs[0].sample_type;
+			f->read_format = af_le(f->data + a + 32, 8);
 			f->sample_id_all = (af_le(f->data + a + 40, 8) >> 18) & 1;
 		}
 		uint64_t ids, nids;
@@ -759,7 +774,32 @@ static uint32_t frame_name(struct pd *f, const struct entry *e)
 }
 
 /* Fields of a sample record, per sample_type. */
-struct sample { uint64_t ip, pid, tid, time, id, period, nr; const uint8_t *ips; };
+struct sample {
+	uint64_t ip, pid, tid, time, id, period, nr;
+	const uint8_t *ips;
+	const uint8_t *read; uint64_t nread;   /* PERF_SAMPLE_READ's values, nread of them */
+};
+
+/* PERF_SAMPLE_READ's values as read_format lays them out (simpleperf
+ * record --add-counter, perf record -e '{a,b}:S'): a group's count, the
+ * times, then per counter its value, id and lost count. */
+static size_t read_stride(uint64_t rf)
+{
+	return 8 * (1 + !!(rf & RF_ID) + !!(rf & RF_LOST));
+}
+
+static bool parse_read(const struct pd *f, struct af_cursor *c, struct sample *s)
+{
+	uint64_t rf = f->read_format, nr = 1;
+	size_t each = read_stride(rf);
+	if ((rf & RF_GROUP) && !af_cursor_u64(c, &nr))
+		return false;
+	if (!af_cursor_skip(c, 8 * (!!(rf & RF_TIME_ENABLED) + !!(rf & RF_TIME_RUNNING))) ||
+	    nr > af_cursor_left(c) / each)
+		return false;
+	s->nread = nr;
+	return af_cursor_bytes(c, (size_t)nr * each, &s->read);
+}
 
 static bool parse_sample(const struct pd *f, struct af_cursor *c, struct sample *s)
 {
@@ -788,8 +828,8 @@ static bool parse_sample(const struct pd *f, struct af_cursor *c, struct sample 
 		return false;
 	if ((st & S_PERIOD) && !af_cursor_u64(c, &s->period))
 		return false;
-	if (st & S_READ)   /* read_format is not kept: a sample with READ is not read further */
-		return true;
+	if ((st & S_READ) && !parse_read(f, c, s))
+		return false;
 	if (st & S_CALLCHAIN) {
 		if (!af_cursor_u64(c, &s->nr) || s->nr > af_cursor_left(c) / 8)
 			return false;
@@ -844,6 +884,12 @@ static int fold_sample(struct pd *f, struct pthread_ *th, const struct sample *s
 		}
 		f->chain[n++] = resolve(f, s.pid, ip, kernel);
 	}
+	/* unwinding that went wrong: no chain at all, or one whose outermost
+	 * caller is outside every map (a stack walk that ran off) */
+	if (n == 0 && (f->sample_type & S_CALLCHAIN))
+		f->empty_chains++;
+	else if (n > 0 && !f->chain[n - 1].map)
+		f->chains_off_map++;
 	if (n == 0 && (f->sample_type & S_IP))
 		f->chain[n++] = resolve(f, s.pid, s.ip, kernel);
 	n = simplify(f, f->chain, n);
@@ -870,6 +916,39 @@ static int end_offcpu(struct pd *f, struct pthread_ *th, uint64_t time)
 	return fold_sample(f, th, &s, at, (uint16_t)af_le(f->data + at + 4, 2), period, true);
 }
 
+/* A sample with read values weighs, for each counter, what it counted
+ * since the thread's previous sample, as perf script and simpleperf's
+ * report (--add-counter) have it; so a counter that never samples itself
+ * is drawn with --event too. Returns whether the drawn event's counter is
+ * among the values (its delta in *period). */
+static bool read_deltas(struct pd *f, const struct sample *s, uint32_t sample_attr, uint64_t *period)
+{
+	size_t each = read_stride(f->read_format);
+	bool found = false;
+	for (uint64_t i = 0; i < s->nread; i++) {
+		const uint8_t *v = s->read + i * each;
+		uint32_t a = sample_attr;
+		if (f->read_format & RF_ID)
+			a = f->nattrs > 1 ? af_idmap_get(&f->attr_ids, af_le(v + 8, 8)) : 0;
+		else if (f->read_format & RF_GROUP)
+			a = (uint32_t)i;   /* without ids, the group's counters come in attr order */
+		bool known;
+		uint32_t *slot = af_idmap_slot(&f->counter_ids, s->tid << 32 | a, &known);
+		if (!known) {
+			af_grow(&f->counters, &f->cap_counters, f->ncounters + 1, sizeof *f->counters);
+			f->counters[f->ncounters] = 0;
+			*slot = (uint32_t)f->ncounters++;
+		}
+		uint64_t value = af_le(v, 8), *prev = &f->counters[*slot];
+		if (a == f->drawn) {
+			*period = value >= *prev ? value - *prev : value;
+			found = true;
+		}
+		*prev = value;
+	}
+	return found;
+}
+
 /* With trace_offcpu, a sample of another event than the first (simpleperf
  * records sched:sched_switch) is the thread going off the CPU: it waits for
  * the thread's next sample or switch-in to know how long it was off. */
@@ -879,8 +958,13 @@ static int read_sample(struct pd *f, struct af_cursor *c, uint64_t at, uint16_t 
 	if (!parse_sample(f, c, &s))
 		return bad(f, at, "a SAMPLE record is shorter than its fields");
 	uint32_t a = f->nattrs > 1 ? af_idmap_get(&f->attr_ids, s.id) : 0;
-	bool offcpu = f->offcpu_mode && a != 0;
-	if (a != f->drawn && !offcpu) {
+	bool offcpu = f->offcpu_mode && a != 0, drawn = a == f->drawn;
+	uint64_t period = s.period;
+	if (s.nread) {
+		drawn = read_deltas(f, &s, a, &period);
+		f->read_samples++;
+	}
+	if (!drawn && !offcpu) {
 		f->other_event++;
 		return 0;
 	}
@@ -894,7 +978,7 @@ static int read_sample(struct pd *f, struct af_cursor *c, uint64_t at, uint16_t 
 		f->offcpu_open++;
 		return 0;
 	}
-	return fold_sample(f, th, &s, at, misc, s.period, false);
+	return fold_sample(f, th, &s, at, misc, period, false);
 }
 
 /* A SWITCH record (sample_id_all: the sample's tid and time follow the
@@ -942,6 +1026,55 @@ static int read_comm(struct pd *f, struct af_cursor *c, uint64_t at)
 	return 0;
 }
 
+/* UNWINDING_RESULT (simpleperf record --keep-failed-unwinding-result): a
+ * sample whose DWARF unwinding failed, with libunwindstack's error code
+ * (after the time and the time unwinding took). */
+static void read_unwinding(struct pd *f, struct af_cursor *c)
+{
+	uint64_t time, used, code;
+	if (af_cursor_u64(c, &time) && af_cursor_u64(c, &used) && af_cursor_u64(c, &code))
+		f->unwind_errors[code < NUNWIND_ERRORS ? code : NUNWIND_ERRORS]++;
+}
+
+static int read_record(struct pd *f, struct af_cursor *c, size_t pos, uint32_t type, uint16_t misc)
+{
+	switch (type) {
+	case REC_SAMPLE: return read_sample(f, c, pos, misc);
+	case REC_MMAP: case REC_MMAP2: return read_mmap(f, c, pos, type, misc);
+	case REC_COMM: return read_comm(f, c, pos);
+	case REC_SWITCH: return read_switch(f, c, misc);
+	case REC_FORK: return read_fork(f, c, pos);
+	case REC_LOST:
+		if (c->len >= 16)
+			f->lost += af_le(c->data + 8, 8);
+		return 0;
+	case REC_SP_UNWINDING_RESULT:
+		read_unwinding(f, c);
+		return 0;
+	default:
+		f->simpleperf_records += type >= REC_SIMPLEPERF;
+		return 0;
+	}
+}
+
+/* The bytes of the record at pos: perf's u16 size, or for simpleperf's own
+ * records (from 32768) a u32 in two halves where misc would be
+ * (simpleperf_record_header); an AUXTRACE record's data follows it, sized
+ * by its first field. */
+static int record_extent(struct pd *f, size_t pos, size_t end, uint32_t type, uint64_t *n, uint64_t *whole)
+{
+	const uint8_t *h = f->data + pos;
+	*n = type >= REC_SIMPLEPERF ? af_le(h + 4, 2) << 16 | af_le(h + 6, 2) : af_le(h + 6, 2);
+	if (*n < 8 || *n > end - pos)
+		return bad(f, pos, *n < 8 ? "a record shorter than its header" : "a record runs past the data section");
+	*whole = *n;
+	if (type == REC_AUXTRACE && *n >= 16 && af_le(h + 8, 8) > end - pos - *n)
+		return bad(f, pos, "an AUXTRACE record's data runs past the data section");
+	if (type == REC_AUXTRACE && *n >= 16)
+		*whole += af_le(h + 8, 8);
+	return 0;
+}
+
 static int read_records(struct pd *f)
 {
 	uint64_t off, size;
@@ -952,34 +1085,43 @@ static int read_records(struct pd *f)
 		if (end - pos < 8)
 			return bad(f, pos, "the data section ends inside a record header");
 		uint32_t type = (uint32_t)af_le(f->data + pos, 4);
-		uint16_t misc = (uint16_t)af_le(f->data + pos + 4, 2), rsize = (uint16_t)af_le(f->data + pos + 6, 2);
-		if (rsize < 8 || rsize > end - pos)
-			return bad(f, pos, rsize < 8 ? "a record shorter than its header" : "a record runs past the data section");
-		struct af_cursor c = { f->data + pos + 8, (size_t)rsize - 8, 0 };
-		int rc = 0;
-		if (type == REC_SAMPLE)
-			rc = read_sample(f, &c, pos, misc);
-		else if (type == REC_MMAP || type == REC_MMAP2)
-			rc = read_mmap(f, &c, pos, type, misc);
-		else if (type == REC_COMM)
-			rc = read_comm(f, &c, pos);
-		else if (type == REC_SWITCH)
-			rc = read_switch(f, &c, misc);
-		else if (type == REC_FORK)
-			rc = read_fork(f, &c, pos);
-		else if (type == REC_LOST && rsize >= 24)
-			f->lost += af_le(f->data + pos + 16, 8);
-		else if (type >= REC_SIMPLEPERF)
-			f->simpleperf_records++;
-		if (rc < 0)
+		uint16_t misc = type >= REC_SIMPLEPERF ? 0 : (uint16_t)af_le(f->data + pos + 4, 2);
+		uint64_t rsize = 0, whole = 0;
+		if (record_extent(f, pos, end, type, &rsize, &whole) < 0)
 			return -1;
-		pos += rsize;
+		struct af_cursor c = { f->data + pos + 8, (size_t)rsize - 8, 0 };
+		if (read_record(f, &c, pos, type, misc) < 0)
+			return -1;
+		pos += (size_t)whole;
 		if (pos >= next_consume) {
 			af_input_consumed(f->in, pos);
 			next_consume = pos + AF_INPUT_CONSUME_STEP;
 		}
 	}
 	return 0;
+}
+
+/* --info: samples whose stack did not unwind, by kind. */
+static void unwinding_info(struct pd *f)
+{
+	struct af_buf *b = &f->scratch;
+	uint64_t failed = 0;
+	b->len = 0;
+	for (size_t i = 1; i <= NUNWIND_ERRORS; i++) {
+		if (!f->unwind_errors[i])
+			continue;
+		af_buf_printf(b, "%s%s %" PRIu64, failed ? ", " : "", i < NUNWIND_ERRORS ? unwind_error_names[i] : "other",
+			      f->unwind_errors[i]);
+		failed += f->unwind_errors[i];
+	}
+	if (failed)
+		af_profile_info(f->p, "unwinding failures", "%" PRIu64 " (simpleperf's UNWINDING_RESULT records: %.*s)",
+				failed, (int)b->len, b->data);
+	if (f->empty_chains)
+		af_profile_warn(f->p, f->empty_chains, "samples without a callchain (drawn at their ip)");
+	if (f->chains_off_map)
+		af_profile_warn(f->p, f->chains_off_map, "callchains whose outermost caller is outside every map "
+				"(unwinding stopped early)");
 }
 
 static void info(struct pd *f)
@@ -1024,6 +1166,10 @@ static void info(struct pd *f)
 		af_profile_warn(p, f->no_map, "frames outside every mapped file");
 	if (f->no_symbol)
 		af_profile_warn(p, f->no_symbol, "frames without a symbol (named file[+address])");
+	unwinding_info(f);
+	if (f->read_samples)
+		af_profile_info(p, "counter values", "%" PRIu64 " samples read their group's counters: each weighs "
+				"what the drawn counter counted since the thread's previous sample", f->read_samples);
 	if (f->forks_copied || f->forks_uncopied)
 		af_profile_info(p, "forks", "%" PRIu64 " new processes given their parent's maps", f->forks_copied);
 	if (f->forks_uncopied)
@@ -1053,6 +1199,8 @@ static void pd_release(struct pd *f)
 	af_idmap_release(&f->attr_ids);
 	af_idmap_release(&f->file_by_hash);
 	af_idmap_release(&f->maps_by_pid);
+	af_idmap_release(&f->counter_ids);
+	free(f->counters);
 	af_idmap_release(&f->thread_ids);
 	af_idmap_release(&f->proc_nodes);
 	af_idmap_release(&f->dex_names);
@@ -1105,6 +1253,7 @@ static int read_perfdata(struct af_profile *p, const struct af_input *in, const 
 	af_idmap_init(&f.attr_ids);
 	af_idmap_init(&f.file_by_hash);
 	af_idmap_init(&f.maps_by_pid);
+	af_idmap_init(&f.counter_ids);
 	af_ranges_init(&f.ranges);
 	af_idmap_init(&f.thread_ids);
 	af_idmap_init(&f.proc_nodes);

@@ -57,6 +57,7 @@ struct sp {
 	bool offcpu;
 	bool offcpu_mode;              /* trace_offcpu with a clock: off-CPU samples drawn */
 	uint64_t offcpu_drawn, offcpu_open;
+	uint64_t unwind_errors[16];    /* by Sample.UnwindingResult.ErrorCode; [NUNWIND_ERRORS]: others */
 };
 
 static int fail(struct sp *f, const struct af_proto *m)
@@ -255,7 +256,26 @@ static int read_entry(struct sp *f, struct af_proto *m, struct entry *e)
 
 /* Sample: time 1, thread_id 2, callchain 3 (into f->chain), event_count
  * 4, event_type_id 5. */
-struct sample { uint64_t time, tid, count, type; size_t n; };
+struct sample { uint64_t time, tid, count, type, unwind; size_t n; };   /* unwind: error code + 1, 0 none */
+
+/* Sample.UnwindingResult.ErrorCode, simpleperf's reading of libunwindstack's */
+static const char *const unwind_error_names[] = {
+	"none", "unknown", "not enough stack", "memory invalid", "unwind info", "invalid map",
+	"max frames exceeded", "repeated frame", "invalid elf",
+};
+#define NUNWIND_ERRORS (sizeof unwind_error_names / sizeof *unwind_error_names)
+
+/* UnwindingResult: error_code 3 (simpleperf report-sample
+ * --keep-failed-unwinding-result); returns it + 1, 0 if absent. */
+static int read_unwinding(struct sp *f, struct af_proto *m, uint64_t *code)
+{
+	struct af_proto_field x;
+	int rc;
+	while ((rc = af_proto_next(m, &x)) > 0)
+		if (x.num == 3 && x.wire == AF_WIRE_VARINT)
+			*code = x.u < UINT64_MAX ? x.u + 1 : x.u;
+	return rc < 0 ? fail(f, m) : 0;
+}
 
 static int parse_sample(struct sp *f, struct af_proto *m, struct sample *s)
 {
@@ -277,6 +297,11 @@ static int parse_sample(struct sp *f, struct af_proto *m, struct sample *s)
 			s->count = x.u;
 		} else if (x.num == 5 && x.wire == AF_WIRE_VARINT) {
 			s->type = x.u;
+		} else if (x.num == 6 && x.wire == AF_WIRE_LEN) {
+			struct af_proto u;
+			af_proto_sub(m, &x, &u);
+			if (read_unwinding(f, &u, &s->unwind) < 0)
+				return -1;
 		}
 	}
 	return rc < 0 ? fail(f, m) : 0;
@@ -332,6 +357,8 @@ static int read_sample(struct sp *f, struct af_proto *m)
 	struct sample s;
 	if (parse_sample(f, m, &s) < 0)
 		return -1;
+	if (s.unwind > 1)   /* counted here, once: an off-CPU sample is parsed again */
+		f->unwind_errors[s.unwind - 1 < NUNWIND_ERRORS ? s.unwind - 1 : NUNWIND_ERRORS]++;
 	bool offcpu = f->offcpu_mode && s.type != 0;
 	if (s.type != f->drawn && !offcpu) {
 		f->other_event++;
@@ -420,6 +447,23 @@ static int walk(struct sp *f, int pass)
 	return 0;
 }
 
+/* --info: the samples simpleperf says did not unwind, by kind. */
+static void unwinding_info(struct sp *f)
+{
+	struct af_buf *b = &f->scratch;
+	uint64_t failed = 0;
+	b->len = 0;
+	for (size_t i = 1; i <= NUNWIND_ERRORS; i++) {
+		if (!f->unwind_errors[i])
+			continue;
+		af_buf_printf(b, "%s%s %" PRIu64, failed ? ", " : "", i < NUNWIND_ERRORS ? unwind_error_names[i] : "other",
+			      f->unwind_errors[i]);
+		failed += f->unwind_errors[i];
+	}
+	if (failed)
+		af_profile_info(f->p, "unwinding failures", "%" PRIu64 " (%.*s)", failed, (int)b->len, b->data);
+}
+
 static void info(struct sp *f)
 {
 	struct af_profile *p = f->p;
@@ -459,6 +503,7 @@ static void info(struct sp *f)
 		af_profile_info(p, "off-cpu samples", "%" PRIu64 " drawn (marked [off-cpu], weighing the time to the "
 				"thread's next sample or switch-on), %" PRIu64 " with neither (left out)",
 				f->offcpu_drawn, f->offcpu_open);
+	unwinding_info(f);
 	if (f->no_chain)
 		af_profile_warn(p, f->no_chain, "samples without a callchain");
 	if (f->bad_symbols)

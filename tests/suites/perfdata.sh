@@ -59,6 +59,37 @@ check "perfdata/--event absent: exit 1, the file's events listed" sh -c "[ $rc -
 	\"perf_with_two_event_types.data: no event type 'sched:sched_switch' in the file (it has: cpu-cycles, cpu-clock)\" '$TMP/e'"
 check "perfdata/--event absent: no output" test ! -e "$TMP/noev.svg"
 
+# --add-counter (PERF_SAMPLE_READ groups): each sample weighs what each
+# counter counted since the thread's previous sample. Linux perf script
+# -F tid,period,event gives 2034455 cycles and 2048526 instructions in all;
+# simpleperf's cmd_report_test.cpp report_add_counter gives _dl_addr 175099
+# cpu-cycles and 140443 instructions
+for x in "cpu-cycles 2034455 175099" "instructions 2048526 140443"; do
+	set -- $x
+	"$AFLAME" --format folded --event $1 "$S/perf_with_add_counter.data" >"$TMP/ac.folded" 2>/dev/null
+	check "perfdata/add-counter: $1 weighs $2 in all (perf script)" test "$(awk '{s += $NF} END {print s}' "$TMP/ac.folded")" = $2
+	check "perfdata/add-counter: _dl_addr $3 $1 (simpleperf report)" grep -q ';_dl_addr '$3'$' "$TMP/ac.folded"
+done
+check "perfdata/add-counter: callchains read past the counter values" grep -q ';__libc_start_main;' "$TMP/ac.folded"
+"$AFLAME" --info "$S/perf_with_add_counter.data" >"$TMP/info" 2>/dev/null
+check "perfdata/add-counter: --info says so" grep -qF "counter values: 12 samples read their group's counters" "$TMP/info"
+
+# unwinding failures: simpleperf's report-sample says ERROR_INVALID_MAP for
+# the one in perf_with_failed_unwinding_debug_info.data (cmd_report_sample_test.cpp)
+"$AFLAME" --info "$S/perf_with_failed_unwinding_debug_info.data" >"$TMP/info" 2>/dev/null
+check "perfdata/unwinding failures by kind from UNWINDING_RESULT records" \
+	grep -qxF "unwinding failures: 1 (simpleperf's UNWINDING_RESULT records: invalid map 1)" "$TMP/info"
+"$AFLAME" --info "$S/perf_g_fp.data" >"$TMP/info" 2>/dev/null
+check "perfdata/callchains ending outside every map counted (perf script: they end at ip 0, [unknown])" \
+	grep -qF "10 callchains whose outermost caller is outside every map" "$TMP/info"
+# simpleperf's own records longer than 64 KiB (their size is 32 bits, split
+# where misc would be) and AUXTRACE data after its record
+for f in perf_kernel perf_etm; do
+	"$AFLAME" --info "$S/$f.data" >"$TMP/info" 2>"$TMP/e"
+	check "perfdata/$f: its records walk to the end (--info, no samples)" \
+		sh -c "[ $? -eq 0 ] && ! grep -q malformed '$TMP/e' && grep -qx 'threads: 1' '$TMP/info'"
+done
+
 # Linux perf script -F tid,period agrees on samples and weights (checked
 # once by hand; perf is not needed here): perf_with_symbols 935 samples,
 # 648946030; perf_g_fp 10, 13028002.

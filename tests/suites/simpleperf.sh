@@ -15,7 +15,8 @@ check "simpleperf/symbol ids past the table are counted" grep -q 'warning: 1 fra
 "$AFLAME" --info "$S/corners.trace" >"$TMP/info" 2>/dev/null
 for l in "format: simpleperf" "event types: cpu-clock, page-faults (the first is drawn)" \
 	"samples: 5 drawn, 1 of other event types" "lost samples: 2 of 6" "threads: 3" \
-	"files: 2 (2 with symbols)" "app package: com.example.app"; do
+	"files: 2 (2 with symbols)" "app package: com.example.app" \
+	"unwinding failures: 2 (not enough stack 1, invalid map 1)"; do
 	check "simpleperf/info: $l" grep -qxF "$l" "$TMP/info"
 done
 got=$("$AFLAME" --format folded --event page-faults "$S/corners.trace" 2>/dev/null)
