@@ -82,6 +82,11 @@ check "perfdata/unwinding failures by kind from UNWINDING_RESULT records" \
 "$AFLAME" --info "$S/perf_g_fp.data" >"$TMP/info" 2>/dev/null
 check "perfdata/callchains ending outside every map counted (perf script: they end at ip 0, [unknown])" \
 	grep -qF "10 callchains whose outermost caller is outside every map" "$TMP/info"
+python3 "$S/mkperf.py" records "$TMP/records.data"
+"$AFLAME" --info "$TMP/records.data" >"$TMP/info" 2>/dev/null
+check "perfdata/records: the sample after an AUXTRACE record's data is read" grep -qxF "samples: 5 drawn, 0 of other event types" "$TMP/info"
+check "perfdata/records: an UNWINDING_RESULT record counted by its code" \
+	grep -qxF "unwinding failures: 1 (simpleperf's UNWINDING_RESULT records: invalid map 1)" "$TMP/info"
 # simpleperf's own records longer than 64 KiB (their size is 32 bits, split
 # where misc would be) and AUXTRACE data after its record
 for f in perf_kernel perf_etm; do
@@ -174,3 +179,4 @@ done
 
 damage_sweep "perfdata/corners.data" perfdata "$S/corners.data"
 damage_sweep "perfdata/maps.data" perfdata "$TMP/maps.data"
+damage_sweep "perfdata/records.data" perfdata "$TMP/records.data"

@@ -7,7 +7,8 @@ section of records, then the FILE (128) and META_INFO (129) feature
 sections. VARIANT "corners" is a well-formed file (two threads, one map with
 an embedded symbol table, a kernel frame, an ip outside every map); "maps"
 adds a forked process and thread and a map splitting an older one,
-"many-maps" floods them; the
+"many-maps" floods them, "records" adds simpleperf's and perf's
+unusual records (UNWINDING_RESULT, AUXTRACE, SWITCH); the
 others damage it in one place each, for the bad-input catalogue."""
 import struct, sys
 
@@ -84,6 +85,17 @@ def build(variant):
         records += [mmap(300, (n - i) * 0x2000, 0x1000, 0, '/l') for i in range(n)]
         records += [fork(400 + i, 300, 400 + i, 300) for i in range(2000)]
         records += [sample(300, 300, 1, [0x4000]), sample(2399, 2399, 1, [0x4000])]
+    if variant == 'records':
+        # simpleperf's UNWINDING_RESULT (32776: its 32-bit size split where
+        # misc would be: time, used time, error code 4 = invalid map), an
+        # AUXTRACE record with 16 bytes of data after it, a SWITCH record
+        unwind = struct.pack('<QQQQQQ', 5, 1, 4, 0, 0, 0) + struct.pack('<QQQ', 0, 0, 0)
+        records += [
+            struct.pack('<IHH', 32776, 0, 8 + len(unwind)) + unwind,
+            struct.pack('<IHH', 71, 0, 48) + struct.pack('<QQQIIII', 16, 0, 0, 0, 100, 0, 0) + b'\xaa' * 16,
+            rec(14, 0, b''),
+            sample(100, 100, 9, [0x7110, 0x7010]),
+        ]
     if variant == 'cut-record':
         records[4] = records[4][:-8]
     if variant == 'short-record':
