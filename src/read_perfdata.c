@@ -296,7 +296,7 @@ static void name_events(struct pd *f)
 
 static uint64_t path_hash(struct span s)
 {
-	return af_hash_keyed_bytes(s.s, s.n);
+	return af_hash_keyed_bytes(s.n ? (const void *)s.s : "", s.n);   /* none: NULL, not to be read from */
 }
 
 static uint32_t find_file(const struct pd *f, struct span path)
