@@ -8,7 +8,10 @@
  * with 3000; samples with callchains 20-70 frames deep (leaf first, a third
  * with kernel frames after PERF_CONTEXT_KERNEL), built from 4000 base
  * stacks and a few callees each so that, as in real recordings, samples
- * share their callers and land on a bounded set of leaves.
+ * share their callers and land on a bounded set of leaves. A thread stays
+ * in one base stack for a run of samples (1 in 8 moves it to another of
+ * its own), as a thread sampled every 250 us (simpleperf's 4000 Hz) is
+ * still in the same call path at the next sample most of the time.
  * SAMPLES 260000 makes about 100 MB. */
 #include "gen.h"
 
@@ -126,14 +129,20 @@ int main(int argc, char **argv)
 		}
 	}
 	uint64_t time = 1000000000;
+	unsigned cur[THREADS];
+	for (unsigned t = 0; t < THREADS; t++)
+		cur[t] = t;
 	for (unsigned long s = 0; s < samples; s++) {
-		unsigned b = below(BASES), extra = below(5), kframes = below(3) == 0 ? 3 + below(6) : 0;
+		unsigned t = below(THREADS);
+		if (below(8) == 0)   /* a thread runs its own part of the code */
+			cur[t] = below(BASES / THREADS) * THREADS + t;
+		unsigned b = cur[t], extra = below(5), kframes = below(3) == 0 ? 3 + below(6) : 0;
 		unsigned nr = base_depth[b] + extra + (kframes ? kframes + 2 : 0);
 		header(9, kframes ? 1 : 2, 8 + 8 + 8 + 8 + 8 + 8 + 8 + 8ULL * nr);
 		uint64_t leaf = kframes ? KBASE + 0x1000 + below(KSYMS) * SYM_LEN + 8 : lib_ip(b % LIBS, 8 + below(8));
 		u64(leaf);
 		u32(PID);
-		u32(PID + b % THREADS);   /* a thread runs its own part of the code */
+		u32(PID + t);
 		u64(time += 1000000);
 		u32(s % 8);
 		u32(0);

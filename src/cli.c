@@ -45,6 +45,8 @@ static const char usage_text[] =
 	"      --heap WHAT         Perfetto: draw the heap profiles (heapprofd), weighed\n"
 	"                          by unreleased (default when a trace has nothing else),\n"
 	"                          allocated or freed bytes, or with -count, allocations\n"
+	"      --event NAME        perf.data, simpleperf: draw this event type (default:\n"
+	"                          the first, usually cpu-clock; --info lists them)\n"
 	"  -o, --output FILE       write here (default: standard output); the format\n"
 	"                          follows the extension: .svg, .png, .pdf, .folded, .txt\n"
 	"      --format FMT        svg, svg-static, png, pdf, folded, tree or frames (one\n"
@@ -297,7 +299,7 @@ static enum af_out_format format_from_path(const char *path)
 
 enum {
 	OPT_APP_PACKAGE = 256, OPT_ASYNC, OPT_BGCOLORS, OPT_CLOCK, OPT_COLLAPSE_RECURSION, OPT_COLORS, OPT_COUNTNAME,
-	OPT_CP, OPT_CPU_SAMPLES, OPT_HEAP, OPT_DIFF, OPT_DIFF_TOTAL, OPT_ENCODING, OPT_EXCLUDE, OPT_FACTOR, OPT_FLAMECHART, OPT_FONTSIZE, OPT_FONTTYPE, OPT_FONTWIDTH,
+	OPT_CP, OPT_CPU_SAMPLES, OPT_HEAP, OPT_DIFF, OPT_DIFF_TOTAL, OPT_ENCODING, OPT_EVENT, OPT_EXCLUDE, OPT_FACTOR, OPT_FLAMECHART, OPT_FONTSIZE, OPT_FONTTYPE, OPT_FONTWIDTH,
 	OPT_FORMAT, OPT_FROM, OPT_HASH, OPT_HEIGHT, OPT_HIDE, OPT_IDLE, OPT_INCLUDE, OPT_INFO, OPT_INVERTED,
 	OPT_MAX_INPUT_SIZE, OPT_MINWIDTH,
 	OPT_MERGE_THREADS, OPT_NAMEATTR, OPT_NAMETYPE, OPT_NEGATE, OPT_NO_JS, OPT_NORMALIZE, OPT_NOTES, OPT_PER_THREAD, OPT_REPORT,
@@ -319,6 +321,7 @@ static const struct option long_options[] = {
 	{ "diff", no_argument, NULL, OPT_DIFF },
 	{ "diff-total", no_argument, NULL, OPT_DIFF_TOTAL },
 	{ "encoding", required_argument, NULL, OPT_ENCODING },
+	{ "event", required_argument, NULL, OPT_EVENT },
 	{ "exclude", required_argument, NULL, OPT_EXCLUDE },
 	{ "factor", required_argument, NULL, OPT_FACTOR },
 	{ "flamechart", no_argument, NULL, OPT_FLAMECHART },
@@ -493,6 +496,9 @@ static void parse_option(struct af_cli *o, int c, const char *arg)
 		o->read.encoding = arg;
 		break;
 	}
+	case OPT_EVENT:
+		o->read.event = arg;
+		break;
 	case OPT_FACTOR:
 		o->render.factor = parse_number("--factor", arg, 1e-12, 1e12);
 		break;

@@ -1,12 +1,46 @@
 /* profile.c: threads, header facts and warnings; thread selection. */
 #include "profile.h"
 #include "buf.h"
+#include "names.h"
 
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+int af_event_pick(const char *want, const struct af_event_name *names, size_t n, struct af_diag *d)
+{
+	if (!want)
+		return 0;
+	size_t len = strlen(want);
+	for (size_t i = 0; i < n; i++)
+		if (names[i].n == len && memcmp(names[i].s, want, len) == 0)
+			return (int)i;
+	struct af_buf b = { 0 };
+	for (size_t i = 0; i < n; i++) {
+		if (i)
+			af_buf_printf(&b, ", ");
+		size_t from = b.len;
+		af_name_append(&b, names[i].s, names[i].n);
+		af_name_finish(&b, from);
+	}
+	af_buf_putc(&b, 0);
+	af_diag_error(d, "no event type '%s' in the file (it has: %s)", want, n ? b.data : "none");
+	af_buf_release(&b);
+	return -1;
+}
+
+const char *af_event_unit(struct af_event_name name)
+{
+	static const char *const clocks[] = { "cpu-clock", "task-clock" };
+	for (size_t i = 0; i < 2; i++) {
+		size_t k = strlen(clocks[i]);
+		if (name.n >= k && memcmp(name.s, clocks[i], k) == 0 && (name.n == k || name.s[k] == ':'))
+			return "ns";
+	}
+	return "events";
+}
 
 void af_profile_init(struct af_profile *p)
 {

@@ -59,6 +59,18 @@ struct af_profile {
 	unsigned decimals;    /* weights are fixed point with this many decimals */
 };
 
+/* Event types of a sampling profile (perf.data, report-sample): a name as
+ * the file gives it (not NUL-terminated). */
+struct af_event_name { const char *s; size_t n; };
+
+/* The index of the event type named want (--event) among a file's n event
+ * types; want NULL: 0, the first. No such name: -1 with d set to a message
+ * listing the file's event types. */
+int af_event_pick(const char *want, const struct af_event_name *names, size_t n, struct af_diag *d);
+/* What an event's periods count: "ns" for the clocks (cpu-clock,
+ * task-clock, with any ":u"-like modifier), else "events". */
+const char *af_event_unit(struct af_event_name name);
+
 void af_profile_init(struct af_profile *p);
 void af_profile_release(struct af_profile *p);
 

@@ -41,6 +41,8 @@ struct af_read_opts {
 	bool async;            /* atrace: draw async slices (S/F, G/H), not threads */
 	bool cpu_samples;      /* Perfetto: draw CPU samples, not slices */
 	enum af_heap_value heap; /* Perfetto: draw heap profiles, weighed by this */
+	const char *event;     /* perf.data, report-sample: draw this event type
+				  (--event; NULL: the first) */
 	const char *encoding;  /* text input in this character set (iconv's
 				  name; flamegraph.pl --encoding), made UTF-8 */
 	uint64_t max_input;    /* --max-input-size: the cap the caller gives

@@ -24,9 +24,11 @@
 #include "demangle.h"
 #include "proto.h"
 #include "cursor.h"
+#include "ranges.h"
 #include "util.h"
 
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -36,8 +38,8 @@
 #define MAX_NAME 4096
 
 enum {
-	REC_MMAP = 1, REC_LOST = 2, REC_COMM = 3, REC_FORK = 7, REC_SAMPLE = 9, REC_MMAP2 = 10,
-	REC_SIMPLEPERF = 32768, REC_SP_CALLCHAIN = 32775,
+	REC_MMAP = 1, REC_LOST = 2, REC_COMM = 3, REC_FORK = 7, REC_SAMPLE = 9, REC_MMAP2 = 10, REC_SWITCH = 14,
+	REC_AUXTRACE = 71, REC_SIMPLEPERF = 32768, REC_SP_CALLCHAIN = 32775, REC_SP_UNWINDING_RESULT = 32776,
 };
 enum {
 	FEAT_BUILD_ID = 2, FEAT_CMDLINE = 11, FEAT_FILE = 128, FEAT_META_INFO = 129, FEAT_FILE2 = 132,
@@ -49,12 +51,22 @@ enum {
 	S_CALLCHAIN = 1 << 5, S_ID = 1 << 6, S_CPU = 1 << 7, S_PERIOD = 1 << 8, S_STREAM_ID = 1 << 9,
 	S_RAW = 1 << 10, S_IDENTIFIER = 1 << 16,
 };
+/* libunwindstack's ErrorCode (UNWINDING_RESULT records), by value */
+static const char *const unwind_error_names[] = {
+	"none", "memory invalid", "unwind info", "unsupported", "invalid map", "max frames exceeded",
+	"repeated frame", "invalid elf", "thread does not exist", "thread timeout", "system call",
+	"bad arch", "maps parse", "invalid parameter",
+};
+#define NUNWIND_ERRORS (sizeof unwind_error_names / sizeof *unwind_error_names)
+/* perf_event_attr.read_format bits */
+enum { RF_TIME_ENABLED = 1, RF_TIME_RUNNING = 2, RF_ID = 4, RF_GROUP = 8, RF_LOST = 16 };
 enum { DSO_KERNEL, DSO_KERNEL_MODULE, DSO_ELF_FILE, DSO_DEX_FILE, DSO_SYMBOL_MAP_FILE, DSO_UNKNOWN_FILE };
 #define CONTEXT_MAX ((uint64_t)-4095)   /* callchain entries above are context markers */
 #define CONTEXT_KERNEL ((uint64_t)-128)
 #define CONTEXT_USER ((uint64_t)-512)
 #define CPUMODE_MASK 7
 #define CPUMODE_KERNEL 1
+#define MISC_SWITCH_OUT 0x2000
 #define KERNEL_PID ((uint64_t)UINT32_MAX)
 #define PROT_JIT_SYMFILE_MAP 0x4000   /* simpleperf's mark on MMAP2 prot: symbols at absolute addresses */
 
@@ -70,10 +82,29 @@ struct pfile {
 	uint64_t min_vaddr, offset_of_min_vaddr;
 	size_t first, count;           /* syms[first..first+count), sorted */
 };
-struct map { uint64_t start, end, pgoff; struct span path; uint32_t file; bool jit; };
-struct maps { struct map *m; size_t n, cap; };
-struct pthread_ { uint64_t tid, pid; struct span name; uint32_t node; size_t index; };
-struct attr { uint64_t sample_type, type, config; struct span event; };
+/* What an MMAP record maps (its addresses are in the process's range set,
+ * ranges.h, whose values index these). kind and art are worked out once
+ * when the map is added: what resolve() and mark_art() need per frame
+ * without looking at the path again. */
+struct map { struct span path; uint32_t file; bool jit, art; enum kind kind; };
+/* A thread's last folded stack, root first: the next sample's frames that
+ * match it from the root take their nodes from it without a tree probe. */
+struct frame { uint32_t name, node; };
+struct pthread_ {
+	uint64_t tid, pid; struct span name; uint32_t node; size_t index;
+	struct frame *stack; size_t depth, cap_stack;
+	size_t offcpu_at;              /* an off-CPU sample waiting for its end: its record, 0 none */
+	uint64_t offcpu_time;
+};
+struct attr { uint64_t sample_type, type, config; struct span event; char num[32]; };
+
+/* The last resolutions, direct-mapped by (pid, ip): real callchains repeat
+ * the same return addresses sample after sample, and a hit saves the map
+ * and symbol searches. A slot is valid while gen matches the maps'
+ * generation, which every change to any maps bumps (entries point into
+ * the maps). */
+#define IPCACHE_BITS 14
+struct ipslot { uint64_t ip, pid, gen; bool kernel; struct entry e; };
 
 /* Names of the common events by perf_event_attr type and config, for files
  * without simpleperf's event_type_info (older simpleperf, Linux perf). */
@@ -92,16 +123,33 @@ struct pd {
 	const struct af_input *in;
 	const uint8_t *data;
 	size_t len;
+	const struct af_read_opts *o;
 	struct attr *attrs; size_t nattrs;
+	struct af_event_name *enames;  /* per attr */
+	size_t drawn;                  /* the attr drawn (--event) */
 	struct af_idmap attr_ids;      /* sample id -> attr index */
-	uint64_t sample_type;
+	uint64_t sample_type, read_format;
 	bool sample_id_all;
 	uint64_t feat_off[NFEAT], feat_size[NFEAT];
 	bool feat[NFEAT];
 	struct pfile *files; size_t nfiles, cap_files;
 	struct af_idmap file_by_hash;  /* path hash -> first file with it */
 	struct sym *syms; size_t nsyms, cap_syms;
-	struct maps *maps; size_t nmaps, cap_maps;    /* per process; [0] is the kernel's */
+	struct map *maps; size_t nmaps, cap_maps;     /* every MMAP's map, in file order */
+	struct af_ranges ranges;       /* every process's maps (the kernel's under KERNEL_PID) */
+	uint32_t *roots; size_t nroots, cap_roots;    /* per process: its range set */
+	uint64_t copy_budget;          /* ranges FORK may still copy: linear in the file */
+	uint64_t forks_copied, forks_uncopied;
+	struct af_range *listed; size_t cap_listed;
+	struct af_idmap counter_ids;   /* tid << 32 | attr -> counters[]: the last value read */
+	uint64_t *counters; size_t ncounters, cap_counters;
+	uint64_t read_samples;
+	uint64_t unwind_errors[NUNWIND_ERRORS + 1];   /* by libunwindstack's code; the last: others */
+	uint64_t empty_chains, chains_off_map;
+	uint64_t maps_gen;             /* bumped on every change to the maps */
+	struct ipslot *ipcache;        /* 1 << IPCACHE_BITS slots */
+	uint32_t *sym_names;           /* per symbol 3 name ids (plain, JIT, kernel), AF_NONE until made */
+	uint64_t *sym_addrs;           /* syms[i].addr, a quarter of the memory to search */
 	struct af_idmap maps_by_pid;
 	struct pthread_ *threads; size_t nthreads, cap_threads;
 	struct af_idmap thread_ids, proc_nodes;
@@ -111,6 +159,9 @@ struct pd {
 	struct entry *chain; size_t cap_chain;
 	struct af_buf scratch;
 	uint64_t samples, other_event, lost, weight, no_map, no_symbol, cut, simpleperf_records;
+	bool offcpu_mode;              /* trace_offcpu with a clock: off-CPU samples drawn */
+	uint32_t offcpu_name;          /* "[off-cpu]" */
+	uint64_t offcpu_drawn, offcpu_open;
 };
 
 static int bad(struct pd *f, uint64_t at, const char *why)
@@ -158,6 +209,7 @@ static int read_attrs(struct pd *f)
 		f->attrs[i].sample_type = af_le(f->data + a + 24, 8);
 		if (i == 0) {
 			f->sample_type = f->attrs[0].sample_type;
+			f->read_format = af_le(f->data + a + 32, 8);
 			f->sample_id_all = (af_le(f->data + a + 40, 8) >> 18) & 1;
 		}
 		uint64_t ids, nids;
@@ -218,9 +270,33 @@ static void read_meta(struct pd *f)
 	}
 }
 
+/* The attrs' event names: simpleperf's event_type_info, else the common
+ * events by type and config, else "event N". */
+static void name_events(struct pd *f)
+{
+	f->enames = af_xcalloc(f->nattrs ? f->nattrs : 1, sizeof *f->enames);
+	for (size_t i = 0; i < f->nattrs; i++) {
+		struct attr *at = &f->attrs[i];
+		const char *s;
+		if (at->event.n) {
+			f->enames[i] = (struct af_event_name){ (const char *)at->event.s, at->event.n };
+			continue;
+		}
+		if (at->type == 0 && at->config < sizeof hw_events / sizeof *hw_events) {
+			s = hw_events[at->config];
+		} else if (at->type == 1 && at->config < sizeof sw_events / sizeof *sw_events) {
+			s = sw_events[at->config];
+		} else {
+			snprintf(at->num, sizeof at->num, "event %zu", i + 1);
+			s = at->num;
+		}
+		f->enames[i] = (struct af_event_name){ s, strlen(s) };
+	}
+}
+
 static uint64_t path_hash(struct span s)
 {
-	return af_hash_keyed_bytes(s.s, s.n);
+	return af_hash_keyed_bytes(s.n ? (const void *)s.s : "", s.n);   /* none: NULL, not to be read from */
 }
 
 static uint32_t find_file(const struct pd *f, struct span path)
@@ -364,62 +440,59 @@ static int read_files(struct pd *f, unsigned feat)
 
 /* ---- thread state: maps and names ---- */
 
-static struct maps *maps_of(struct pd *f, uint64_t pid)
+static bool ends(struct span s, const char *suffix)
+{
+	size_t n = strlen(suffix);
+	return s.n >= n && memcmp(s.s + s.n - n, suffix, n) == 0;
+}
+
+static bool contains(struct span s, const char *needle)
+{
+	size_t n = strlen(needle);
+	for (size_t i = 0; i + n <= s.n; i++)
+		if (memcmp(s.s + i, needle, n) == 0)
+			return true;
+	return false;
+}
+
+
+/* The root of process pid's range set (made empty on first use). */
+static uint32_t *maps_of(struct pd *f, uint64_t pid)
 {
 	bool found;
 	uint32_t *slot = af_idmap_slot(&f->maps_by_pid, pid, &found);
 	if (!found) {
-		af_grow(&f->maps, &f->cap_maps, f->nmaps + 1, sizeof *f->maps);
-		f->maps[f->nmaps] = (struct maps){ 0 };
-		*slot = (uint32_t)f->nmaps++;
+		af_grow(&f->roots, &f->cap_roots, f->nroots + 1, sizeof *f->roots);
+		f->roots[f->nroots] = AF_NONE;
+		*slot = (uint32_t)f->nroots++;
 	}
-	return &f->maps[*slot];
+	return &f->roots[*slot];
 }
 
-/* The index of the first map ending after addr (maps are sorted and do not
- * overlap). */
-static size_t map_lower(const struct maps *ms, uint64_t addr)
+/* A new map replaces what it overlaps, splitting an older map it covers
+ * only part of, as the kernel and simpleperf's ThreadTree::InsertMap do. */
+static void add_map(struct pd *f, uint64_t pid, uint64_t start, uint64_t end, uint64_t pgoff, struct map m)
 {
-	size_t lo = 0, hi = ms->n;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (ms->m[mid].end <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
-/* A new map replaces the maps it overlaps (simpleperf splits them; whole
- * replacement differs only for ips in the part of an old map left over). */
-static void add_map(struct pd *f, uint64_t pid, struct map m)
-{
-	struct maps *ms = maps_of(f, pid);
-	size_t i = map_lower(ms, m.start), j = i;
-	while (j < ms->n && ms->m[j].start < m.end)
-		j++;
-	if (j == i) {
-		af_grow(&ms->m, &ms->cap, ms->n + 1, sizeof *ms->m);
-		memmove(ms->m + i + 1, ms->m + i, (ms->n - i) * sizeof *ms->m);
-		ms->n++;
-	} else if (j > i + 1) {
-		memmove(ms->m + i + 1, ms->m + j, (ms->n - j) * sizeof *ms->m);
-		ms->n -= j - i - 1;
-	}
 	m.file = find_file(f, m.path);
-	ms->m[i] = m;
+	/* simpleperf's Dso::IsForJavaMethod: dex files, and JIT symfiles */
+	m.kind = K_NATIVE;
+	if (m.file != AF_NONE && f->files[m.file].type == DSO_DEX_FILE)
+		m.kind = K_DEX;
+	else if (m.jit || contains(m.path, "_jit_app_cache:") || contains(m.path, "_jit_zygote_cache:"))
+		m.kind = K_JIT;
+	m.art = ends(m.path, "/libart.so") || ends(m.path, "/libartd.so");
+	af_grow(&f->maps, &f->cap_maps, f->nmaps + 1, sizeof *f->maps);
+	f->maps[f->nmaps] = m;
+	af_ranges_insert(&f->ranges, maps_of(f, pid), start, end, pgoff, (uint32_t)f->nmaps++);
+	f->maps_gen++;
 }
 
-static const struct map *find_map(struct pd *f, uint64_t pid, uint64_t ip)
+static const struct af_range *find_map(struct pd *f, uint64_t pid, uint64_t ip)
 {
 	uint32_t k = af_idmap_get(&f->maps_by_pid, pid);
-	if (k == AF_NONE)
-		return NULL;
-	const struct maps *ms = &f->maps[k];
-	size_t i = map_lower(ms, ip);
-	return i < ms->n && ms->m[i].start <= ip ? &ms->m[i] : NULL;
+	return k == AF_NONE ? NULL : af_ranges_find(&f->ranges, f->roots[k], ip);
 }
+
 
 static struct pthread_ *thread_of(struct pd *f, uint64_t tid, uint64_t pid)
 {
@@ -431,6 +504,44 @@ static struct pthread_ *thread_of(struct pd *f, uint64_t tid, uint64_t pid)
 		*slot = (uint32_t)f->nthreads++;
 	}
 	return &f->threads[*slot];
+}
+
+/* FORK: a new process starts with a copy of its parent's maps (a new
+ * thread shares its process's), and a thread with its parent's name until
+ * a COMM renames it (simpleperf's ThreadTree::ForkThread). Copies are
+ * bounded by a budget linear in the file, so a file of forks of a process
+ * with many maps stays linear; a fork past it is counted. */
+static int read_fork(struct pd *f, struct af_cursor *c, uint64_t at)
+{
+	uint32_t pid, ppid, tid, ptid;
+	if (!af_cursor_u32(c, &pid) || !af_cursor_u32(c, &ppid) || !af_cursor_u32(c, &tid) || !af_cursor_u32(c, &ptid))
+		return bad(f, at, "a FORK record is shorter than its fields");
+	if (tid == ptid || (pid != tid && pid != ppid))
+		return 0;
+	struct span pname = thread_of(f, ptid, ppid)->name;
+	struct pthread_ *th = thread_of(f, tid, pid);
+	th->pid = pid;
+	if (th->node == AF_NONE && pname.n)
+		th->name = pname;
+	uint32_t k = af_idmap_get(&f->maps_by_pid, ppid);
+	if (pid == ppid || k == AF_NONE || f->roots[k] == AF_NONE)
+		return 0;
+	uint32_t parent = f->roots[k], *child = maps_of(f, pid);
+	size_t n = 0;
+	bool ok;
+	if (*child == AF_NONE) {
+		ok = af_ranges_copy(&f->ranges, parent, (size_t)f->copy_budget, child, &n);
+	} else {   /* maps already recorded for the child: the parent's go over them */
+		ok = af_ranges_list(&f->ranges, parent, (size_t)f->copy_budget, &f->listed, &f->cap_listed, &n);
+		for (size_t i = 0; ok && i < n; i++)
+			af_ranges_insert(&f->ranges, maps_of(f, pid), f->listed[i].start, f->listed[i].end,
+					 f->listed[i].pgoff, f->listed[i].value);
+	}
+	f->copy_budget -= n < f->copy_budget ? n : f->copy_budget;   /* a failed try costs what it looked at */
+	f->forks_copied += ok;
+	f->forks_uncopied += !ok;
+	f->maps_gen++;
+	return 0;
 }
 
 /* ---- samples ---- */
@@ -481,10 +592,11 @@ static const struct sym *find_sym(const struct pd *f, uint32_t k, uint64_t vaddr
 	if (file->count == 0)
 		return NULL;
 	const struct sym *s = f->syms + file->first;
+	const uint64_t *addr = f->sym_addrs + file->first;
 	size_t lo = 0, hi = file->count;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		if (s[mid].addr <= vaddr)
+		if (addr[mid] <= vaddr)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -498,7 +610,7 @@ static const struct sym *find_sym(const struct pd *f, uint32_t k, uint64_t vaddr
 }
 
 /* The address in the file that ip is at, as simpleperf's Dso::IpToVaddrInFile. */
-static uint64_t vaddr_in_file(const struct pfile *file, const struct map *m, uint64_t ip, bool kernel)
+static uint64_t vaddr_in_file(const struct pfile *file, const struct af_range *m, uint64_t ip, bool kernel)
 {
 	if (!file)
 		return kernel ? ip : ip - m->start + m->pgoff;
@@ -516,52 +628,42 @@ static uint64_t vaddr_in_file(const struct pfile *file, const struct map *m, uin
 	}
 }
 
-static bool ends(struct span s, const char *suffix)
-{
-	size_t n = strlen(suffix);
-	return s.n >= n && memcmp(s.s + s.n - n, suffix, n) == 0;
-}
-
-static bool contains(struct span s, const char *needle)
-{
-	size_t n = strlen(needle);
-	for (size_t i = 0; i + n <= s.n; i++)
-		if (memcmp(s.s + i, needle, n) == 0)
-			return true;
-	return false;
-}
-
 /* Where ip is: its map, file, address in the file, symbol and kind. */
-static struct entry resolve(struct pd *f, uint64_t pid, uint64_t ip, bool kernel)
+static struct entry lookup(struct pd *f, uint64_t pid, uint64_t ip, bool kernel)
 {
-	const struct map *m = kernel ? find_map(f, KERNEL_PID, ip) : find_map(f, pid, ip);
-	struct entry e = { .map = m, .file = AF_NONE, .vaddr = ip, .kind = kernel ? K_KERNEL : K_UNKNOWN };
-	if (!m) {
-		f->no_map++;
+	const struct af_range *r = find_map(f, kernel ? KERNEL_PID : pid, ip);
+	struct entry e = { .file = AF_NONE, .vaddr = ip, .kind = kernel ? K_KERNEL : K_UNKNOWN };
+	if (!r)
 		return e;
-	}
+	const struct map *m = e.map = &f->maps[r->value];
 	e.file = m->file;
 	const struct pfile *file = m->file != AF_NONE ? &f->files[m->file] : NULL;
-	e.vaddr = m->jit ? ip : vaddr_in_file(file, m, ip, kernel);
+	e.vaddr = m->jit ? ip : vaddr_in_file(file, r, ip, kernel);
 	e.sym = file ? find_sym(f, m->file, e.vaddr) : NULL;
-	if (!e.sym)
-		f->no_symbol++;
-	if (kernel)
-		return e;
-	e.kind = K_NATIVE;
-	/* simpleperf's Dso::IsForJavaMethod: dex files, and JIT symfiles */
-	if (file && file->type == DSO_DEX_FILE)
-		e.kind = K_DEX;
-	else if (m->jit || contains(m->path, "_jit_app_cache:") || contains(m->path, "_jit_zygote_cache:"))
-		e.kind = K_JIT;
+	if (!kernel)
+		e.kind = m->kind;
 	return e;
+}
+
+/* lookup() through the cache of recent resolutions; counts the frames
+ * outside every map and those without a symbol. */
+static struct entry resolve(struct pd *f, uint64_t pid, uint64_t ip, bool kernel)
+{
+	uint64_t h = (ip ^ (pid << 20) ^ kernel) * 0x9e3779b97f4a7c15ULL;
+	struct ipslot *c = &f->ipcache[h >> (64 - IPCACHE_BITS)];
+	if (!(c->gen == f->maps_gen && c->ip == ip && c->pid == pid && c->kernel == kernel))
+		*c = (struct ipslot){ ip, pid, f->maps_gen, kernel, lookup(f, pid, ip, kernel) };
+	if (!c->e.map)
+		f->no_map++;
+	else if (!c->e.sym)
+		f->no_symbol++;
+	return c->e;
 }
 
 static bool art_entry(const struct entry *e, bool *trampoline)
 {
 	*trampoline = e->sym && ends(e->sym->name, "jni_trampoline");
-	return e->kind == K_NATIVE &&
-	       (*trampoline || ends(e->map->path, "/libart.so") || ends(e->map->path, "/libartd.so"));
+	return e->kind == K_NATIVE && (*trampoline || e->map->art);
 }
 
 /* simpleperf's CallChainReportBuilder::MarkArtFrame: ART's own frames next
@@ -614,8 +716,8 @@ static size_t simplify(struct pd *f, struct entry *c, size_t n)
 	mark_art(c, n);
 	size_t k = 0;
 	for (size_t i = 0; i < n; i++)
-		if (c[i].kind != K_ART)
-			c[k++] = c[i];
+		if (c[i].kind != K_ART && k++ != i)
+			c[k - 1] = c[i];
 	n = k;
 	k = 0;
 	for (size_t i = 0; i < n; i++) {
@@ -627,7 +729,8 @@ static size_t simplify(struct pd *f, struct entry *c, size_t n)
 			if (i + 1 < n && c[i + 1].sym == twin)
 				continue;
 		}
-		c[k++] = c[i];
+		if (k++ != i)
+			c[k - 1] = c[i];
 	}
 	return k;
 }
@@ -636,7 +739,7 @@ static size_t simplify(struct pd *f, struct entry *c, size_t n)
  * JIT-compiled Java frames end "_[j]", kernel frames "_[k]"
  * (flamegraph.pl's annotations, as simpleperf's stackcollapse.py --jit
  * and --kernel write them). */
-static uint32_t frame_name(struct pd *f, const struct entry *e)
+static uint32_t make_name(struct pd *f, const struct entry *e)
 {
 	struct af_buf *b = &f->scratch;
 	b->len = 0;
@@ -658,8 +761,45 @@ static uint32_t frame_name(struct pd *f, const struct entry *e)
 	return af_tree_intern(&f->p->tree, b->data, b->len);
 }
 
+/* make_name(), made once per symbol and suffix: most frames have a symbol,
+ * and building and interning their names was most of the reading time. */
+static uint32_t frame_name(struct pd *f, const struct entry *e)
+{
+	if (!e->sym)
+		return make_name(f, e);
+	uint32_t *id = &f->sym_names[(size_t)(e->sym - f->syms) * 3 + (e->kind == K_JIT ? 1 : e->kind == K_KERNEL ? 2 : 0)];
+	if (*id == AF_NONE)
+		*id = make_name(f, e);
+	return *id;
+}
+
 /* Fields of a sample record, per sample_type. */
-struct sample { uint64_t ip, pid, tid, id, period, nr; const uint8_t *ips; };
+struct sample {
+	uint64_t ip, pid, tid, time, id, period, nr;
+	const uint8_t *ips;
+	const uint8_t *read; uint64_t nread;   /* PERF_SAMPLE_READ's values, nread of them */
+};
+
+/* PERF_SAMPLE_READ's values as read_format lays them out (simpleperf
+ * record --add-counter, perf record -e '{a,b}:S'): a group's count, the
+ * times, then per counter its value, id and lost count. */
+static size_t read_stride(uint64_t rf)
+{
+	return 8 * (1 + !!(rf & RF_ID) + !!(rf & RF_LOST));
+}
+
+static bool parse_read(const struct pd *f, struct af_cursor *c, struct sample *s)
+{
+	uint64_t rf = f->read_format, nr = 1;
+	size_t each = read_stride(rf);
+	if ((rf & RF_GROUP) && !af_cursor_u64(c, &nr))
+		return false;
+	if (!af_cursor_skip(c, 8 * (!!(rf & RF_TIME_ENABLED) + !!(rf & RF_TIME_RUNNING))) ||
+	    nr > af_cursor_left(c) / each)
+		return false;
+	s->nread = nr;
+	return af_cursor_bytes(c, (size_t)nr * each, &s->read);
+}
 
 static bool parse_sample(const struct pd *f, struct af_cursor *c, struct sample *s)
 {
@@ -676,7 +816,7 @@ static bool parse_sample(const struct pd *f, struct af_cursor *c, struct sample 
 		s->pid = a;
 		s->tid = b;
 	}
-	if ((st & S_TIME) && !af_cursor_u64(c, &v))
+	if ((st & S_TIME) && !af_cursor_u64(c, &s->time))
 		return false;
 	if ((st & S_ADDR) && !af_cursor_u64(c, &v))
 		return false;
@@ -688,8 +828,8 @@ static bool parse_sample(const struct pd *f, struct af_cursor *c, struct sample 
 		return false;
 	if ((st & S_PERIOD) && !af_cursor_u64(c, &s->period))
 		return false;
-	if (st & S_READ)   /* read_format is not kept: a sample with READ is not read further */
-		return true;
+	if ((st & S_READ) && !parse_read(f, c, s))
+		return false;
 	if (st & S_CALLCHAIN) {
 		if (!af_cursor_u64(c, &s->nr) || s->nr > af_cursor_left(c) / 8)
 			return false;
@@ -698,22 +838,38 @@ static bool parse_sample(const struct pd *f, struct af_cursor *c, struct sample 
 	return true;
 }
 
-static int read_sample(struct pd *f, struct af_cursor *c, uint64_t at, uint16_t misc)
+/* Fold the chain (leaf first) under the thread's node; returns the leaf's
+ * node. Consecutive samples of a thread share their callers, so the part
+ * equal to the thread's previous stack is walked without the tree. */
+static uint32_t fold_stack(struct pd *f, struct pthread_ *th, uint32_t node, const struct entry *c, size_t n)
 {
-	struct sample s;
-	if (!parse_sample(f, c, &s))
-		return bad(f, at, "a SAMPLE record is shorter than its fields");
-	uint32_t a = f->nattrs > 1 ? af_idmap_get(&f->attr_ids, s.id) : 0;
-	if (a != 0) {   /* the first event type is drawn */
-		f->other_event++;
-		return 0;
+	af_grow(&th->stack, &th->cap_stack, n, sizeof *th->stack);
+	bool same = true;
+	for (size_t i = 0; i < n; i++) {
+		uint32_t name = frame_name(f, &c[n - 1 - i]);
+		if (same && i < th->depth && th->stack[i].name == name) {
+			node = th->stack[i].node;
+			continue;
+		}
+		same = false;
+		node = af_tree_child(&f->p->tree, node, name);
+		th->stack[i] = (struct frame){ name, node };
 	}
-	if (s.period > UINT64_MAX - f->weight)
+	th->depth = n;
+	return node;
+}
+
+/* Fold one sample of thread th weighing period; an off-CPU one gets a
+ * leaf "[off-cpu]". */
+static int fold_sample(struct pd *f, struct pthread_ *th, const struct sample *sp, uint64_t at, uint16_t misc,
+		       uint64_t period, bool offcpu)
+{
+	struct sample s = *sp;
+	if (period > UINT64_MAX - f->weight)
 		return bad(f, at, "the sample periods add up past 2^64");
 	f->samples++;
-	f->weight += s.period;
-	struct pthread_ *th = thread_of(f, s.tid, s.pid);
-	th->pid = s.pid;
+	f->offcpu_drawn += offcpu;
+	f->weight += period;
 	struct af_tree *t = &f->p->tree;
 	uint32_t node = thread_node(f, th);
 	f->p->threads[th->index].events++;
@@ -728,13 +884,116 @@ static int read_sample(struct pd *f, struct af_cursor *c, uint64_t at, uint16_t 
 		}
 		f->chain[n++] = resolve(f, s.pid, ip, kernel);
 	}
+	/* unwinding that went wrong: no chain at all, or one whose outermost
+	 * caller is outside every map (a stack walk that ran off) */
+	if (n == 0 && (f->sample_type & S_CALLCHAIN))
+		f->empty_chains++;
+	else if (n > 0 && !f->chain[n - 1].map)
+		f->chains_off_map++;
 	if (n == 0 && (f->sample_type & S_IP))
 		f->chain[n++] = resolve(f, s.pid, s.ip, kernel);
 	n = simplify(f, f->chain, n);
-	while (n > 0)   /* the callchain lists the leaf first */
-		node = af_tree_child(t, node, frame_name(f, &f->chain[--n]));
-	t->nodes[node].self += s.period;
+	node = fold_stack(f, th, node, f->chain, n);
+	if (offcpu)
+		node = af_tree_child(t, node, f->offcpu_name);
+	t->nodes[node].self += period;
 	return 0;
+}
+
+/* The thread's waiting off-CPU sample ends at time: it weighs the time
+ * since it was taken (1 if the clock went back), as simpleperf's report
+ * library has it (TraceOffCpuMode MIXED_ON_OFF_CPU). Its record is read
+ * again, already checked. */
+static int end_offcpu(struct pd *f, struct pthread_ *th, uint64_t time)
+{
+	size_t at = th->offcpu_at;
+	th->offcpu_at = 0;
+	f->offcpu_open--;
+	struct af_cursor c = { f->data + at + 8, (size_t)af_le(f->data + at + 6, 2) - 8, 0 };
+	struct sample s;
+	parse_sample(f, &c, &s);
+	uint64_t period = time > th->offcpu_time ? time - th->offcpu_time : 1;
+	return fold_sample(f, th, &s, at, (uint16_t)af_le(f->data + at + 4, 2), period, true);
+}
+
+/* A sample with read values weighs, for each counter, what it counted
+ * since the thread's previous sample, as perf script and simpleperf's
+ * report (--add-counter) have it; so a counter that never samples itself
+ * is drawn with --event too. Returns whether the drawn event's counter is
+ * among the values (its delta in *period). */
+static bool read_deltas(struct pd *f, const struct sample *s, uint32_t sample_attr, uint64_t *period)
+{
+	size_t each = read_stride(f->read_format);
+	bool found = false;
+	for (uint64_t i = 0; i < s->nread; i++) {
+		const uint8_t *v = s->read + i * each;
+		uint32_t a = sample_attr;
+		if (f->read_format & RF_ID)
+			a = f->nattrs > 1 ? af_idmap_get(&f->attr_ids, af_le(v + 8, 8)) : 0;
+		else if (f->read_format & RF_GROUP)
+			a = (uint32_t)i;   /* without ids, the group's counters come in attr order */
+		bool known;
+		uint32_t *slot = af_idmap_slot(&f->counter_ids, s->tid << 32 | a, &known);
+		if (!known) {
+			af_grow(&f->counters, &f->cap_counters, f->ncounters + 1, sizeof *f->counters);
+			f->counters[f->ncounters] = 0;
+			*slot = (uint32_t)f->ncounters++;
+		}
+		uint64_t value = af_le(v, 8), *prev = &f->counters[*slot];
+		if (a == f->drawn) {
+			*period = value >= *prev ? value - *prev : value;
+			found = true;
+		}
+		*prev = value;
+	}
+	return found;
+}
+
+/* With trace_offcpu, a sample of another event than the first (simpleperf
+ * records sched:sched_switch) is the thread going off the CPU: it waits for
+ * the thread's next sample or switch-in to know how long it was off. */
+static int read_sample(struct pd *f, struct af_cursor *c, uint64_t at, uint16_t misc)
+{
+	struct sample s;
+	if (!parse_sample(f, c, &s))
+		return bad(f, at, "a SAMPLE record is shorter than its fields");
+	uint32_t a = f->nattrs > 1 ? af_idmap_get(&f->attr_ids, s.id) : 0;
+	bool offcpu = f->offcpu_mode && a != 0, drawn = a == f->drawn;
+	uint64_t period = s.period;
+	if (s.nread) {
+		drawn = read_deltas(f, &s, a, &period);
+		f->read_samples++;
+	}
+	if (!drawn && !offcpu) {
+		f->other_event++;
+		return 0;
+	}
+	struct pthread_ *th = thread_of(f, s.tid, s.pid);
+	th->pid = s.pid;
+	if (th->offcpu_at && end_offcpu(f, th, s.time) < 0)
+		return -1;
+	if (offcpu) {
+		th->offcpu_at = (size_t)at;
+		th->offcpu_time = s.time;
+		f->offcpu_open++;
+		return 0;
+	}
+	return fold_sample(f, th, &s, at, misc, period, false);
+}
+
+/* A SWITCH record (sample_id_all: the sample's tid and time follow the
+ * empty body) of a thread coming back on the CPU ends its off-CPU sample. */
+static int read_switch(struct pd *f, struct af_cursor *c, uint16_t misc)
+{
+	uint32_t pid = 0, tid = 0;
+	uint64_t time = 0;
+	if (!f->offcpu_mode || (misc & MISC_SWITCH_OUT) || !f->sample_id_all)
+		return 0;
+	if (!(f->sample_type & S_TID) || !(f->sample_type & S_TIME) || !af_cursor_u32(c, &pid) ||
+	    !af_cursor_u32(c, &tid) || !af_cursor_u64(c, &time))
+		return 0;
+	uint32_t k = af_idmap_get(&f->thread_ids, tid);
+	return k != AF_NONE && f->threads[k].offcpu_at ? end_offcpu(f, &f->threads[k], time) : 0;
 }
 
 static int read_mmap(struct pd *f, struct af_cursor *c, uint64_t at, uint32_t type, uint16_t misc)
@@ -747,11 +1006,11 @@ static int read_mmap(struct pd *f, struct af_cursor *c, uint64_t at, uint32_t ty
 		return bad(f, at, "an MMAP record is shorter than its fields");
 	if (len == 0 || addr > UINT64_MAX - len)
 		return 0;
-	struct map m = { addr, addr + len, pgoff, cstr(c->data + c->pos, af_cursor_left(c)), AF_NONE, false };
+	struct map m = { .path = cstr(c->data + c->pos, af_cursor_left(c)), .file = AF_NONE };
 	if (type == REC_MMAP2)   /* prot, 24 bytes into the 32 after pgoff */
 		m.jit = af_le(c->data + c->pos - 8, 4) & PROT_JIT_SYMFILE_MAP;
 	bool kernel = (misc & CPUMODE_MASK) == CPUMODE_KERNEL || pid == UINT32_MAX;
-	add_map(f, kernel ? KERNEL_PID : pid, m);
+	add_map(f, kernel ? KERNEL_PID : pid, addr, addr + len, pgoff, m);
 	return 0;
 }
 
@@ -767,6 +1026,55 @@ static int read_comm(struct pd *f, struct af_cursor *c, uint64_t at)
 	return 0;
 }
 
+/* UNWINDING_RESULT (simpleperf record --keep-failed-unwinding-result): a
+ * sample whose DWARF unwinding failed, with libunwindstack's error code
+ * (after the time and the time unwinding took). */
+static void read_unwinding(struct pd *f, struct af_cursor *c)
+{
+	uint64_t time, used, code;
+	if (af_cursor_u64(c, &time) && af_cursor_u64(c, &used) && af_cursor_u64(c, &code))
+		f->unwind_errors[code < NUNWIND_ERRORS ? code : NUNWIND_ERRORS]++;
+}
+
+static int read_record(struct pd *f, struct af_cursor *c, size_t pos, uint32_t type, uint16_t misc)
+{
+	switch (type) {
+	case REC_SAMPLE: return read_sample(f, c, pos, misc);
+	case REC_MMAP: case REC_MMAP2: return read_mmap(f, c, pos, type, misc);
+	case REC_COMM: return read_comm(f, c, pos);
+	case REC_SWITCH: return read_switch(f, c, misc);
+	case REC_FORK: return read_fork(f, c, pos);
+	case REC_LOST:
+		if (c->len >= 16)
+			f->lost += af_le(c->data + 8, 8);
+		return 0;
+	case REC_SP_UNWINDING_RESULT:
+		read_unwinding(f, c);
+		return 0;
+	default:
+		f->simpleperf_records += type >= REC_SIMPLEPERF;
+		return 0;
+	}
+}
+
+/* The bytes of the record at pos: perf's u16 size, or for simpleperf's own
+ * records (from 32768) a u32 in two halves where misc would be
+ * (simpleperf_record_header); an AUXTRACE record's data follows it, sized
+ * by its first field. */
+static int record_extent(struct pd *f, size_t pos, size_t end, uint32_t type, uint64_t *n, uint64_t *whole)
+{
+	const uint8_t *h = f->data + pos;
+	*n = type >= REC_SIMPLEPERF ? af_le(h + 4, 2) << 16 | af_le(h + 6, 2) : af_le(h + 6, 2);
+	if (*n < 8 || *n > end - pos)
+		return bad(f, pos, *n < 8 ? "a record shorter than its header" : "a record runs past the data section");
+	*whole = *n;
+	if (type == REC_AUXTRACE && *n >= 16 && af_le(h + 8, 8) > end - pos - *n)
+		return bad(f, pos, "an AUXTRACE record's data runs past the data section");
+	if (type == REC_AUXTRACE && *n >= 16)
+		*whole += af_le(h + 8, 8);
+	return 0;
+}
+
 static int read_records(struct pd *f)
 {
 	uint64_t off, size;
@@ -777,30 +1085,43 @@ static int read_records(struct pd *f)
 		if (end - pos < 8)
 			return bad(f, pos, "the data section ends inside a record header");
 		uint32_t type = (uint32_t)af_le(f->data + pos, 4);
-		uint16_t misc = (uint16_t)af_le(f->data + pos + 4, 2), rsize = (uint16_t)af_le(f->data + pos + 6, 2);
-		if (rsize < 8 || rsize > end - pos)
-			return bad(f, pos, rsize < 8 ? "a record shorter than its header" : "a record runs past the data section");
-		struct af_cursor c = { f->data + pos + 8, (size_t)rsize - 8, 0 };
-		int rc = 0;
-		if (type == REC_SAMPLE)
-			rc = read_sample(f, &c, pos, misc);
-		else if (type == REC_MMAP || type == REC_MMAP2)
-			rc = read_mmap(f, &c, pos, type, misc);
-		else if (type == REC_COMM)
-			rc = read_comm(f, &c, pos);
-		else if (type == REC_LOST && rsize >= 24)
-			f->lost += af_le(f->data + pos + 16, 8);
-		else if (type >= REC_SIMPLEPERF)
-			f->simpleperf_records++;
-		if (rc < 0)
+		uint16_t misc = type >= REC_SIMPLEPERF ? 0 : (uint16_t)af_le(f->data + pos + 4, 2);
+		uint64_t rsize = 0, whole = 0;
+		if (record_extent(f, pos, end, type, &rsize, &whole) < 0)
 			return -1;
-		pos += rsize;
+		struct af_cursor c = { f->data + pos + 8, (size_t)rsize - 8, 0 };
+		if (read_record(f, &c, pos, type, misc) < 0)
+			return -1;
+		pos += (size_t)whole;
 		if (pos >= next_consume) {
 			af_input_consumed(f->in, pos);
 			next_consume = pos + AF_INPUT_CONSUME_STEP;
 		}
 	}
 	return 0;
+}
+
+/* --info: samples whose stack did not unwind, by kind. */
+static void unwinding_info(struct pd *f)
+{
+	struct af_buf *b = &f->scratch;
+	uint64_t failed = 0;
+	b->len = 0;
+	for (size_t i = 1; i <= NUNWIND_ERRORS; i++) {
+		if (!f->unwind_errors[i])
+			continue;
+		af_buf_printf(b, "%s%s %" PRIu64, failed ? ", " : "", i < NUNWIND_ERRORS ? unwind_error_names[i] : "other",
+			      f->unwind_errors[i]);
+		failed += f->unwind_errors[i];
+	}
+	if (failed)
+		af_profile_info(f->p, "unwinding failures", "%" PRIu64 " (simpleperf's UNWINDING_RESULT records: %.*s)",
+				failed, (int)b->len, b->data);
+	if (f->empty_chains)
+		af_profile_warn(f->p, f->empty_chains, "samples without a callchain (drawn at their ip)");
+	if (f->chains_off_map)
+		af_profile_warn(f->p, f->chains_off_map, "callchains whose outermost caller is outside every map "
+				"(unwinding stopped early)");
 }
 
 static void info(struct pd *f)
@@ -812,20 +1133,25 @@ static void info(struct pd *f)
 		if (i)
 			af_buf_printf(b, ", ");
 		size_t from = b->len;
-		const struct attr *at = &f->attrs[i];
-		if (at->event.n)
-			af_name_append(b, (const char *)at->event.s, at->event.n);
-		else if (at->type == 0 && at->config < sizeof hw_events / sizeof *hw_events)
-			af_buf_printf(b, "%s", hw_events[at->config]);
-		else if (at->type == 1 && at->config < sizeof sw_events / sizeof *sw_events)
-			af_buf_printf(b, "%s", sw_events[at->config]);
-		else
-			af_buf_printf(b, "event %zu", i + 1);
+		af_name_append(b, f->enames[i].s, f->enames[i].n);
 		af_name_finish(b, from);
 	}
-	af_profile_info(p, "event types", "%.*s%s", (int)b->len, b->data, f->nattrs > 1 ? " (the first is drawn)" : "");
+	if (f->nattrs > 1 && f->o->event) {
+		af_buf_printf(b, " (");
+		size_t from = b->len;
+		af_name_append(b, f->enames[f->drawn].s, f->enames[f->drawn].n);
+		af_name_finish(b, from);
+		af_buf_printf(b, " is drawn)");
+	} else if (f->nattrs > 1) {
+		af_buf_printf(b, " (the first is drawn)");
+	}
+	af_profile_info(p, "event types", "%.*s", (int)b->len, b->data);
 	af_profile_info(p, "samples", "%" PRIu64 " drawn, %" PRIu64 " of other event types", f->samples,
 			f->other_event);
+	if (f->offcpu_mode)
+		af_profile_info(p, "off-cpu samples", "%" PRIu64 " drawn (marked [off-cpu], weighing the time to the "
+				"thread's next sample or switch-in), %" PRIu64 " with neither (left out)",
+				f->offcpu_drawn, f->offcpu_open);
 	af_profile_info(p, "lost samples", "%" PRIu64, f->lost);
 	af_profile_info(p, "threads", "%zu", f->nthreads);
 	size_t with = 0;
@@ -840,23 +1166,41 @@ static void info(struct pd *f)
 		af_profile_warn(p, f->no_map, "frames outside every mapped file");
 	if (f->no_symbol)
 		af_profile_warn(p, f->no_symbol, "frames without a symbol (named file[+address])");
+	unwinding_info(f);
+	if (f->read_samples)
+		af_profile_info(p, "counter values", "%" PRIu64 " samples read their group's counters: each weighs "
+				"what the drawn counter counted since the thread's previous sample", f->read_samples);
+	if (f->forks_copied || f->forks_uncopied)
+		af_profile_info(p, "forks", "%" PRIu64 " new processes given their parent's maps", f->forks_copied);
+	if (f->forks_uncopied)
+		af_profile_warn(p, f->forks_uncopied, "new processes not given their parent's maps (too many maps "
+				"copied already)");
 	if (f->simpleperf_records)
 		af_profile_info(p, "simpleperf records", "%" PRIu64 " (not read)", f->simpleperf_records);
 }
 
 static void pd_release(struct pd *f)
 {
-	for (size_t i = 0; i < f->nmaps; i++)
-		free(f->maps[i].m);
+	af_ranges_release(&f->ranges);
+	free(f->roots);
+	free(f->listed);
+	for (size_t i = 0; i < f->nthreads; i++)
+		free(f->threads[i].stack);
 	free(f->maps);
 	free(f->attrs);
+	free(f->enames);
 	free(f->files);
 	free(f->syms);
 	free(f->threads);
 	free(f->chain);
+	free(f->sym_names);
+	free(f->sym_addrs);
+	free(f->ipcache);
 	af_idmap_release(&f->attr_ids);
 	af_idmap_release(&f->file_by_hash);
 	af_idmap_release(&f->maps_by_pid);
+	af_idmap_release(&f->counter_ids);
+	free(f->counters);
 	af_idmap_release(&f->thread_ids);
 	af_idmap_release(&f->proc_nodes);
 	af_idmap_release(&f->dex_names);
@@ -873,30 +1217,50 @@ static int read_all(struct pd *f)
 		return -1;
 	if (f->feat[FEAT_META_INFO])
 		read_meta(f);
+	name_events(f);
+	int drawn = af_event_pick(f->o->event, f->enames, f->nattrs, f->d);
+	if (drawn < 0)
+		return -1;
+	f->drawn = (size_t)drawn;
+	/* simpleperf's report library draws off-CPU samples only beside a
+	 * clock event (it refuses older recordings with another) */
+	f->offcpu_mode = span_eq(f->offcpu, (struct span){ (const uint8_t *)"true", 4 }) && f->drawn == 0 &&
+			 f->nattrs > 1 && strcmp(af_event_unit(f->enames[0]), "ns") == 0;
+	if (f->offcpu.n && span_eq(f->offcpu, (struct span){ (const uint8_t *)"true", 4 }) && !f->offcpu_mode)
+		af_profile_note(f->p, "recorded with --trace-offcpu: off-CPU samples are drawn only with the first "
+				"event type, when that is cpu-clock or task-clock (as simpleperf reads them)");
+	f->offcpu_name = af_tree_intern_str(&f->p->tree, "[off-cpu]");
 	if (f->feat[FEAT_FILE] && read_files(f, FEAT_FILE) < 0)
 		return -1;
 	if (!f->feat[FEAT_FILE] && f->feat[FEAT_FILE2] && read_files(f, FEAT_FILE2) < 0)
 		return -1;
+	size_t nsyms = f->nsyms ? f->nsyms : 1;
+	f->sym_names = af_xmalloc(nsyms * 3 * sizeof *f->sym_names);
+	memset(f->sym_names, 0xff, nsyms * 3 * sizeof *f->sym_names);
+	f->sym_addrs = af_xmalloc(nsyms * sizeof *f->sym_addrs);
+	for (size_t i = 0; i < f->nsyms; i++)
+		f->sym_addrs[i] = f->syms[i].addr;
+	f->ipcache = af_xcalloc((size_t)1 << IPCACHE_BITS, sizeof *f->ipcache);
+	f->maps_gen = 1;   /* slots start at generation 0: empty */
+	f->copy_budget = ((uint64_t)1 << 21) + f->len / 64;
 	return read_records(f);
 }
 
 static int read_perfdata(struct af_profile *p, const struct af_input *in, const struct af_read_opts *o,
 			 struct af_diag *d)
 {
-	(void)o;
-	struct pd f = { .p = p, .d = d, .in = in, .data = in->data, .len = in->len };
+	struct pd f = { .p = p, .d = d, .in = in, .o = o, .data = in->data, .len = in->len };
 	af_idmap_init(&f.attr_ids);
 	af_idmap_init(&f.file_by_hash);
 	af_idmap_init(&f.maps_by_pid);
+	af_idmap_init(&f.counter_ids);
+	af_ranges_init(&f.ranges);
 	af_idmap_init(&f.thread_ids);
 	af_idmap_init(&f.proc_nodes);
 	af_idmap_init(&f.dex_names);
 	int rc = read_all(&f);
 	if (rc == 0) {
-		/* the drawn event's periods: nanoseconds for the clocks, else counts */
-		const struct attr *a = f.nattrs ? &f.attrs[0] : NULL;
-		bool clock = a && a->type == 1 && a->config <= 1;
-		p->unit = clock ? "ns" : "events";
+		p->unit = f.nattrs ? af_event_unit(f.enames[f.drawn]) : "events";
 		p->clock = NULL;
 		info(&f);
 	}

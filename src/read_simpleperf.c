@@ -29,7 +29,12 @@
 
 struct span { const uint8_t *s; uint32_t n; };
 struct sfile { struct span path; size_t first, count; };   /* symbols[first..first+count) */
-struct sthread { uint64_t tid, pid; struct span name; uint32_t node; size_t index; };   /* index in p->threads */
+/* index: in p->threads; off: an off-CPU sample waiting for its end (its
+ * message, c.data NULL: none) and its time */
+struct sthread {
+	uint64_t tid, pid; struct span name; uint32_t node; size_t index;
+	struct af_proto off; uint64_t off_time;
+};
 struct entry { uint64_t vaddr; uint32_t file; int64_t symbol; };
 
 struct sp {
@@ -43,11 +48,16 @@ struct sp {
 	struct af_idmap thread_ids;    /* tid -> index in threads */
 	struct af_idmap proc_nodes;    /* pid -> process node */
 	struct span *events; size_t nevents, cap_events;
+	uint64_t drawn;                /* the event type drawn (--event) */
+	const struct af_read_opts *o;
 	struct span package;
 	struct entry *chain; size_t cap_chain;
 	struct af_buf scratch;
 	uint64_t samples, other_event, lost, lost_samples, no_chain, bad_symbols, weight;
 	bool offcpu;
+	bool offcpu_mode;              /* trace_offcpu with a clock: off-CPU samples drawn */
+	uint64_t offcpu_drawn, offcpu_open;
+	uint64_t unwind_errors[16];    /* by Sample.UnwindingResult.ErrorCode; [NUNWIND_ERRORS]: others */
 };
 
 static int fail(struct sp *f, const struct af_proto *m)
@@ -163,8 +173,7 @@ static struct span label(struct span s, struct af_buf *b, const char *fallback, 
 	return (struct span){ (const uint8_t *)b->data, (uint32_t)b->len };
 }
 
-/* The node of thread tid, below its process's node; both made on first use. */
-static uint32_t thread_node(struct sp *f, uint64_t tid)
+static struct sthread *thread_of(struct sp *f, uint64_t tid)
 {
 	bool found;
 	uint32_t *slot = af_idmap_slot(&f->thread_ids, tid, &found);
@@ -173,7 +182,14 @@ static uint32_t thread_node(struct sp *f, uint64_t tid)
 		f->threads[f->nthreads] = (struct sthread){ .tid = tid, .pid = tid, .node = AF_NONE };
 		*slot = (uint32_t)f->nthreads++;
 	}
-	struct sthread *th = &f->threads[*slot];
+	return &f->threads[*slot];
+}
+
+/* The node of thread th, below its process's node; both made on first use. */
+static uint32_t thread_node(struct sp *f, struct sthread *th)
+{
+	uint64_t tid = th->tid;
+	bool found;
 	if (th->node != AF_NONE)
 		return th->node;
 	struct af_tree *t = &f->p->tree;
@@ -238,49 +254,152 @@ static int read_entry(struct sp *f, struct af_proto *m, struct entry *e)
 	return rc < 0 ? fail(f, m) : 0;
 }
 
-/* Sample: thread_id 2, callchain 3, event_count 4, event_type_id 5. */
-static int read_sample(struct sp *f, struct af_proto *m)
+/* Sample: time 1, thread_id 2, callchain 3 (into f->chain), event_count
+ * 4, event_type_id 5. */
+struct sample { uint64_t time, tid, count, type, unwind; size_t n; };   /* unwind: error code + 1, 0 none */
+
+/* Sample.UnwindingResult.ErrorCode, simpleperf's reading of libunwindstack's */
+static const char *const unwind_error_names[] = {
+	"none", "unknown", "not enough stack", "memory invalid", "unwind info", "invalid map",
+	"max frames exceeded", "repeated frame", "invalid elf",
+};
+#define NUNWIND_ERRORS (sizeof unwind_error_names / sizeof *unwind_error_names)
+
+/* UnwindingResult: error_code 3 (simpleperf report-sample
+ * --keep-failed-unwinding-result); returns it + 1, 0 if absent. */
+static int read_unwinding(struct sp *f, struct af_proto *m, uint64_t *code)
 {
 	struct af_proto_field x;
-	uint64_t tid = 0, count = 1, type = 0;
-	size_t n = 0;
 	int rc;
+	while ((rc = af_proto_next(m, &x)) > 0)
+		if (x.num == 3 && x.wire == AF_WIRE_VARINT)
+			*code = x.u < UINT64_MAX ? x.u + 1 : x.u;
+	return rc < 0 ? fail(f, m) : 0;
+}
+
+static int parse_sample(struct sp *f, struct af_proto *m, struct sample *s)
+{
+	struct af_proto_field x;
+	int rc;
+	*s = (struct sample){ .count = 1 };
 	while ((rc = af_proto_next(m, &x)) > 0) {
-		if (x.num == 2 && x.wire == AF_WIRE_VARINT) {
-			tid = (uint32_t)x.u;
-		} else if (x.num == 3 && x.wire == AF_WIRE_LEN && n < MAX_CHAIN) {
+		if (x.num == 1 && x.wire == AF_WIRE_VARINT) {
+			s->time = x.u;
+		} else if (x.num == 2 && x.wire == AF_WIRE_VARINT) {
+			s->tid = (uint32_t)x.u;
+		} else if (x.num == 3 && x.wire == AF_WIRE_LEN && s->n < MAX_CHAIN) {
 			struct af_proto e;
 			af_proto_sub(m, &x, &e);
-			af_grow(&f->chain, &f->cap_chain, n + 1, sizeof *f->chain);
-			if (read_entry(f, &e, &f->chain[n++]) < 0)
+			af_grow(&f->chain, &f->cap_chain, s->n + 1, sizeof *f->chain);
+			if (read_entry(f, &e, &f->chain[s->n++]) < 0)
 				return -1;
 		} else if (x.num == 4 && x.wire == AF_WIRE_VARINT) {
-			count = x.u;
+			s->count = x.u;
 		} else if (x.num == 5 && x.wire == AF_WIRE_VARINT) {
-			type = x.u;
+			s->type = x.u;
+		} else if (x.num == 6 && x.wire == AF_WIRE_LEN) {
+			struct af_proto u;
+			af_proto_sub(m, &x, &u);
+			if (read_unwinding(f, &u, &s->unwind) < 0)
+				return -1;
 		}
 	}
-	if (rc < 0)
-		return fail(f, m);
-	if (type != 0) {   /* the first event type is drawn */
-		f->other_event++;
-		return 0;
-	}
+	return rc < 0 ? fail(f, m) : 0;
+}
+
+/* Fold the sample in f->chain weighing count; an off-CPU one gets a leaf
+ * "[off-cpu]". */
+static int fold_sample(struct sp *f, struct sthread *th, const struct sample *s, uint64_t count, uint64_t at,
+		       bool offcpu)
+{
 	if (count > UINT64_MAX - f->weight)
-		return af_diag_offset(f->d, m->base, "the sample weights add up past 2^64");
+		return af_diag_offset(f->d, at, "the sample weights add up past 2^64");
 	f->samples++;
+	f->offcpu_drawn += offcpu;
 	f->weight += count;
 	struct af_tree *t = &f->p->tree;
-	uint32_t node = thread_node(f, tid);
-	f->p->threads[f->threads[af_idmap_get(&f->thread_ids, tid)].index].events++;
+	uint32_t node = thread_node(f, th);
+	f->p->threads[th->index].events++;
+	size_t n = s->n;
 	if (n == 0) {
 		f->no_chain++;
 		node = af_tree_child(t, node, af_tree_intern_str(t, "[no callchain]"));
 	}
 	while (n > 0)
 		node = af_tree_child(t, node, frame_name(f, &f->chain[--n]));
+	if (offcpu)
+		node = af_tree_child(t, node, af_tree_intern_str(t, "[off-cpu]"));
 	af_tree_add_self(t, node, count);
 	return 0;
+}
+
+/* The thread's waiting off-CPU sample ends at time: it weighs the time
+ * since it was taken (1 if the clock went back), as simpleperf's report
+ * library has it (TraceOffCpuMode MIXED_ON_OFF_CPU). Its message is
+ * parsed again (into f->chain). */
+static int end_offcpu(struct sp *f, struct sthread *th, uint64_t time)
+{
+	struct af_proto m = th->off;
+	struct sample s;
+	th->off.c.data = NULL;
+	f->offcpu_open--;
+	if (parse_sample(f, &m, &s) < 0)
+		return -1;
+	return fold_sample(f, th, &s, time > th->off_time ? time - th->off_time : 1, m.base, true);
+}
+
+/* With trace_offcpu, a sample of another event type than the first
+ * (simpleperf records sched:sched_switch) is the thread going off the CPU:
+ * it waits for the thread's next sample or switch-on to know for how long. */
+static int read_sample(struct sp *f, struct af_proto *m)
+{
+	struct af_proto saved = *m;
+	struct sample s;
+	if (parse_sample(f, m, &s) < 0)
+		return -1;
+	if (s.unwind > 1)   /* counted here, once: an off-CPU sample is parsed again */
+		f->unwind_errors[s.unwind - 1 < NUNWIND_ERRORS ? s.unwind - 1 : NUNWIND_ERRORS]++;
+	bool offcpu = f->offcpu_mode && s.type != 0;
+	if (s.type != f->drawn && !offcpu) {
+		f->other_event++;
+		return 0;
+	}
+	struct sthread *th = thread_of(f, s.tid);
+	if (th->off.c.data) {   /* ends it, and reads the sample again: f->chain was reused */
+		*m = saved;
+		if (end_offcpu(f, th, s.time) < 0 || parse_sample(f, m, &s) < 0)
+			return -1;
+	}
+	if (offcpu) {
+		th->off = saved;
+		th->off_time = s.time;
+		f->offcpu_open++;
+		return 0;
+	}
+	return fold_sample(f, th, &s, s.count, m->base, false);
+}
+
+/* ContextSwitch: switch_on 1, time 2, thread_id 3. A thread back on the
+ * CPU ends its off-CPU sample. */
+static int read_switch(struct sp *f, struct af_proto *m)
+{
+	struct af_proto_field x;
+	uint64_t on = 0, time = 0, tid = 0;
+	int rc;
+	while ((rc = af_proto_next(m, &x)) > 0) {
+		if (x.num == 1 && x.wire == AF_WIRE_VARINT)
+			on = x.u;
+		else if (x.num == 2 && x.wire == AF_WIRE_VARINT)
+			time = x.u;
+		else if (x.num == 3 && x.wire == AF_WIRE_VARINT)
+			tid = (uint32_t)x.u;
+	}
+	if (rc < 0)
+		return fail(f, m);
+	uint32_t k = af_idmap_get(&f->thread_ids, tid);
+	if (!f->offcpu_mode || !on || k == AF_NONE || !f->threads[k].off.c.data)
+		return 0;
+	return end_offcpu(f, &f->threads[k], time);
 }
 
 /* One walk over the records: pass 0 reads files, threads, meta and lost
@@ -307,6 +426,8 @@ static int walk(struct sp *f, int pass)
 			af_proto_sub(&rec, &x, &m);
 			if (pass == 1 && x.num == 1)
 				rc = read_sample(f, &m);
+			else if (pass == 1 && x.num == 6)
+				rc = read_switch(f, &m);
 			else if (pass == 0 && x.num == 2)
 				rc = read_lost(f, &m);
 			else if (pass == 0 && x.num == 3)
@@ -326,6 +447,23 @@ static int walk(struct sp *f, int pass)
 	return 0;
 }
 
+/* --info: the samples simpleperf says did not unwind, by kind. */
+static void unwinding_info(struct sp *f)
+{
+	struct af_buf *b = &f->scratch;
+	uint64_t failed = 0;
+	b->len = 0;
+	for (size_t i = 1; i <= NUNWIND_ERRORS; i++) {
+		if (!f->unwind_errors[i])
+			continue;
+		af_buf_printf(b, "%s%s %" PRIu64, failed ? ", " : "", i < NUNWIND_ERRORS ? unwind_error_names[i] : "other",
+			      f->unwind_errors[i]);
+		failed += f->unwind_errors[i];
+	}
+	if (failed)
+		af_profile_info(f->p, "unwinding failures", "%" PRIu64 " (%.*s)", failed, (int)b->len, b->data);
+}
+
 static void info(struct sp *f)
 {
 	struct af_profile *p = f->p;
@@ -339,8 +477,16 @@ static void info(struct sp *f)
 		af_name_finish(b, from);
 	}
 	af_profile_info(p, "version", "%u", (unsigned)af_le(f->in->data + 10, 2));
-	af_profile_info(p, "event types", "%.*s%s", (int)b->len, b->data,
-			f->nevents > 1 ? " (the first is drawn)" : "");
+	if (f->nevents > 1 && f->o->event) {
+		af_buf_printf(b, " (");
+		size_t from = b->len;
+		af_name_append(b, (const char *)f->events[f->drawn].s, f->events[f->drawn].n);
+		af_name_finish(b, from);
+		af_buf_printf(b, " is drawn)");
+	} else if (f->nevents > 1) {
+		af_buf_printf(b, " (the first is drawn)");
+	}
+	af_profile_info(p, "event types", "%.*s", (int)b->len, b->data);
 	af_profile_info(p, "samples", "%" PRIu64 " drawn, %" PRIu64 " of other event types", f->samples,
 			f->other_event);
 	af_profile_info(p, "lost samples", "%" PRIu64 " of %" PRIu64, f->lost, f->lost_samples);
@@ -353,10 +499,36 @@ static void info(struct sp *f)
 		af_profile_info(p, "app package", "%.*s", (int)f->package.n, (const char *)f->package.s);
 	if (f->offcpu)
 		af_profile_info(p, "trace offcpu", "yes");
+	if (f->offcpu_mode)
+		af_profile_info(p, "off-cpu samples", "%" PRIu64 " drawn (marked [off-cpu], weighing the time to the "
+				"thread's next sample or switch-on), %" PRIu64 " with neither (left out)",
+				f->offcpu_drawn, f->offcpu_open);
+	unwinding_info(f);
 	if (f->no_chain)
 		af_profile_warn(p, f->no_chain, "samples without a callchain");
 	if (f->bad_symbols)
 		af_profile_warn(p, f->bad_symbols, "frames naming a symbol their file does not have");
+}
+
+static struct af_event_name event_name(const struct sp *f, size_t i)
+{
+	return (struct af_event_name){ (const char *)f->events[i].s, f->events[i].n };
+}
+
+/* --event among the MetaInfo's event types (their index is the samples'
+ * event_type_id). */
+static int pick_event(struct sp *f)
+{
+	struct af_event_name *names = af_xcalloc(f->nevents ? f->nevents : 1, sizeof *names);
+	for (size_t i = 0; i < f->nevents; i++)
+		names[i] = event_name(f, i);
+	int k = af_event_pick(f->o->event, names, f->nevents, f->d);
+	free(names);
+	f->drawn = k < 0 ? 0 : (uint64_t)k;
+	/* simpleperf's report library draws off-CPU samples only beside a
+	 * clock event */
+	f->offcpu_mode = f->offcpu && k == 0 && f->nevents > 1 && strcmp(af_event_unit(event_name(f, 0)), "ns") == 0;
+	return k < 0 ? -1 : 0;
 }
 
 static void sp_release(struct sp *f)
@@ -375,18 +547,17 @@ static void sp_release(struct sp *f)
 static int read_simpleperf(struct af_profile *p, const struct af_input *in, const struct af_read_opts *o,
 			   struct af_diag *d)
 {
-	(void)o;
-	struct sp f = { .p = p, .d = d, .in = in };
+	struct sp f = { .p = p, .d = d, .in = in, .o = o };
 	af_idmap_init(&f.file_ids);
 	af_idmap_init(&f.thread_ids);
 	af_idmap_init(&f.proc_nodes);
 	int rc = -1;
 	if (in->len < HEAD)
 		af_diag_offset(d, in->len, "the file ends inside the SIMPLEPERF header");
-	else if (walk(&f, 0) == 0 && walk(&f, 1) == 0)
+	else if (walk(&f, 0) == 0 && pick_event(&f) == 0 && walk(&f, 1) == 0)
 		rc = 0;
 	if (rc == 0) {
-		p->unit = "samples";
+		p->unit = f.nevents ? af_event_unit(event_name(&f, f.drawn)) : "samples";
 		p->clock = NULL;
 		info(&f);
 	}

@@ -43,6 +43,58 @@ check "perfdata/two event types: the first (cpu-cycles) drawn, weight $want" tes
 check "perfdata/two event types: named from the attrs" grep -qxF "event types: cpu-cycles, cpu-clock (the first is drawn)" "$TMP/info"
 check "perfdata/two event types: 8 drawn, 2 other" grep -qxF "samples: 8 drawn, 2 of other event types" "$TMP/info"
 
+# --event: the second event type, as stackcollapse.py --event-filter cpu-clock
+merge() { awk '{n = $NF; $NF = ""; sub(/ $/, ""); w[$0] += n} END {for (k in w) print k, w[k]}' | LC_ALL=C sort; }
+got=$("$AFLAME" --format folded --event cpu-clock "$S/perf_with_two_event_types.data" 2>/dev/null | to_stackcollapse | merge)
+check "perfdata/--event cpu-clock: matches stackcollapse.py --event-filter cpu-clock" \
+	test "$got" = "$(cat "$S/perf_with_two_event_types.foldedstack_cpu_clock")"
+"$AFLAME" --info --event cpu-clock "$S/perf_with_two_event_types.data" >"$TMP/info" 2>/dev/null
+check "perfdata/--event cpu-clock: --info says which is drawn" \
+	grep -qxF "event types: cpu-cycles, cpu-clock (cpu-clock is drawn)" "$TMP/info"
+check "perfdata/--event cpu-clock: 2 drawn, 8 other" grep -qxF "samples: 2 drawn, 8 of other event types" "$TMP/info"
+check "perfdata/--event cpu-clock: weights in ns" grep -qE '^ +4633 +sleep +2 +500000 ns$' "$TMP/info"
+"$AFLAME" --event sched:sched_switch -o "$TMP/noev.svg" "$S/perf_with_two_event_types.data" 2>"$TMP/e"
+rc=$?
+check "perfdata/--event absent: exit 1, the file's events listed" sh -c "[ $rc -eq 1 ] && grep -qF \
+	\"perf_with_two_event_types.data: no event type 'sched:sched_switch' in the file (it has: cpu-cycles, cpu-clock)\" '$TMP/e'"
+check "perfdata/--event absent: no output" test ! -e "$TMP/noev.svg"
+
+# --add-counter (PERF_SAMPLE_READ groups): each sample weighs what each
+# counter counted since the thread's previous sample. Linux perf script
+# -F tid,period,event gives 2034455 cycles and 2048526 instructions in all;
+# simpleperf's cmd_report_test.cpp report_add_counter gives _dl_addr 175099
+# cpu-cycles and 140443 instructions
+for x in "cpu-cycles 2034455 175099" "instructions 2048526 140443"; do
+	set -- $x
+	"$AFLAME" --format folded --event $1 "$S/perf_with_add_counter.data" >"$TMP/ac.folded" 2>/dev/null
+	check "perfdata/add-counter: $1 weighs $2 in all (perf script)" test "$(awk '{s += $NF} END {print s}' "$TMP/ac.folded")" = $2
+	check "perfdata/add-counter: _dl_addr $3 $1 (simpleperf report)" grep -q ';_dl_addr '$3'$' "$TMP/ac.folded"
+done
+check "perfdata/add-counter: callchains read past the counter values" grep -q ';__libc_start_main;' "$TMP/ac.folded"
+"$AFLAME" --info "$S/perf_with_add_counter.data" >"$TMP/info" 2>/dev/null
+check "perfdata/add-counter: --info says so" grep -qF "counter values: 12 samples read their group's counters" "$TMP/info"
+
+# unwinding failures: simpleperf's report-sample says ERROR_INVALID_MAP for
+# the one in perf_with_failed_unwinding_debug_info.data (cmd_report_sample_test.cpp)
+"$AFLAME" --info "$S/perf_with_failed_unwinding_debug_info.data" >"$TMP/info" 2>/dev/null
+check "perfdata/unwinding failures by kind from UNWINDING_RESULT records" \
+	grep -qxF "unwinding failures: 1 (simpleperf's UNWINDING_RESULT records: invalid map 1)" "$TMP/info"
+"$AFLAME" --info "$S/perf_g_fp.data" >"$TMP/info" 2>/dev/null
+check "perfdata/callchains ending outside every map counted (perf script: they end at ip 0, [unknown])" \
+	grep -qF "10 callchains whose outermost caller is outside every map" "$TMP/info"
+python3 "$S/mkperf.py" records "$TMP/records.data"
+"$AFLAME" --info "$TMP/records.data" >"$TMP/info" 2>/dev/null
+check "perfdata/records: the sample after an AUXTRACE record's data is read" grep -qxF "samples: 5 drawn, 0 of other event types" "$TMP/info"
+check "perfdata/records: an UNWINDING_RESULT record counted by its code" \
+	grep -qxF "unwinding failures: 1 (simpleperf's UNWINDING_RESULT records: invalid map 1)" "$TMP/info"
+# simpleperf's own records longer than 64 KiB (their size is 32 bits, split
+# where misc would be) and AUXTRACE data after its record
+for f in perf_kernel perf_etm; do
+	"$AFLAME" --info "$S/$f.data" >"$TMP/info" 2>"$TMP/e"
+	check "perfdata/$f: its records walk to the end (--info, no samples)" \
+		sh -c "[ $? -eq 0 ] && ! grep -q malformed '$TMP/e' && grep -qx 'threads: 1' '$TMP/info'"
+done
+
 # Linux perf script -F tid,period agrees on samples and weights (checked
 # once by hand; perf is not needed here): perf_with_symbols 935 samples,
 # 648946030; perf_g_fp 10, 13028002.
@@ -53,8 +105,26 @@ for x in "perf_with_symbols 935 648946030" "perf_g_fp 10 13028002"; do
 	got=$("$AFLAME" --format folded "$S/$1.data" 2>/dev/null | awk '{s += $NF} END {print s}')
 	check "perfdata/$1: weight $3 (as perf script)" test "$got" = "$3"
 done
-"$AFLAME" --info "$S/perf_with_trace_offcpu.data" >"$TMP/info" 2>/dev/null
+"$AFLAME" --info "$S/perf_with_trace_offcpu.data" >"$TMP/info" 2>"$TMP/err"
 check "perfdata/offcpu: reads, says trace_offcpu" grep -qxF "trace offcpu: true" "$TMP/info"
+check "perfdata/offcpu with cpu-cycles: off-CPU samples not drawn, said so" \
+	grep -qF "off-CPU samples are drawn only with the first event type, when that is cpu-clock" "$TMP/info"
+# perf_with_trace_offcpu_v2.data (cpu-clock + sched:sched_switch): simpleperf's
+# report_lib_test.py test_set_trace_offcpu_mode says mixed-on-off-cpu gives
+# 299 samples weighing 396124304 ns, 91 of them off-CPU; inferno_test.py says
+# thread 6525 has 42 off-CPU samples (and 130 on-CPU, as its on-cpu mode)
+"$AFLAME" --format folded "$S/perf_with_trace_offcpu_v2.data" >"$TMP/off.folded" 2>/dev/null
+"$AFLAME" --info "$S/perf_with_trace_offcpu_v2.data" >"$TMP/info" 2>/dev/null
+got=$(awk '{s += $NF} END {print s}' "$TMP/off.folded")
+check "perfdata/offcpu v2: weight 396124304 (simpleperf mixed-on-off-cpu)" test "$got" = 396124304
+check "perfdata/offcpu v2: 299 samples" grep -qxF "samples: 299 drawn, 0 of other event types" "$TMP/info"
+check "perfdata/offcpu v2: 91 off-CPU, 5 without an end" \
+	grep -qF "off-cpu samples: 91 drawn (marked [off-cpu], weighing the time to the thread's next sample or switch-in), 5 with neither (left out)" "$TMP/info"
+check "perfdata/offcpu v2: thread 6525 130 + 42 samples" grep -qE '^ +6525 +com.google.samples.apps.sunflower +172 ' "$TMP/info"
+got=$(grep -c ';\[off-cpu\] [0-9]*$' "$TMP/off.folded")
+check "perfdata/offcpu v2: off-CPU stacks end [off-cpu]" test "$got" -gt 0
+got=$(grep ';\[off-cpu\] [0-9]*$' "$TMP/off.folded" | awk '{s += $NF} END {print s}')
+check "perfdata/offcpu v2: off-CPU weight 344124304 (simpleperf off-cpu mode)" test "$got" = 344124304
 "$AFLAME" -o "$TMP/inv.svg" "$S/invalid_perf.data" 2>"$TMP/e"
 check "perfdata/invalid_perf.data: refused with exit 1" test $? -eq 1
 check "perfdata/invalid_perf.data: a clear message" grep -q 'unrecognised input' "$TMP/e"
@@ -78,6 +148,27 @@ check "perfdata/corners: -t picks a thread" test "$got" -eq 2
 check "perfdata/--colors android takes the app package from META_INFO" cmp "$TMP/meta.svg" "$TMP/named.svg"
 check "perfdata/--colors android: another package colours differently" sh -c "! cmp -s '$TMP/meta.svg' '$TMP/other.svg'"
 check "perfdata/-f perf-data reads it" test -s "$TMP/f.folded"
+# FORK and overlapping maps (mkperf.py maps): a forked process symbolizes
+# through its parent's maps and takes its name, a new thread its parent
+# thread's name; a map inside an older one leaves both sides mapped, the
+# right one at its own file offset; the child keeps the maps it was given
+python3 "$S/mkperf.py" maps "$TMP/maps.data"
+"$AFLAME" --format folded "$TMP/maps.data" >"$TMP/maps.folded" 2>"$TMP/err"
+for l in "com.example.app (200);com.example.app (200);main();draw(int) 12" \
+	"com.example.app (200);com.example.app (201);main();com.example.app.Native.call 5" \
+	"com.example.app (100);com.example.app (100);main();render_frame() 7" \
+	"com.example.app (100);com.example.app (100);main();/data/app/other.so[+10] 3"; do
+	check "perfdata/maps: $l" grep -qxF "$l" "$TMP/maps.folded"
+done
+check "perfdata/maps: only the ip outside every map is outside" grep -q 'warning: 1 frames outside every mapped file' "$TMP/err"
+"$AFLAME" --info "$TMP/maps.data" >"$TMP/info" 2>/dev/null
+check "perfdata/maps: --info counts the fork" grep -qxF "forks: 1 new processes given their parent's maps" "$TMP/info"
+python3 "$S/mkperf.py" many-maps "$TMP/many.data"
+timeout 60 "$AFLAME" --info "$TMP/many.data" >"$TMP/info" 2>&1
+check "perfdata/150,000 maps in falling order and 2,000 forks: read in bounded time" test $? -eq 0
+check "perfdata/many forks: copies stop at the budget, counted" \
+	grep -qE '^  [0-9]+ new processes not given their parent.s maps' "$TMP/info"
+
 for v in cut-record short-record long-chain bad-symbol-count data-past-end; do
 	python3 "$S/mkperf.py" "$v" "$TMP/$v.data"
 	"$AFLAME" -o "$TMP/$v.svg" "$TMP/$v.data" 2>"$TMP/e"
@@ -87,3 +178,5 @@ for v in cut-record short-record long-chain bad-symbol-count data-past-end; do
 done
 
 damage_sweep "perfdata/corners.data" perfdata "$S/corners.data"
+damage_sweep "perfdata/maps.data" perfdata "$TMP/maps.data"
+damage_sweep "perfdata/records.data" perfdata "$TMP/records.data"

@@ -5,7 +5,10 @@ The layout follows simpleperf's record_file_format.h and linux/perf_event.h:
 a 104-byte header, one attr (perf_event_attr + an id section), the data
 section of records, then the FILE (128) and META_INFO (129) feature
 sections. VARIANT "corners" is a well-formed file (two threads, one map with
-an embedded symbol table, a kernel frame, an ip outside every map); the
+an embedded symbol table, a kernel frame, an ip outside every map); "maps"
+adds a forked process and thread and a map splitting an older one,
+"many-maps" floods them, "records" adds simpleperf's and perf's
+unusual records (UNWINDING_RESULT, AUXTRACE, SWITCH); the
 others damage it in one place each, for the bad-input catalogue."""
 import struct, sys
 
@@ -28,6 +31,10 @@ def comm(pid, tid, name):
 
 def mmap(pid, addr, length, pgoff, path, misc=2):
     return rec(1, misc, struct.pack('<IIQQQ', pid, pid, addr, length, pgoff) + cstr(path))
+
+
+def fork(pid, ppid, tid, ptid):
+    return rec(7, 0, struct.pack('<IIIIQ', pid, ppid, tid, ptid, 0))
 
 
 def sample(pid, tid, period, ips, misc=2, nr=None):
@@ -55,6 +62,40 @@ def build(variant):
         sample(100, 101, 125, [0x9000]),
         sample(100, 100, 64, [0x7310, 0x7010]),
     ]
+    if variant == 'maps':
+        records += [
+            # a new process: its parent's maps and name
+            fork(200, 100, 200, 100),
+            sample(200, 200, 10, [0x7110, 0x7010]),
+            # a new thread of it: its process's maps, its parent thread's name
+            fork(200, 200, 201, 200),
+            sample(200, 201, 5, [0x7310, 0x7010]),
+            # a map inside libnative.so's: what is left on both sides stays
+            # mapped, the right part at its own file offset (the child keeps
+            # the maps it was given)
+            mmap(100, 0x7100, 0x80, 0, '/data/app/other.so'),
+            sample(100, 100, 7, [0x7210, 0x7010]),
+            sample(100, 100, 3, [0x7110, 0x7010]),
+            sample(200, 200, 2, [0x7110, 0x7010]),
+        ]
+    if variant == 'many-maps':
+        # 150,000 maps in falling order, then 2,000 forks of their process:
+        # quadratic with a sorted array or unbounded copies
+        n = 150000
+        records += [mmap(300, (n - i) * 0x2000, 0x1000, 0, '/l') for i in range(n)]
+        records += [fork(400 + i, 300, 400 + i, 300) for i in range(2000)]
+        records += [sample(300, 300, 1, [0x4000]), sample(2399, 2399, 1, [0x4000])]
+    if variant == 'records':
+        # simpleperf's UNWINDING_RESULT (32776: its 32-bit size split where
+        # misc would be: time, used time, error code 4 = invalid map), an
+        # AUXTRACE record with 16 bytes of data after it, a SWITCH record
+        unwind = struct.pack('<QQQQQQ', 5, 1, 4, 0, 0, 0) + struct.pack('<QQQ', 0, 0, 0)
+        records += [
+            struct.pack('<IHH', 32776, 0, 8 + len(unwind)) + unwind,
+            struct.pack('<IHH', 71, 0, 48) + struct.pack('<QQQIIII', 16, 0, 0, 0, 100, 0, 0) + b'\xaa' * 16,
+            rec(14, 0, b''),
+            sample(100, 100, 9, [0x7110, 0x7010]),
+        ]
     if variant == 'cut-record':
         records[4] = records[4][:-8]
     if variant == 'short-record':
