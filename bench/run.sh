@@ -5,6 +5,8 @@
 # within one run: the machine is shared and noisy.
 #   O=build  RUNS=5  FLAMEGRAPH_PL=/path/to/flamegraph.pl  SCALING=1
 #   BROWSER=0: skip the browser benchmark (bench/browser.sh)
+#   ONLY=folded: only the rows (and their inputs) whose name has this word
+#   (e.g. ONLY=folded SCALING=0 BROWSER=0 FLAMEGRAPH_PL=... for issue 19's rows)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 O=${O:-build}
@@ -16,11 +18,15 @@ OUT=$(mktemp -d)
 trap 'rm -rf "$OUT"' EXIT
 mkdir -p "$DATA"
 
+# want NAME: whether ONLY (if set) picks the row or input NAME
+want() { [ -z "${ONLY:-}" ] || [[ $1 == *"$ONLY"* ]]; }
+
 # make_input FILE GENERATOR ARGS...: generate FILE unless it is there and
-# newer than its generator
+# newer than its generator (or ONLY leaves out every row that reads it)
 make_input() {
 	local file=$1
 	shift
+	want "$(basename "$file")" || return 0
 	[ -s "$file" ] && [ "$file" -nt "$1" ] && return 0
 	echo "generating $(basename "$file") ..." >&2
 	"$@" >"$file.tmp" && mv "$file.tmp" "$file"
@@ -56,6 +62,7 @@ printf '%-34s %9s %9s %9s %10s %11s %9s %s\n' case "input MB" "time s" "MB/s" "p
 row() {
 	local name=$1 target=$2 input=$3
 	shift 3
+	want "$name" || return 0
 	local times="" rss=0 t m
 	for _ in $(seq "$RUNS"); do
 		AFLAME_STATS=1 /usr/bin/time -f '%e %M' -o "$OUT/time" "$@" >"$OUT/stdout" 2>"$OUT/stderr" ||

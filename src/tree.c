@@ -273,6 +273,12 @@ void af_tree_path_reserve(struct af_tree *t, size_t nodes)
 		n *= 2;
 	if (!t->path_closed)
 		rehash_paths(t, n);
+	/* the node array too: filled in order, so only what is used is touched,
+	 * and it is never copied to grow (realloc copies from the heap) */
+	if (nodes > t->cap_nodes && nodes < AF_NONE) {
+		af_grow(&t->nodes, &t->cap_nodes, nodes, sizeof *t->nodes);
+		af_advise_huge(t->nodes, t->cap_nodes * sizeof *t->nodes);
+	}
 }
 
 /* The first (parent, name) lookup: every node made by path goes into the
