@@ -6,7 +6,8 @@
 #   O=build  RUNS=5  FLAMEGRAPH_PL=/path/to/flamegraph.pl  SCALING=1
 #   BROWSER=0: skip the browser benchmark (bench/browser.sh)
 #   ONLY=folded: only the rows (and their inputs) whose name has this word
-#   (e.g. ONLY=folded SCALING=0 BROWSER=0 FLAMEGRAPH_PL=... for issue 19's rows)
+#   (e.g. ONLY=folded SCALING=0 BROWSER=0 FLAMEGRAPH_PL=... for issue 19's
+#   folded rows; ONLY=scaling BROWSER=0 for the scaling run alone)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 O=${O:-build}
@@ -107,6 +108,7 @@ else
 	echo "3-line folded -> SVG: perf stat not available"
 fi
 declare -A OURS
+LAST_TIME=0   # (a row left out by ONLY keeps the last one)
 FRAMES=$(frames_of "$DATA/folded-60M.folded") row "folded 60 MB -> SVG" "<=0.08 s, >=60x" \
 	"$DATA/folded-60M.folded" "$AF" "$DATA/folded-60M.folded" -o "$OUT/result.svg"
 OURS[folded-60M]=$LAST_TIME
@@ -127,23 +129,24 @@ FRAMES=$(frames_of "$DATA/perfetto-200M.pftrace") row "Perfetto 200 MB -> SVG" "
 FRAMES=$(frames_of "$DATA/perfdata-100M.data") row "perf.data 106 MB -> SVG" "<=1 s" \
 	"$DATA/perfdata-100M.data" "$AF" "$DATA/perfdata-100M.data" -o "$OUT/result.svg"
 
-if [ -n "${FLAMEGRAPH_PL:-}" ]; then
+if [ -n "${FLAMEGRAPH_PL:-}" ] && want "flamegraph.pl folded"; then
 	echo
 	echo "flamegraph.pl ($FLAMEGRAPH_PL), same inputs:"
 	for f in folded-60M folded-60M-random folded-247M; do
-		ours=${OURS[$f]}
+		ours=${OURS[$f]:-0}
 		RUNS=1 row "flamegraph.pl $f" "" "$DATA/$f.folded" perl "$FLAMEGRAPH_PL" "$DATA/$f.folded"
 		awk -v a="$LAST_TIME" -v b="$ours" 'BEGIN {printf "  aflame-render is %.0fx faster on %s\n", (b > 0 ? a / b : 0), "'"$f"'"}'
 	done
 fi
 
-if [ "${SCALING:-1}" = 1 ]; then
+# (ONLY=scaling runs just these)
+if [ "${SCALING:-1}" = 1 ] && want scaling; then
 	echo
 	echo "scaling (ART, legacy v3): time and peak memory should grow with the tree, not the records"
 	for k in 1 4 16; do
 		n=$((1000000 * k))
-		make_input "$DATA/art-scale-$k.trace" "$GEN/gen_art" legacy "$n" 7
-		FRAMES=$(frames_of "$DATA/art-scale-$k.trace") RUNS=3 row "ART ${k}M records -> SVG" "" "$DATA/art-scale-$k.trace" \
+		ONLY='' make_input "$DATA/art-scale-$k.trace" "$GEN/gen_art" legacy "$n" 7
+		ONLY='' FRAMES=$(frames_of "$DATA/art-scale-$k.trace") RUNS=3 row "ART ${k}M records -> SVG" "" "$DATA/art-scale-$k.trace" \
 			"$AF" "$DATA/art-scale-$k.trace" -o "$OUT/result.svg"
 	done
 fi
