@@ -5,6 +5,9 @@
 # within one run: the machine is shared and noisy.
 #   O=build  RUNS=5  FLAMEGRAPH_PL=/path/to/flamegraph.pl  SCALING=1
 #   BROWSER=0: skip the browser benchmark (bench/browser.sh)
+#   ONLY=folded: only the rows (and their inputs) whose name has this word
+#   (e.g. ONLY=folded SCALING=0 BROWSER=0 FLAMEGRAPH_PL=... for issue 19's
+#   folded rows; ONLY=scaling BROWSER=0 for the scaling run alone)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 O=${O:-build}
@@ -16,11 +19,15 @@ OUT=$(mktemp -d)
 trap 'rm -rf "$OUT"' EXIT
 mkdir -p "$DATA"
 
+# want NAME: whether ONLY (if set) picks the row or input NAME
+want() { [ -z "${ONLY:-}" ] || [[ $1 == *"$ONLY"* ]]; }
+
 # make_input FILE GENERATOR ARGS...: generate FILE unless it is there and
-# newer than its generator
+# newer than its generator (or ONLY leaves out every row that reads it)
 make_input() {
 	local file=$1
 	shift
+	want "$(basename "$file")" || return 0
 	[ -s "$file" ] && [ "$file" -nt "$1" ] && return 0
 	echo "generating $(basename "$file") ..." >&2
 	"$@" >"$file.tmp" && mv "$file.tmp" "$file"
@@ -31,12 +38,11 @@ make_input "$art" "$GEN/gen_art" legacy 4090000 1
 make_input "$DATA/art-4.09M-streaming.trace" "$GEN/gen_art" streaming 4090000 1
 make_input "$DATA/folded-60M.folded" "$GEN/gen_folded" 50000 33 1
 make_input "$DATA/folded-247M.folded" "$GEN/gen_folded" 200000 33 2
-# the same lines in random order (deterministic: shuf's randomness from a
-# fixed stream), as concatenated files and many collapsers give: each line
-# then shares little with the one before (issue 19)
-shuffled() { shuf --random-source=<(yes aflame) "$1"; }
-make_input "$DATA/folded-60M-random.folded" shuffled "$DATA/folded-60M.folded"
-make_input "$DATA/folded-247M-random.folded" shuffled "$DATA/folded-247M.folded"
+# the same lines in random order (a seeded shuffle in the generator), as
+# concatenated files and many collapsers give: each line then shares little
+# with the one before (issue 19)
+make_input "$DATA/folded-60M-random.folded" "$GEN/gen_folded" 50000 33 1 random
+make_input "$DATA/folded-247M-random.folded" "$GEN/gen_folded" 200000 33 2 random
 make_input "$DATA/atrace-200M.txt" "$GEN/gen_atrace" 2200000 1
 make_input "$DATA/perfetto-200M.pftrace" "$GEN/gen_perfetto" 4400000 1
 # systrace.py's HTML (Android 7-10): a 4 MB trace viewer, a controller JSON
@@ -57,6 +63,7 @@ printf '%-34s %9s %9s %9s %10s %11s %9s %s\n' case "input MB" "time s" "MB/s" "p
 row() {
 	local name=$1 target=$2 input=$3
 	shift 3
+	want "$name" || return 0
 	local times="" rss=0 t m
 	for _ in $(seq "$RUNS"); do
 		AFLAME_STATS=1 /usr/bin/time -f '%e %M' -o "$OUT/time" "$@" >"$OUT/stdout" 2>"$OUT/stderr" ||
@@ -101,6 +108,7 @@ else
 	echo "3-line folded -> SVG: perf stat not available"
 fi
 declare -A OURS
+LAST_TIME=0   # (a row left out by ONLY keeps the last one)
 FRAMES=$(frames_of "$DATA/folded-60M.folded") row "folded 60 MB -> SVG" "<=0.08 s, >=60x" \
 	"$DATA/folded-60M.folded" "$AF" "$DATA/folded-60M.folded" -o "$OUT/result.svg"
 OURS[folded-60M]=$LAST_TIME
@@ -121,23 +129,24 @@ FRAMES=$(frames_of "$DATA/perfetto-200M.pftrace") row "Perfetto 200 MB -> SVG" "
 FRAMES=$(frames_of "$DATA/perfdata-100M.data") row "perf.data 106 MB -> SVG" "<=1 s" \
 	"$DATA/perfdata-100M.data" "$AF" "$DATA/perfdata-100M.data" -o "$OUT/result.svg"
 
-if [ -n "${FLAMEGRAPH_PL:-}" ]; then
+if [ -n "${FLAMEGRAPH_PL:-}" ] && want "flamegraph.pl folded"; then
 	echo
 	echo "flamegraph.pl ($FLAMEGRAPH_PL), same inputs:"
 	for f in folded-60M folded-60M-random folded-247M; do
-		ours=${OURS[$f]}
+		ours=${OURS[$f]:-0}
 		RUNS=1 row "flamegraph.pl $f" "" "$DATA/$f.folded" perl "$FLAMEGRAPH_PL" "$DATA/$f.folded"
 		awk -v a="$LAST_TIME" -v b="$ours" 'BEGIN {printf "  aflame-render is %.0fx faster on %s\n", (b > 0 ? a / b : 0), "'"$f"'"}'
 	done
 fi
 
-if [ "${SCALING:-1}" = 1 ]; then
+# (ONLY=scaling runs just these)
+if [ "${SCALING:-1}" = 1 ] && want scaling; then
 	echo
 	echo "scaling (ART, legacy v3): time and peak memory should grow with the tree, not the records"
 	for k in 1 4 16; do
 		n=$((1000000 * k))
-		make_input "$DATA/art-scale-$k.trace" "$GEN/gen_art" legacy "$n" 7
-		FRAMES=$(frames_of "$DATA/art-scale-$k.trace") RUNS=3 row "ART ${k}M records -> SVG" "" "$DATA/art-scale-$k.trace" \
+		ONLY='' make_input "$DATA/art-scale-$k.trace" "$GEN/gen_art" legacy "$n" 7
+		ONLY='' FRAMES=$(frames_of "$DATA/art-scale-$k.trace") RUNS=3 row "ART ${k}M records -> SVG" "" "$DATA/art-scale-$k.trace" \
 			"$AF" "$DATA/art-scale-$k.trace" -o "$OUT/result.svg"
 	done
 fi

@@ -54,6 +54,49 @@ uint64_t af_hash_keyed_bytes(const void *data, size_t len)
 	return mum(h, 0xa0761d6478bd642fULL);
 }
 
+/* af_hash_keyed_bytes over the bytes before the first `stop` (or all max
+ * bytes), found in the same pass: a word at a time, the stop byte looked for
+ * in each word as it is hashed (SWAR: a byte equal to stop becomes zero, and
+ * the lowest zero byte of a word is found exactly). Big-endian machines take
+ * memchr and a second pass. */
+uint64_t af_hash_keyed_until(const void *data, size_t max, unsigned char stop, size_t *len)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	pthread_once(&secret_once, draw_secret);
+	const unsigned char *start = data, *p = start, *end = start + max;
+	const uint64_t ones = 0x0101010101010101ULL, pattern = ones * stop;
+	uint64_t h = secret[0], tail = 0;
+	size_t n;
+	for (;; p += 8) {
+		if (end - p < 8) {   /* the last few bytes of the input */
+			const unsigned char *e = memchr(p, stop, (size_t)(end - p));
+			size_t k = (size_t)((e ? e : end) - p);
+			memcpy(&tail, p, k);
+			n = (size_t)(p - start) + k;
+			break;
+		}
+		uint64_t w, x;
+		memcpy(&w, p, 8);
+		x = w ^ pattern;
+		uint64_t zero = (x - ones) & ~x & 0x8080808080808080ULL;
+		if (zero) {
+			unsigned k = (unsigned)__builtin_ctzll(zero) >> 3;
+			tail = k ? w & (~0ULL >> (64 - 8 * k)) : 0;
+			n = (size_t)(p - start) + k;
+			break;
+		}
+		h = mum(h ^ w, secret[1] ^ 0xe7037ed1a0b428dbULL);
+	}
+	*len = n;
+	h = mum(h ^ tail ^ 0x8ebc6af09c88c6e3ULL, secret[1] ^ (uint64_t)n);
+	return mum(h, 0xa0761d6478bd642fULL);
+#else
+	const unsigned char *e = memchr(data, stop, max);
+	*len = e ? (size_t)(e - (const unsigned char *)data) : max;
+	return af_hash_keyed_bytes(data, *len);
+#endif
+}
+
 void af_hash_fix_secret(uint64_t a, uint64_t b)
 {
 	pthread_once(&secret_once, draw_secret);

@@ -39,6 +39,10 @@ void af_idmap_del(struct af_idmap *m, uint64_t key);
 uint64_t af_hash64(uint64_t x);
 /* The same keyed hash over bytes (names from files). */
 uint64_t af_hash_keyed_bytes(const void *data, size_t len);
+/* The same hash of the bytes of data before the first `stop` byte (all max
+ * bytes if there is none), in one pass that also finds it: *len is set to
+ * their count. Equal to af_hash_keyed_bytes(data, *len). */
+uint64_t af_hash_keyed_until(const void *data, size_t max, unsigned char stop, size_t *len);
 /* Tests only: a fixed secret, so a test can build keys that collide under
  * it and show that the per-process secret spreads them again. */
 void af_hash_fix_secret(uint64_t a, uint64_t b);

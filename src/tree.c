@@ -46,6 +46,7 @@ void af_tree_release(struct af_tree *t)
 	}
 	free(t->nodes);
 	free(t->child_slots);
+	free(t->path_slots);
 	free(t->names);
 	free(t->name_slots);
 	free(t->rank);
@@ -169,7 +170,10 @@ static uint32_t new_node(struct af_tree *t, uint32_t parent, uint32_t name)
 {
 	if (t->nnodes >= AF_NONE - 1)
 		AF_BUG("too many nodes");
-	af_grow(&t->nodes, &t->cap_nodes, t->nnodes + 1, sizeof *t->nodes);
+	if (t->nnodes == t->cap_nodes) {
+		af_grow(&t->nodes, &t->cap_nodes, t->nnodes + 1, sizeof *t->nodes);
+		af_advise_huge(t->nodes, t->cap_nodes * sizeof *t->nodes);
+	}
 	uint32_t id = (uint32_t)t->nnodes++;
 	struct af_node *p = &t->nodes[parent];
 	t->nodes[id] = (struct af_node){ name, parent, AF_NONE, p->first_child, 0 };
@@ -205,8 +209,13 @@ static void rehash_children(struct af_tree *t)
 	t->nslots = n;
 }
 
+static void close_paths(struct af_tree *t);
+static void hash_node(struct af_tree *t, uint32_t id);
+
 uint32_t af_tree_child(struct af_tree *t, uint32_t parent, uint32_t name)
 {
+	if (!t->path_closed)
+		close_paths(t);
 	if ((t->nhashed + 1) * 2 > t->nslots)
 		rehash_children(t);
 	uint32_t h = t->names[name].hash;
@@ -220,28 +229,106 @@ uint32_t af_tree_child(struct af_tree *t, uint32_t parent, uint32_t name)
 	return id;
 }
 
-/* The same by the name's bytes: one hash and one probe of the child table
- * (a hit compares the bytes), so folding a known frame never touches the
- * name table; only a new child interns its name. */
-uint32_t af_tree_child_bytes(struct af_tree *t, uint32_t parent, const char *s, size_t len)
+/* ---- children by path (folded stacks) ---- */
+
+uint64_t af_tree_name_hash(const char *s, size_t len)
 {
-	if (len > AF_NAME_MAX)
-		return af_tree_child(t, parent, af_tree_intern(t, s, len));
-	if ((t->nhashed + 1) * 2 > t->nslots)
-		rehash_children(t);
-	uint32_t h = (uint32_t)af_hash_keyed_bytes(s, len);
-	size_t mask = t->nslots - 1, i = child_hash(parent, h) & mask;
-	for (struct af_child_slot *c; (c = &t->child_slots[i])->node != EMPTY_SLOT; i = (i + 1) & mask) {
-		if (c->parent != parent || c->hash != h)
+	if (len <= AF_NAME_MAX)
+		return af_hash_keyed_bytes(s, len);
+	char cut[AF_NAME_MAX];
+	size_t keep = af_name_cut(s, len);
+	memcpy(cut, s, keep);
+	memcpy(cut + keep, "...", 3);
+	return af_hash_keyed_bytes(cut, keep + 3);
+}
+
+static void rehash_paths(struct af_tree *t, size_t n)
+{
+	if (n > (size_t)UINT32_MAX + 1)   /* the index comes from a 32-bit key */
+		n = (size_t)UINT32_MAX + 1;
+	if (n <= t->npath_slots)
+		return;
+	/* zeroed: an empty slot is node 0 (see rehash_children) */
+	struct af_path_slot *slots = af_xcalloc(n, sizeof *slots);
+	af_advise_huge(slots, n * sizeof *slots);
+	size_t mask = n - 1;
+	for (size_t i = 0; i < t->npath_slots; i++) {
+		const struct af_path_slot *c = &t->path_slots[i];
+		if (c->node == EMPTY_SLOT)
 			continue;
-		const struct af_name *nm = &t->names[c->name];
-		if (nm->len == len && memcmp(nm->str, s, len) == 0)
+		size_t j = c->key & mask;
+		while (slots[j].node != EMPTY_SLOT)
+			j = (j + 1) & mask;
+		slots[j] = *c;
+	}
+	free(t->path_slots);
+	t->path_slots = slots;
+	t->npath_slots = n;
+}
+
+void af_tree_path_reserve(struct af_tree *t, size_t nodes)
+{
+	size_t n = 4096;
+	while (n / 2 < nodes && n <= SIZE_MAX / 4 / sizeof *t->path_slots)
+		n *= 2;
+	if (!t->path_closed)
+		rehash_paths(t, n);
+	/* the node array too: filled in order, so only what is used is touched,
+	 * and it is never copied to grow (realloc copies from the heap) */
+	if (nodes > t->cap_nodes && nodes < AF_NONE) {
+		af_grow(&t->nodes, &t->cap_nodes, nodes, sizeof *t->nodes);
+		af_advise_huge(t->nodes, t->cap_nodes * sizeof *t->nodes);
+	}
+}
+
+/* The first (parent, name) lookup: every node made by path goes into the
+ * child table, which serves all lookups from then on. */
+static void close_paths(struct af_tree *t)
+{
+	t->path_closed = true;
+	free(t->path_slots);
+	t->path_slots = NULL;
+	t->npath_slots = t->npathed = 0;
+	for (uint32_t id = t->path_from; id < t->path_to; id++)
+		hash_node(t, id);
+	t->path_from = t->path_to = 0;
+}
+
+/* The bytes of name id are s[0..len) */
+static bool same_name(const struct af_tree *t, uint32_t id, const char *s, size_t len)
+{
+	return t->names[id].len == len && memcmp(t->names[id].str, s, len) == 0;
+}
+
+uint32_t af_tree_path_child(struct af_tree *t, uint32_t parent, uint64_t key,
+			    const char *s, size_t len, uint64_t name_hash)
+{
+	if (t->path_closed)
+		return af_tree_child(t, parent, af_tree_intern(t, s, len));
+	/* a cut name is compared as interned (every long frame with the same
+	 * first AF_NAME_MAX bytes is one frame, as af_tree_intern makes it) */
+	uint32_t name = len > AF_NAME_MAX ? af_tree_intern(t, s, len) : AF_NONE;
+	if ((t->npathed + 1) * 2 > t->npath_slots)
+		rehash_paths(t, t->npath_slots ? t->npath_slots * 2 : 4096);
+	uint32_t k = (uint32_t)key;
+	size_t mask = t->npath_slots - 1, i = k & mask;
+	for (struct af_path_slot *c; (c = &t->path_slots[i])->node != EMPTY_SLOT; i = (i + 1) & mask) {
+		if (c->key == k && c->parent == parent &&
+		    (name != AF_NONE ? c->name == name : same_name(t, c->name, s, len)))
 			return c->node;
 	}
-	uint32_t name = intern_hashed(t, s, len, h);
+	if (name == AF_NONE)
+		name = intern_hashed(t, s, len, (uint32_t)name_hash);
 	uint32_t id = new_node(t, parent, name);
-	t->child_slots[i] = (struct af_child_slot){ parent, name, h, id };
-	t->nhashed++;
+	t->path_slots[i] = (struct af_path_slot){ k, parent, name, id };
+	t->npathed++;
+	/* remember the node for the child table, should it be needed */
+	if (t->path_to != id) {
+		for (uint32_t n = t->path_from; n < t->path_to; n++)
+			hash_node(t, n);
+		t->path_from = id;
+	}
+	t->path_to = id + 1;
 	return id;
 }
 
@@ -342,6 +429,9 @@ static void hash_node(struct af_tree *t, uint32_t id)
 
 uint32_t af_tree_adopt(struct af_tree *t, uint32_t parent, uint32_t name)
 {
+	if (!t->path_closed)
+		close_paths(t);
+	t->adopted = true;
 	uint32_t kids = t->nodes[parent].first_child;
 	t->nodes[parent].first_child = AF_NONE;
 	uint32_t n = new_node(t, parent, name);
@@ -369,16 +459,29 @@ size_t af_tree_nchildren(const struct af_tree *t, uint32_t node)
 uint64_t *af_tree_totals(const struct af_tree *t)
 {
 	uint64_t *tot = af_xmalloc(t->nnodes * sizeof *tot);
+	af_advise_huge(tot, t->nnodes * sizeof *tot);
 	for (size_t i = 0; i < t->nnodes; i++)
 		tot[i] = t->nodes[i].self;
 	af_tree_sum_up(t, tot);
 	return tot;
 }
 
-/* Visit every node in post-order without recursion: descend through
- * first_child, climb through parent; each node adds itself to its parent. */
+/* Each node adds itself to its parent, after all of its own children have.
+ * Nodes are made after their parent, so back to front in the array is such
+ * an order: one pass through memory, where following first_child and
+ * next_sibling jumps about (a cache miss a node on large trees). Adoption
+ * gives a parent made after its children; such a tree is walked in
+ * post-order without recursion: down through first_child, up through
+ * parent. Either way the sums saturate, so their order does not matter. */
 void af_tree_sum_up(const struct af_tree *t, uint64_t *tot)
 {
+	if (!t->adopted) {
+		for (size_t i = t->nnodes; i-- > 1;) {
+			uint32_t p = t->nodes[i].parent;
+			tot[p] = tot[p] > UINT64_MAX - tot[i] ? UINT64_MAX : tot[p] + tot[i];
+		}
+		return;
+	}
 	uint32_t n = AF_ROOT;
 	while (t->nodes[n].first_child != AF_NONE)
 		n = t->nodes[n].first_child;

@@ -9,6 +9,7 @@
  * Children are found by (parent, name) in one hash table, so folding an event
  * is a hash probe, never a string build. Nodes made with af_tree_add_child()
  * are outside that table (thread and process roots, whose names can change).
+ * Folded stacks find their frames by path instead (af_tree_path_child).
  * Node 0 is the root; its name is "all". */
 #ifndef AF_TREE_H
 #define AF_TREE_H
@@ -32,6 +33,17 @@ struct af_tree {
 	 * so a probe touches one cache line, not the node array too */
 	struct af_child_slot { uint32_t parent, name, hash, node; } *child_slots;
 	size_t nslots, nhashed;
+	/* folded stacks: (path key, parent, name bytes) -> node, open
+	 * addressing; key is the low half of the frame's path key, and the
+	 * table index its low bits (so growing needs no node) */
+	struct af_path_slot { uint32_t key, parent, name, node; } *path_slots;
+	size_t npath_slots, npathed;
+	/* nodes made by path and not yet in child_slots: [path_from, path_to);
+	 * path_closed once the child table has them (af_tree_child was called) */
+	uint32_t path_from, path_to;
+	bool path_closed;
+	/* af_tree_adopt() was used: a parent may come after its children */
+	bool adopted;
 	/* interned names: bytes in blocks, id -> (offset, len) */
 	struct af_name { const char *str; uint32_t len; uint32_t hash; } *names;
 	size_t nnames, cap_names;
@@ -86,9 +98,44 @@ static inline struct af_node *af_tree_node(const struct af_tree *t, uint32_t id)
 
 /* The child of parent named name; created (weight 0) if it does not exist. */
 uint32_t af_tree_child(struct af_tree *t, uint32_t parent, uint32_t name);
-/* The same by the name's bytes (what af_tree_intern() takes): one hash and
- * one probe when the child exists. */
-uint32_t af_tree_child_bytes(struct af_tree *t, uint32_t parent, const char *s, size_t len);
+/* ---- folded stacks: children by path ----
+ * A frame is found by its path key: the keyed hash of every frame's bytes
+ * from the root down to it, chained with af_tree_path_key(). A stack's keys,
+ * and so the slots its frames live in, are known before any frame is found:
+ * af_tree_path_prefetch() lets the memory system fetch them all at once,
+ * where a (parent, name) key makes every probe wait for the one before
+ * (input in random order misses the cache at nearly every frame). A slot
+ * holds the key, parent and name, so a found frame costs one slot and a
+ * compare of its name's bytes (names are few, and stay in cache). */
+#define AF_PATH_ROOT_KEY 0x2d358dccaa6c78a5ULL   /* the key of AF_ROOT */
+/* The key of a frame whose name hashes (af_tree_name_hash) to name_hash,
+ * below a frame with key parent_key: both keyed, so a file cannot aim at
+ * one slot; not symmetric, so reordered frames do not share keys. */
+static inline uint64_t af_tree_path_key(uint64_t parent_key, uint64_t name_hash)
+{
+	__uint128_t r = (__uint128_t)(parent_key ^ 0xe7037ed1a0b428dbULL) * (name_hash ^ 0x8ebc6af09c88c6e3ULL);
+	return (uint64_t)r ^ (uint64_t)(r >> 64);
+}
+/* The keyed hash of a frame name as af_tree_intern() stores it (a name
+ * longer than AF_NAME_MAX is cut first): af_hash_keyed_bytes() of the bytes. */
+uint64_t af_tree_name_hash(const char *s, size_t len);
+/* Room for `nodes` frames in the path table without growing it (a size
+ * guessed from the input: the pages of a large calloc are only made when
+ * touched, so an overestimate costs address space, not memory). */
+void af_tree_path_reserve(struct af_tree *t, size_t nodes);
+static inline void af_tree_path_prefetch(const struct af_tree *t, uint64_t key)
+{
+	if (t->npath_slots)
+		__builtin_prefetch(&t->path_slots[(uint32_t)key & (t->npath_slots - 1)]);
+}
+/* The child of parent named s[0..len) whose path key is key (parent's key
+ * chained with name_hash, af_tree_name_hash(s, len)); created (weight 0) if
+ * it does not exist. Parent must be AF_ROOT or a node made here. A tree
+ * filled this way may then use af_tree_child() too: its first call moves
+ * these nodes into the (parent, name) table, and later calls here go there. */
+uint32_t af_tree_path_child(struct af_tree *t, uint32_t parent, uint64_t key,
+			    const char *s, size_t len, uint64_t name_hash);
+
 /* A new child that af_tree_child() will never return (thread/process roots). */
 uint32_t af_tree_add_child(struct af_tree *t, uint32_t parent, uint32_t name);
 /* A new child of parent named name that takes over all of parent's other

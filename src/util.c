@@ -6,6 +6,7 @@
 #include <time.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/mman.h>
 
 static void (*on_fatal)(void);
 
@@ -30,6 +31,19 @@ void *af_xmalloc(size_t n)
 	if (!p)
 		out_of_memory(n);
 	return p;
+}
+
+void af_advise_huge(void *p, size_t len)
+{
+#ifdef MADV_HUGEPAGE
+	const uintptr_t huge = (uintptr_t)2 << 20;
+	uintptr_t from = ((uintptr_t)p + huge - 1) & ~(huge - 1), to = ((uintptr_t)p + len) & ~(huge - 1);
+	if (to > from)
+		madvise((void *)from, to - from, MADV_HUGEPAGE);   /* a hint: failure changes nothing */
+#else
+	(void)p;
+	(void)len;
+#endif
 }
 
 void *af_xcalloc(size_t count, size_t size)

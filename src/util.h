@@ -13,6 +13,12 @@
 
 void *af_xmalloc(size_t n);               /* caller frees with free() */
 void *af_xcalloc(size_t count, size_t size);
+/* Ask for huge pages for the whole 2 MiB pages inside p[0..len), before
+ * they are touched: a large array written at random (a hash table, one
+ * entry per node) then takes a page fault per 2 MiB instead of per 4 KiB,
+ * where the kernel gives huge pages on request (transparent_hugepage
+ * "madvise", the default of many distributions); elsewhere it does nothing. */
+void af_advise_huge(void *p, size_t len);
 void *af_xrealloc(void *p, size_t n);
 char *af_xstrndup(const char *s, size_t n);
 

@@ -154,3 +154,29 @@ void test_demangle(void)
 	INT_EQ(b.len, 0);
 	af_buf_release(&b);
 }
+
+/* af_hash_keyed_until is af_hash_keyed_bytes of the bytes before the stop,
+ * for every length and position (a word at a time, then the last few), and
+ * reads nothing past max (the buffers are exactly max long, for ASan). */
+void test_hash_until(void)
+{
+	int wrong = 0;
+	for (size_t max = 0; max < 40; max++) {
+		for (size_t stop = 0; stop <= max; stop++) {
+			unsigned char *b = malloc(max ? max : 1);
+			for (size_t i = 0; i < max; i++)
+				b[i] = (unsigned char)(0x3a + 0x45 * i);   /* ';' is 0x3b: never */
+			if (stop < max)
+				b[stop] = ';';
+			size_t len = 99;
+			uint64_t h = af_hash_keyed_until(b, max, ';', &len);
+			wrong += len != stop || h != af_hash_keyed_bytes(b, stop);
+			free(b);
+		}
+	}
+	INT_EQ(wrong, 0);
+	size_t len;
+	const char *s = "\x80\xbb;\xff";   /* bytes with the top bit set around it */
+	af_hash_keyed_until(s, 4, ';', &len);
+	INT_EQ(len, 2);
+}

@@ -1,6 +1,7 @@
 /* test_tree.c: interning, child lookup, adoption, totals, deep trees. */
 #include "harness.h"
 #include "idmap.h"
+#include "names.h"
 #include "tree.h"
 
 #include <math.h>
@@ -69,6 +70,19 @@ void test_tree_adopt(void)
 	INT_EQ(child(&t, n, "m"), m);
 	INT_EQ(child(&t, n, "y"), y);
 	INT_EQ(af_tree_nchildren(&t, th), 1);
+	/* totals when a parent (n) comes after its children in the array */
+	uint32_t z = child(&t, x, "z");
+	t.nodes[x].self = 1;
+	t.nodes[y].self = 2;
+	t.nodes[m].self = 4;
+	t.nodes[n].self = 8;
+	t.nodes[z].self = 16;
+	uint64_t *tot = af_tree_totals(&t);
+	INT_EQ(tot[x], 17);
+	INT_EQ(tot[n], 31);
+	INT_EQ(tot[th], 31);
+	INT_EQ(tot[AF_ROOT], 31);
+	free(tot);
 	af_tree_release(&t);
 }
 
@@ -220,5 +234,182 @@ void test_tree_hostile_names_linear(void)
 	OK(large / small < 40);
 	OK(large / base < 3);
 	free(plain);
+	free(names);
+}
+
+/* ---- children by path (folded stacks) ---- */
+
+/* The child of parent named s, whose own key is *key (parent's on entry). */
+static uint32_t path(struct af_tree *t, uint32_t parent, uint64_t *key, const char *s)
+{
+	size_t len = strlen(s);
+	uint64_t h = af_tree_name_hash(s, len);
+	*key = af_tree_path_key(*key, h);
+	return af_tree_path_child(t, parent, *key, s, len, h);
+}
+
+void test_tree_path_children(void)
+{
+	struct af_tree t;
+	af_tree_init(&t);
+	uint64_t ka = AF_PATH_ROOT_KEY, kb, k;
+	uint32_t a = path(&t, AF_ROOT, &ka, "a");
+	kb = ka;
+	uint32_t b = path(&t, a, &kb, "b");
+	k = AF_PATH_ROOT_KEY;
+	INT_EQ(path(&t, AF_ROOT, &k, "a"), a);
+	INT_EQ(k, ka);
+	INT_EQ(path(&t, a, &k, "b"), b);
+	k = AF_PATH_ROOT_KEY;
+	OK(path(&t, AF_ROOT, &k, "b") != b);     /* same name, other parent */
+	k = ka;
+	uint32_t ab2 = path(&t, a, &k, "b2");
+	OK(ab2 != b);
+	/* a thread root in between: nodes made by path on both sides of it */
+	uint32_t th = af_tree_add_child(&t, AF_ROOT, af_tree_intern_str(&t, "a"));
+	k = kb;
+	uint32_t c = path(&t, b, &k, "c");
+	OK(th != a && c != th);
+	INT_EQ(af_tree_name(&t, t.nodes[c].name)[0], 'c');
+	INT_EQ(t.nodes[c].parent, b);
+	/* the name table knows every frame made by path */
+	INT_EQ(af_tree_intern_str(&t, "b2"), t.nodes[ab2].name);
+	/* (parent, name) lookups find the frames made by path, on both sides
+	 * of the thread root, and make no copies of them */
+	size_t before = t.nnodes;
+	INT_EQ(child(&t, AF_ROOT, "a"), a);
+	INT_EQ(child(&t, a, "b"), b);
+	INT_EQ(child(&t, b, "c"), c);
+	INT_EQ(t.nnodes, before);
+	/* and path lookups after that go through the same table */
+	k = kb;
+	INT_EQ(path(&t, b, &k, "c"), c);
+	k = kb;
+	uint32_t d = path(&t, b, &k, "d");
+	INT_EQ(child(&t, b, "d"), d);
+	INT_EQ(af_tree_nchildren(&t, AF_ROOT), 3);
+	af_tree_release(&t);
+}
+
+/* Keys that collide, as frames crafted against a known secret would:
+ * frames are told apart by their parent and bytes, never by the key. */
+void test_tree_path_same_keys(void)
+{
+	struct af_tree t;
+	af_tree_init(&t);
+	const char *names[] = { "x", "y", "x;", "", "xy" };
+	uint32_t got[2][5];
+	for (int round = 0; round < 2; round++) {
+		for (int i = 0; i < 5; i++) {
+			size_t len = strlen(names[i]);
+			uint64_t h = af_tree_name_hash(names[i], len);
+			got[round][i] = af_tree_path_child(&t, AF_ROOT, 42, names[i], len, h);
+		}
+		uint32_t under = af_tree_path_child(&t, got[0][0], 42, "x", 1, af_tree_name_hash("x", 1));
+		OK(under != got[0][0]);
+		INT_EQ(t.nodes[under].parent, got[0][0]);
+	}
+	for (int i = 0; i < 5; i++) {
+		INT_EQ(got[1][i], got[0][i]);
+		for (int j = 0; j < i; j++)
+			OK(got[0][i] != got[0][j]);
+	}
+	INT_EQ(t.nnodes, 7);
+	/* many frames on one key still find their own node */
+	char buf[16];
+	uint32_t first = 0;
+	for (int round = 0; round < 2; round++) {
+		int wrong = 0;
+		for (int i = 0; i < 3000; i++) {
+			int len = snprintf(buf, sizeof buf, "n%d", i);
+			uint32_t n = af_tree_path_child(&t, AF_ROOT, 7, buf, (size_t)len,
+							af_tree_name_hash(buf, (size_t)len));
+			if (round == 0 && i == 0)
+				first = n;
+			wrong += n != first + (uint32_t)i;
+		}
+		INT_EQ(wrong, 0);
+	}
+	af_tree_release(&t);
+}
+
+/* Frames longer than AF_NAME_MAX are cut as af_tree_intern() cuts them:
+ * two that agree up to the cut are one frame, by path as by name. */
+void test_tree_path_long_names(void)
+{
+	struct af_tree t;
+	af_tree_init(&t);
+	static char big[2][10000];
+	memset(big, 'q', sizeof big);
+	big[1][9000] = 'r';
+	uint64_t k0 = AF_PATH_ROOT_KEY, k1 = AF_PATH_ROOT_KEY;
+	uint64_t h0 = af_tree_name_hash(big[0], sizeof big[0]), h1 = af_tree_name_hash(big[1], sizeof big[1]);
+	INT_EQ(h0, h1);
+	uint32_t a = af_tree_path_child(&t, AF_ROOT, k0 = af_tree_path_key(k0, h0), big[0], sizeof big[0], h0);
+	uint32_t b = af_tree_path_child(&t, AF_ROOT, k1 = af_tree_path_key(k1, h1), big[1], sizeof big[1], h1);
+	INT_EQ(a, b);
+	INT_EQ(af_tree_name_len(&t, t.nodes[a].name), AF_NAME_MAX);
+	INT_EQ(t.nodes[a].name, af_tree_intern(&t, big[1], sizeof big[1]));
+	INT_EQ(child(&t, AF_ROOT, af_tree_name(&t, t.nodes[a].name)), a);
+	af_tree_release(&t);
+}
+
+/* Frames of the root whose path key under secret (a, b) has bits 14..19
+ * clear: one cluster in any path table of 16k..1M slots. */
+static char *colliding_frames(size_t n, size_t *stride)
+{
+	enum { W = 16 };
+	char *names = malloc(n * W);
+	af_hash_fix_secret(0x0123456789abcdefULL, 0xfedcba9876543210ULL);
+	size_t got = 0;
+	for (uint64_t k = 0; got < n; k++) {
+		char buf[W];
+		int len = snprintf(buf, sizeof buf, "f%llx", (unsigned long long)k);
+		uint64_t key = af_tree_path_key(AF_PATH_ROOT_KEY, af_tree_name_hash(buf, (size_t)len));
+		if ((key >> 14 & 63) == 0)
+			memcpy(names + got++ * W, buf, W);
+	}
+	*stride = W;
+	return names;
+}
+
+static double path_seconds(const char *names, size_t n, size_t stride)
+{
+	struct timespec t0, t1;
+	struct af_tree t;
+	af_tree_init(&t);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (size_t i = 0; i < n; i++) {
+		uint64_t k = AF_PATH_ROOT_KEY;
+		path(&t, AF_ROOT, &k, names + i * stride);
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	INT_EQ(t.nnodes, n + 1);
+	af_tree_release(&t);
+	return (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+}
+
+/* issue 21 item 6 for folded frames: path keys built to collide under one
+ * secret spread under another (as test_tree_hostile_names_linear). */
+void test_tree_path_hostile_linear(void)
+{
+	size_t stride, n = 200000;
+	char *names = colliding_frames(n, &stride);
+	af_hash_fix_secret(0x9e3779b97f4a7c15ULL, 0x6a09e667f3bcc909ULL);
+	size_t clustered = 0;
+	for (size_t i = 0; i < 1000; i++) {
+		const char *s = names + i * stride;
+		uint64_t key = af_tree_path_key(AF_PATH_ROOT_KEY, af_tree_name_hash(s, strlen(s)));
+		clustered += (key >> 14 & 63) == 0;
+	}
+	OK(clustered < 100);
+	double small = 1e9, large = 1e9;
+	for (int r = 0; r < 3; r++) {   /* best of 3: the machine is shared */
+		small = fmin(small, path_seconds(names, n / 4, stride));
+		large = fmin(large, path_seconds(names, n, stride));
+	}
+	if (large / small >= 40)
+		fprintf(stderr, "    50k frames %.3fs, 200k %.3fs\n", small, large);
+	OK(large / small < 40);
 	free(names);
 }
