@@ -272,10 +272,73 @@ static void colour_change(struct af_layout *l, struct af_frame *f, const struct 
 		  : af_palette_change(f->delta, l->max_delta, false);
 }
 
+/* ---- the legend ---- */
+
+static const char *scale_caption(const struct af_layout_opts *o)
+{
+	if (o->normalized)
+		return o->diff_total ? "change of total weight, first run normalized"
+		     : "change of self weight, first run normalized";
+	return o->diff_total ? "change of total weight" : "change of self weight";
+}
+
+/* The kinds of the palette that drawn frames have, in the palette's order. */
+static void legend_kinds(struct af_layout *l, const struct af_layout_opts *o)
+{
+	const struct af_palette_kind *kinds;
+	size_t n = af_palette_kinds(o->palette.palette, &kinds);
+	unsigned seen = 0;
+	for (size_t i = 0; i < l->nframes && n; i++) {
+		const struct af_frame *f = &l->frames[i];
+		int k = af_palette_kind(&o->palette, af_tree_name(l->tree, f->name),
+					af_tree_name_len(l->tree, f->name));
+		if (k >= 0)
+			seen |= 1u << k;
+	}
+	struct af_legend *g = &l->legend;
+	for (size_t k = 0; k < n; k++) {
+		if (!(seen & 1u << k))
+			continue;
+		struct af_legend_entry *e = &g->entries[g->nentries++];
+		e->colour = af_palette_swatch(kinds[k].hue);
+		e->label = kinds[k].label;
+		/* the android palette's "app" names whose code it is */
+		if (o->palette.palette == AF_PAL_ANDROID && kinds[k].hue == AF_PAL_GREEN &&
+		    o->palette.app_package && *o->palette.app_package)
+			e->detail = o->palette.app_package;
+	}
+	if (g->nentries)
+		g->kind = AF_LEGEND_KINDS;
+}
+
+/* What the legend shows, before place() makes room for it. */
+static void make_legend(struct af_layout *l, const struct af_layout_opts *o)
+{
+	struct af_legend *g = &l->legend;
+	if (o->no_legend)
+		return;
+	if (l->differential) {
+		g->kind = AF_LEGEND_SCALE;
+		af_palette_change_scale(g->stops);
+		g->caption = scale_caption(o);
+		/* deltas as shown: --negate swaps their sign and the hues */
+		g->low = o->negate ? "grew" : "shrank";
+		g->high = o->negate ? "shrank" : "grew";
+	} else if (!o->palette.map) {
+		/* --cp: colours pinned by palette.map need not follow the kinds */
+		legend_kinds(l, o);
+	}
+}
+
 static void place(struct af_layout *l, const struct af_layout_opts *o, const struct change *c)
 {
 	double fh = o->frame_height;
 	double ypad1 = o->font_size * 3 + (o->has_subtitle ? o->font_size * 2 : 0);
+	if (l->legend.kind != AF_LEGEND_NONE) {
+		l->legend.y = ypad1;
+		l->legend.height = o->font_size * 2;
+		ypad1 += l->legend.height;
+	}
 	double ypad2 = o->font_size * 2 + 10;
 	l->xpad = 10;
 	l->width = o->width;
@@ -467,6 +530,7 @@ int af_layout_build(struct af_layout *l, struct af_tree *t, uint32_t root,
 	}
 	free(w.stack);
 	set_ends(l);
+	make_legend(l, o);
 	place(l, o, &c);
 	free(c.btot);
 	free(tot);

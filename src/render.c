@@ -2,6 +2,7 @@
  * and the choice of a back end for one. */
 #include "render.h"
 #include "escape.h"
+#include "util.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -18,11 +19,9 @@ void af_render_opts_default(struct af_render_opts *o)
 	o->scale = 1;
 }
 
-void af_sink_weight(struct af_sink *out, uint64_t w, unsigned decimals, const char *unit)
+/* A weight as people read it, plain text (v already divided by 10^decimals). */
+static void weight_text(struct af_sink *out, double v, unsigned decimals, const char *unit)
 {
-	double v = (double)w;
-	for (unsigned i = 0; i < decimals; i++)
-		v /= 10;
 	if (strcmp(unit, "\xc2\xb5s") == 0) {
 		if (v >= 1e6)
 			af_sink_printf(out, "%.2f s", v / 1e6);
@@ -32,9 +31,180 @@ void af_sink_weight(struct af_sink *out, uint64_t w, unsigned decimals, const ch
 			af_sink_printf(out, "%.0f \xc2\xb5s", v);
 		return;
 	}
-	af_sink_fixed(out, v, (int)decimals);
+	af_sink_fixed(out, v, (int)(decimals > 6 ? 6 : decimals));
 	af_sink_putc(out, ' ');
-	af_escape_xml(out, unit);
+	af_sink_puts(out, unit);
+}
+
+static int to_buf(void *ctx, const void *data, size_t len)
+{
+	af_buf_add(ctx, data, len);
+	return 0;
+}
+
+static double unscaled(uint64_t w, unsigned decimals)
+{
+	double v = (double)w;
+	for (unsigned i = 0; i < decimals; i++)
+		v /= 10;
+	return v;
+}
+
+void af_sink_weight(struct af_sink *out, uint64_t w, unsigned decimals, const char *unit)
+{
+	struct af_buf b;
+	struct af_sink s;
+	af_buf_init(&b);
+	af_sink_init(&s, to_buf, &b);
+	weight_text(&s, unscaled(w, decimals), decimals, unit);
+	af_sink_finish(&s);
+	af_escape_xml(out, b.data ? b.data : "");
+	af_buf_release(&b);
+}
+
+/* ---- the legend as drawn ---- */
+
+#define LEGEND_DETAIL_MAX 40    /* code points of a detail shown (a package) */
+
+struct legend_row {
+	struct af_legend_items *it;
+	struct af_sink text;
+	const struct af_layout *l;
+	double char_px, x, baseline, swatch_y, size;
+};
+
+static struct af_legend_item *add_item(struct legend_row *r, enum af_legend_item_type type)
+{
+	struct af_legend_items *it = r->it;
+	af_grow(&it->item, &it->cap, it->n + 1, sizeof *it->item);
+	struct af_legend_item *i = &it->item[it->n++];
+	*i = (struct af_legend_item){ .type = type };
+	return i;
+}
+
+/* Bytes of s up to its max_cp-th code point (all of s if it has fewer). */
+static size_t cp_prefix(const char *s, size_t len, size_t max_cp)
+{
+	size_t at = 0;
+	for (size_t n = 0; at < len && n < max_cp; n++) {
+		uint32_t cp;
+		at += af_utf8_next((const unsigned char *)s + at, len - at, &cp);
+	}
+	return at;
+}
+
+/* Text items: start a text, then write it to r->text; end_text() measures. */
+static struct af_legend_item *begin_text(struct legend_row *r)
+{
+	struct af_legend_item *i = add_item(r, AF_LEGEND_TEXT);
+	i->text = (size_t)r->text.written + r->text.buf.len;
+	return i;
+}
+
+static double end_text(struct legend_row *r, struct af_legend_item *i)
+{
+	const char *all = r->text.buf.data;
+	size_t start = i->text - (size_t)r->text.written;
+	i->len = r->text.buf.len - start;
+	i->x = r->x;
+	i->y = r->baseline;
+	i->w = (double)af_utf8_count(all + start, i->len) * r->char_px;
+	i->h = r->l->font_size;
+	return i->w;
+}
+
+/* Swatch and label of each kind; returns the row's width. */
+static double kinds_row(struct legend_row *r)
+{
+	const struct af_legend *g = &r->l->legend;
+	double gap = r->l->font_size * 1.5, start = r->x;
+	for (size_t k = 0; k < g->nentries; k++) {
+		const struct af_legend_entry *e = &g->entries[k];
+		struct af_legend_item *sw = add_item(r, AF_LEGEND_SWATCH);
+		*sw = (struct af_legend_item){ AF_LEGEND_SWATCH, r->x, r->swatch_y, r->size, r->size,
+					       e->colour, 0, 0 };
+		r->x += r->size + 4;
+		struct af_legend_item *t = begin_text(r);
+		af_sink_puts(&r->text, e->label);
+		if (e->detail) {
+			size_t len = strlen(e->detail), keep = cp_prefix(e->detail, len, LEGEND_DETAIL_MAX);
+			af_sink_puts(&r->text, " (");
+			af_sink_write(&r->text, e->detail, keep);
+			af_sink_puts(&r->text, keep < len ? "\xe2\x80\xa6)" : ")");
+		}
+		r->x += end_text(r, t) + gap;
+	}
+	return r->x - gap - start;
+}
+
+/* Caption, "shrank by X", the bar, "grew by X"; returns the row's width. */
+static double scale_row(struct legend_row *r, const struct af_render_opts *o)
+{
+	const struct af_layout *l = r->l;
+	const struct af_legend *g = &l->legend;
+	const char *unit = o->count_name ? o->count_name : "samples";
+	double v = unscaled(l->max_delta, o->decimals) * (o->factor > 0 ? o->factor : 1);
+	double start = r->x, gap = l->font_size * 0.5;
+	struct af_legend_item *t = begin_text(r);
+	af_sink_puts(&r->text, g->caption);
+	af_sink_putc(&r->text, ':');
+	r->x += end_text(r, t) + l->font_size;
+	for (int side = 0; side < 2; side++) {
+		t = begin_text(r);
+		af_sink_puts(&r->text, side ? g->high : g->low);
+		af_sink_puts(&r->text, " by ");
+		weight_text(&r->text, v, o->decimals, unit);
+		r->x += end_text(r, t) + gap;
+		if (side)
+			break;
+		struct af_legend_item *bar = add_item(r, AF_LEGEND_BAR);
+		*bar = (struct af_legend_item){ AF_LEGEND_BAR, r->x, r->swatch_y, l->font_size * 10,
+						r->size, 0, 0, 0 };
+		r->x += bar->w + gap;
+	}
+	return r->x - gap - start;
+}
+
+/* Move the row's items right by dx; leave out those that end past right. */
+static void settle(struct af_legend_items *it, double dx, double right)
+{
+	size_t kept = 0;
+	for (size_t i = 0; i < it->n; i++) {
+		struct af_legend_item e = it->item[i];
+		e.x += dx;
+		if (e.x + e.w <= right)
+			it->item[kept++] = e;
+	}
+	it->n = kept;
+}
+
+void af_legend_items_build(struct af_legend_items *it, const struct af_layout *l,
+			   const struct af_render_opts *o)
+{
+	memset(it, 0, sizeof *it);
+	af_buf_init(&it->text);
+	const struct af_legend *g = &l->legend;
+	if (g->kind == AF_LEGEND_NONE)
+		return;
+	double fs = l->font_size;
+	struct legend_row r = {
+		.it = it, .l = l, .x = 0,
+		.char_px = fs * (o->font_width > 0 ? o->font_width : 0.59),
+		.size = fs - 2, .swatch_y = g->y + (g->height - (fs - 2)) / 2,
+		.baseline = g->y + g->height / 2 + fs * 0.35,
+	};
+	af_sink_init(&r.text, to_buf, &it->text);
+	double width = g->kind == AF_LEGEND_SCALE ? scale_row(&r, o) : kinds_row(&r);
+	af_sink_finish(&r.text);
+	double room = l->width - 2 * l->xpad;
+	settle(it, l->xpad + (width < room ? (room - width) / 2 : 0), l->width - l->xpad);
+}
+
+void af_legend_items_release(struct af_legend_items *it)
+{
+	free(it->item);
+	af_buf_release(&it->text);
+	memset(it, 0, sizeof *it);
 }
 
 /* ---- output formats ---- */
