@@ -288,7 +288,7 @@ static void legend_kinds(struct af_layout *l, const struct af_layout_opts *o)
 	const struct af_palette_kind *kinds;
 	size_t n = af_palette_kinds(o->palette.palette, &kinds);
 	unsigned seen = 0;
-	for (size_t i = 0; i < l->nframes && n; i++) {
+	for (size_t i = 1; i < l->nframes && n; i++) {   /* not "all" */
 		const struct af_frame *f = &l->frames[i];
 		int k = af_palette_kind(&o->palette, af_tree_name(l->tree, f->name),
 					af_tree_name_len(l->tree, f->name));

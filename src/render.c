@@ -71,6 +71,7 @@ struct legend_row {
 	struct af_sink text;
 	const struct af_layout *l;
 	double char_px, x, baseline, swatch_y, size;
+	unsigned entry;         /* of the items added now */
 };
 
 static struct af_legend_item *add_item(struct legend_row *r, enum af_legend_item_type type)
@@ -78,7 +79,7 @@ static struct af_legend_item *add_item(struct legend_row *r, enum af_legend_item
 	struct af_legend_items *it = r->it;
 	af_grow(&it->item, &it->cap, it->n + 1, sizeof *it->item);
 	struct af_legend_item *i = &it->item[it->n++];
-	*i = (struct af_legend_item){ .type = type };
+	*i = (struct af_legend_item){ .type = type, .entry = r->entry };
 	return i;
 }
 
@@ -101,6 +102,8 @@ static struct af_legend_item *begin_text(struct legend_row *r)
 	return i;
 }
 
+/* The row's text (under a kilobyte) stays in the sink's buffer until
+ * af_sink_finish(), so it can be measured there. */
 static double end_text(struct legend_row *r, struct af_legend_item *i)
 {
 	const char *all = r->text.buf.data;
@@ -120,9 +123,12 @@ static double kinds_row(struct legend_row *r)
 	double gap = r->l->font_size * 1.5, start = r->x;
 	for (size_t k = 0; k < g->nentries; k++) {
 		const struct af_legend_entry *e = &g->entries[k];
+		r->entry = (unsigned)k;
 		struct af_legend_item *sw = add_item(r, AF_LEGEND_SWATCH);
-		*sw = (struct af_legend_item){ AF_LEGEND_SWATCH, r->x, r->swatch_y, r->size, r->size,
-					       e->colour, 0, 0 };
+		sw->x = r->x;
+		sw->y = r->swatch_y;
+		sw->w = sw->h = r->size;
+		sw->colour = e->colour;
 		r->x += r->size + 4;
 		struct af_legend_item *t = begin_text(r);
 		af_sink_puts(&r->text, e->label);
@@ -149,6 +155,7 @@ static double scale_row(struct legend_row *r, const struct af_render_opts *o)
 	af_sink_puts(&r->text, g->caption);
 	af_sink_putc(&r->text, ':');
 	r->x += end_text(r, t) + l->font_size;
+	r->entry = 1;           /* the scale itself: whole or not at all */
 	for (int side = 0; side < 2; side++) {
 		t = begin_text(r);
 		af_sink_puts(&r->text, side ? g->high : g->low);
@@ -158,23 +165,29 @@ static double scale_row(struct legend_row *r, const struct af_render_opts *o)
 		if (side)
 			break;
 		struct af_legend_item *bar = add_item(r, AF_LEGEND_BAR);
-		*bar = (struct af_legend_item){ AF_LEGEND_BAR, r->x, r->swatch_y, l->font_size * 10,
-						r->size, 0, 0, 0 };
+		bar->x = r->x;
+		bar->y = r->swatch_y;
+		bar->w = l->font_size * 10;
+		bar->h = r->size;
 		r->x += bar->w + gap;
 	}
 	return r->x - gap - start;
 }
 
-/* Move the row's items right by dx; leave out those that end past right. */
+/* Move the row's items right by dx; from the first entry with an item
+ * that would end past right, leave them out. */
 static void settle(struct af_legend_items *it, double dx, double right)
 {
-	size_t kept = 0;
+	size_t kept = it->n;
 	for (size_t i = 0; i < it->n; i++) {
-		struct af_legend_item e = it->item[i];
-		e.x += dx;
-		if (e.x + e.w <= right)
-			it->item[kept++] = e;
+		it->item[i].x += dx;
+		if (it->item[i].x + it->item[i].w > right + 1e-9) {
+			kept = i;
+			break;
+		}
 	}
+	while (kept > 0 && kept < it->n && it->item[kept - 1].entry == it->item[kept].entry)
+		kept--;
 	it->n = kept;
 }
 

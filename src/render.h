@@ -43,7 +43,8 @@ void af_sink_weight(struct af_sink *out, uint64_t w, unsigned decimals, const ch
 /* The legend (layout.h) as drawn, the same in every back end: swatches, the
  * scale's bar and texts at positions estimated with the SVG's average
  * character advance (font_size * font_width), left to right, centred in
- * the row, entries that would cross the right margin left out. */
+ * the row; when the row is wider than the image, the entries from the first
+ * one that would cross the right margin on are left out. */
 enum af_legend_item_type {
 	AF_LEGEND_SWATCH,        /* a w x h rectangle of colour at (x, y) */
 	AF_LEGEND_BAR,           /* the scale: legend.stops left to right */
@@ -56,6 +57,8 @@ struct af_legend_item {
 	uint32_t colour;         /* swatch */
 	size_t text, len;        /* text: bytes [text, text + len) of the
 				    items' text buffer, UTF-8 not yet escaped */
+	unsigned entry;          /* items of one entry (a swatch and its label)
+				    are drawn together or not at all */
 };
 
 struct af_legend_items {
