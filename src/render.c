@@ -203,7 +203,7 @@ void af_legend_items_build(struct af_legend_items *it, const struct af_layout *l
 	struct legend_row r = {
 		.it = it, .l = l, .x = 0,
 		.char_px = fs * (o->font_width > 0 ? o->font_width : 0.59),
-		.size = fs - 2, .swatch_y = g->y + (g->height - (fs - 2)) / 2,
+		.size = fs * 5 / 6, .swatch_y = g->y + (g->height - fs * 5 / 6) / 2,
 		.baseline = g->y + g->height / 2 + fs * 0.35,
 	};
 	af_sink_init(&r.text, to_buf, &it->text);
