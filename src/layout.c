@@ -282,19 +282,35 @@ static const char *scale_caption(const struct af_layout_opts *o)
 	return o->diff_total ? "change of total weight" : "change of self weight";
 }
 
-/* The kinds of the palette that drawn frames have, in the palette's order. */
-static void legend_kinds(struct af_layout *l, const struct af_layout_opts *o)
+/* Colour every frame: by its change in a differential graph, else from the
+ * palette, noting in *seen (bit k: kind k) the palette's kinds that drawn
+ * frames have when the legend lists them. */
+static void colour_frames(struct af_layout *l, const struct af_layout_opts *o,
+			  const struct change *c, unsigned *seen)
+{
+	const struct af_palette_kind *kinds;
+	/* --cp: colours pinned by palette.map need not follow the kinds */
+	bool want = !o->no_legend && !o->palette.map && af_palette_kinds(o->palette.palette, &kinds);
+	*seen = 0;
+	for (size_t i = 0; i < l->nframes; i++) {
+		struct af_frame *f = &l->frames[i];
+		int k = -1;
+		if (l->differential)
+			colour_change(l, f, c, o);
+		else
+			f->colour = af_palette_colour_kind(&o->palette, af_tree_name(l->tree, f->name),
+							   af_tree_name_len(l->tree, f->name),
+							   want ? &k : NULL);
+		if (k >= 0 && i > 0)    /* not "all" */
+			*seen |= 1u << k;
+	}
+}
+
+/* The palette's kinds in seen, in the palette's order. */
+static void legend_kinds(struct af_layout *l, const struct af_layout_opts *o, unsigned seen)
 {
 	const struct af_palette_kind *kinds;
 	size_t n = af_palette_kinds(o->palette.palette, &kinds);
-	unsigned seen = 0;
-	for (size_t i = 1; i < l->nframes && n; i++) {   /* not "all" */
-		const struct af_frame *f = &l->frames[i];
-		int k = af_palette_kind(&o->palette, af_tree_name(l->tree, f->name),
-					af_tree_name_len(l->tree, f->name));
-		if (k >= 0)
-			seen |= 1u << k;
-	}
 	struct af_legend *g = &l->legend;
 	for (size_t k = 0; k < n; k++) {
 		if (!(seen & 1u << k))
@@ -312,7 +328,7 @@ static void legend_kinds(struct af_layout *l, const struct af_layout_opts *o)
 }
 
 /* What the legend shows, before place() makes room for it. */
-static void make_legend(struct af_layout *l, const struct af_layout_opts *o)
+static void make_legend(struct af_layout *l, const struct af_layout_opts *o, unsigned seen)
 {
 	struct af_legend *g = &l->legend;
 	if (o->no_legend)
@@ -324,13 +340,12 @@ static void make_legend(struct af_layout *l, const struct af_layout_opts *o)
 		/* deltas as shown: --negate swaps their sign and the hues */
 		g->low = o->negate ? "grew" : "shrank";
 		g->high = o->negate ? "shrank" : "grew";
-	} else if (!o->palette.map) {
-		/* --cp: colours pinned by palette.map need not follow the kinds */
-		legend_kinds(l, o);
+	} else {
+		legend_kinds(l, o, seen);
 	}
 }
 
-static void place(struct af_layout *l, const struct af_layout_opts *o, const struct change *c)
+static void place(struct af_layout *l, const struct af_layout_opts *o)
 {
 	double fh = o->frame_height;
 	double ypad1 = o->font_size * 3 + (o->has_subtitle ? o->font_size * 2 : 0);
@@ -355,11 +370,6 @@ static void place(struct af_layout *l, const struct af_layout_opts *o, const str
 			f->y = ypad1 + f->depth * fh;
 		else
 			f->y = l->height - ypad2 - (f->depth + 1) * fh + 1;
-		if (l->differential)
-			colour_change(l, f, c, o);
-		else
-			f->colour = af_palette_colour(&o->palette, af_tree_name(l->tree, f->name),
-						      af_tree_name_len(l->tree, f->name));
 	}
 }
 
@@ -530,8 +540,10 @@ int af_layout_build(struct af_layout *l, struct af_tree *t, uint32_t root,
 	}
 	free(w.stack);
 	set_ends(l);
-	make_legend(l, o);
-	place(l, o, &c);
+	unsigned seen;
+	colour_frames(l, o, &c, &seen);
+	make_legend(l, o, seen);
+	place(l, o);
 	free(c.btot);
 	free(tot);
 	if (o->chart && o->bands)

@@ -256,12 +256,21 @@ static bool separator(const char *name, size_t len)
 	return (len == 2 && name[0] == '-' && name[1] == '-') || (len == 1 && name[0] == '-');
 }
 
-static uint32_t computed(const struct af_palette_opts *o, const char *name, size_t len)
+static int kind_index(enum af_palette p, enum af_palette hue);
+
+/* The colour, and if kind is not NULL the kind (af_palette_kind). */
+static uint32_t computed(const struct af_palette_opts *o, const char *name, size_t len, int *kind)
 {
-	if (separator(name, len))
+	if (separator(name, len)) {
+		if (kind)
+			*kind = -1;
 		return len == 2 ? 0xa0a0a0 : 0xc8c8c8;
+	}
 	struct hsv3 v = o->hash ? prefix3(name, len) : hash3(name, len);
-	return hued(hue_of(o, name, len), v);
+	enum af_palette hue = hue_of(o, name, len);
+	if (kind)
+		*kind = kind_index(o->palette, hue);
+	return hued(hue, v);
 }
 
 /* ---- what the colours mean (the legend) ---- */
@@ -303,17 +312,22 @@ size_t af_palette_kinds(enum af_palette p, const struct af_palette_kind **kinds)
 #undef KINDS
 }
 
-int af_palette_kind(const struct af_palette_opts *o, const char *name, size_t len)
+/* Which of palette p's kinds has this hue; -1 if none. */
+static int kind_index(enum af_palette p, enum af_palette hue)
 {
 	const struct af_palette_kind *k;
-	size_t n = af_palette_kinds(o->palette, &k);
-	if (!n || separator(name, len))
-		return -1;
-	enum af_palette hue = hue_of(o, name, len);
+	size_t n = af_palette_kinds(p, &k);
 	for (size_t i = 0; i < n; i++)
 		if (k[i].hue == hue)
 			return (int)i;
 	return -1;
+}
+
+int af_palette_kind(const struct af_palette_opts *o, const char *name, size_t len)
+{
+	if (separator(name, len))
+		return -1;
+	return kind_index(o->palette, hue_of(o, name, len));
 }
 
 uint32_t af_palette_swatch(enum af_palette hue)
@@ -495,19 +509,28 @@ void af_palette_map_write(const struct af_palette_map *m, struct af_sink *out)
 	free(sorted);
 }
 
-uint32_t af_palette_colour(const struct af_palette_opts *o, const char *name, size_t len)
+uint32_t af_palette_colour_kind(const struct af_palette_opts *o, const char *name, size_t len,
+				int *kind)
 {
 	if (!o->map)
-		return computed(o, name, len);
+		return computed(o, name, len, kind);
 	struct af_palette_map *m = o->map;
 	if (m->nslots) {
 		uint32_t k = m->slots[map_find(m, name, len)];
-		if (k)
+		if (k) {
+			if (kind)
+				*kind = af_palette_kind(o, name, len);
 			return m->e[k - 1].colour;
+		}
 	}
-	uint32_t c = computed(o, name, len);
+	uint32_t c = computed(o, name, len, kind);
 	map_put(m, name, len, c);
 	return c;
+}
+
+uint32_t af_palette_colour(const struct af_palette_opts *o, const char *name, size_t len)
+{
+	return af_palette_colour_kind(o, name, len, NULL);
 }
 
 /* ---- the app's package ---- */

@@ -34,8 +34,11 @@ struct af_palette_opts {
 int af_palette_by_name(const char *name);
 const char *af_palette_name(enum af_palette p);
 
-/* Colour of a frame called name, 0xRRGGBB. */
+/* Colour of a frame called name, 0xRRGGBB. _kind also sets *kind to the
+ * frame's kind (af_palette_kind), in the same pass over the name. */
 uint32_t af_palette_colour(const struct af_palette_opts *o, const char *name, size_t len);
+uint32_t af_palette_colour_kind(const struct af_palette_opts *o, const char *name, size_t len,
+				int *kind);
 
 /* Colour of a frame whose own weight changed by delta in a differential
  * graph: red when it grew, blue when it shrank, white when it did not, the

@@ -204,8 +204,19 @@ void test_palette_legend_kinds(void)
 	INT_EQ(af_palette_kinds(AF_PAL_CHAIN, &k), 2);
 	INT_EQ(KIND("fn"), 0);
 	INT_EQ(KIND("fn_[w]"), 1);
+	/* colour and kind in one pass agree with each asked alone */
+	static const char *const names[] = { "fn", "fn_[w]", "--", "x.y.Z.m" };
+	for (size_t i = 0; i < 4; i++) {
+		int kind = 7;
+		uint32_t c = af_palette_colour_kind(&o, names[i], strlen(names[i]), &kind);
+		INT_EQ(c, af_palette_colour(&o, names[i], strlen(names[i])));
+		INT_EQ(kind, KIND(names[i]));
+	}
 	o.palette = AF_PAL_HOT;
 	INT_EQ(KIND("main"), -1);
+	int kind = 7;
+	af_palette_colour_kind(&o, "main", 4, &kind);
+	INT_EQ(kind, -1);
 #undef KIND
 	/* the scale's stops are af_palette_change's extremes */
 	uint32_t stops[4];
