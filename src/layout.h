@@ -85,7 +85,7 @@ struct af_layout_opts {
  * in the graph have, each as a swatch and a label; a differential graph
  * shows its red/blue scale from -max_delta to +max_delta. It takes a row of
  * the header under the titles, above every frame, so it never covers one;
- * the back ends draw it through af_legend_items() (render.h). */
+ * the back ends draw it through af_legend_items_build() (legend.h). */
 enum af_legend_kind { AF_LEGEND_NONE, AF_LEGEND_KINDS, AF_LEGEND_SCALE };
 
 struct af_legend_entry {

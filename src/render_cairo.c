@@ -14,6 +14,7 @@
  * PDF streams straight to the sink. */
 #include "render.h"
 #include "escape.h"
+#include "legend.h"
 #include "fonts.h"
 #include "util.h"
 

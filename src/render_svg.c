@@ -12,6 +12,7 @@
  * no frame name can end the CDATA section, a string, or the script. */
 #include "render.h"
 #include "escape.h"
+#include "legend.h"
 #include "nameattr.h"
 #include "util.h"
 #include "svg_script.h"

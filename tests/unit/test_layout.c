@@ -3,6 +3,7 @@
 #include "harness.h"
 #include "layout.h"
 #include "render.h"
+#include "legend.h"
 
 #include <math.h>
 
