@@ -18,7 +18,7 @@
 #define AF_CAIRO_ENTRY "af_cairo_entry"
 /* bumped when struct af_cairo_entry or anything it passes changes, so a
  * module from another build is refused instead of called wrongly */
-#define AF_CAIRO_ABI 1
+#define AF_CAIRO_ABI 2
 
 struct af_text;
 

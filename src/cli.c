@@ -101,6 +101,8 @@ static const char usage_text[] =
 	"      --bgcolors COLOR    background: yellow, blue, green, grey or #rrggbb\n"
 	"      --hash              names that start alike get alike colours\n"
 	"      --cp                keep colours in ./palette.map across runs\n"
+	"      --no-legend         no legend of what the colours mean (shown by default\n"
+	"                          with java, js, perl, chain, android and diff colours)\n"
 	"      --height PX         frame height (default: 16)\n"
 	"      --fonttype FONT     font family (default: DejaVu Sans)\n"
 	"      --fontsize PX       font size (default: 12)\n"
@@ -302,7 +304,7 @@ enum {
 	OPT_CP, OPT_CPU_SAMPLES, OPT_HEAP, OPT_DIFF, OPT_DIFF_TOTAL, OPT_ENCODING, OPT_EVENT, OPT_EXCLUDE, OPT_FACTOR, OPT_FLAMECHART, OPT_FONTSIZE, OPT_FONTTYPE, OPT_FONTWIDTH,
 	OPT_FORMAT, OPT_FROM, OPT_HASH, OPT_HEIGHT, OPT_HIDE, OPT_IDLE, OPT_INCLUDE, OPT_INFO, OPT_INVERTED,
 	OPT_MAX_INPUT_SIZE, OPT_MINWIDTH,
-	OPT_MERGE_THREADS, OPT_NAMEATTR, OPT_NAMETYPE, OPT_NEGATE, OPT_NO_JS, OPT_NORMALIZE, OPT_NOTES, OPT_PER_THREAD, OPT_REPORT,
+	OPT_MERGE_THREADS, OPT_NAMEATTR, OPT_NAMETYPE, OPT_NEGATE, OPT_NO_JS, OPT_NO_LEGEND, OPT_NORMALIZE, OPT_NOTES, OPT_PER_THREAD, OPT_REPORT,
 	OPT_RANDOM, OPT_REVERSE, OPT_ROOT, OPT_SCALE, OPT_SIGNATURES, OPT_STATIC, OPT_STRICT, OPT_SUBTITLE,
 	OPT_TITLE, OPT_TO, OPT_TOP, OPT_TOTAL, OPT_WIDTH,
 };
@@ -347,6 +349,7 @@ static const struct option long_options[] = {
 	{ "nametype", required_argument, NULL, OPT_NAMETYPE },
 	{ "negate", no_argument, NULL, OPT_NEGATE },
 	{ "no-js", no_argument, NULL, OPT_NO_JS },
+	{ "no-legend", no_argument, NULL, OPT_NO_LEGEND },
 	{ "normalize", no_argument, NULL, OPT_NORMALIZE },
 	{ "notes", required_argument, NULL, OPT_NOTES },
 	{ "output", required_argument, NULL, 'o' },
@@ -553,8 +556,12 @@ static void parse_option(struct af_cli *o, int c, const char *arg)
 	case OPT_NO_JS:
 		o->render.no_js = true;
 		break;
+	case OPT_NO_LEGEND:
+		o->layout.no_legend = true;
+		break;
 	case OPT_NORMALIZE:
 		o->normalize = true;
+		o->layout.normalized = true;   /* the legend says so */
 		break;
 	case OPT_NOTES:
 		o->render.notes = arg;

@@ -272,10 +272,88 @@ static void colour_change(struct af_layout *l, struct af_frame *f, const struct 
 		  : af_palette_change(f->delta, l->max_delta, false);
 }
 
-static void place(struct af_layout *l, const struct af_layout_opts *o, const struct change *c)
+/* ---- the legend ---- */
+
+static const char *scale_caption(const struct af_layout_opts *o)
+{
+	if (o->normalized)
+		return o->diff_total ? "change of total weight, first run normalized"
+		     : "change of self weight, first run normalized";
+	return o->diff_total ? "change of total weight" : "change of self weight";
+}
+
+/* Colour every frame: by its change in a differential graph, else from the
+ * palette, noting in *seen (bit k: kind k) the palette's kinds that drawn
+ * frames have when the legend lists them. */
+static void colour_frames(struct af_layout *l, const struct af_layout_opts *o,
+			  const struct change *c, unsigned *seen)
+{
+	const struct af_palette_kind *kinds;
+	/* --cp: colours pinned by palette.map need not follow the kinds */
+	bool want = !o->no_legend && !o->palette.map && af_palette_kinds(o->palette.palette, &kinds);
+	*seen = 0;
+	for (size_t i = 0; i < l->nframes; i++) {
+		struct af_frame *f = &l->frames[i];
+		int k = -1;
+		if (l->differential)
+			colour_change(l, f, c, o);
+		else
+			f->colour = af_palette_colour_kind(&o->palette, af_tree_name(l->tree, f->name),
+							   af_tree_name_len(l->tree, f->name),
+							   want ? &k : NULL);
+		if (k >= 0 && i > 0)    /* not "all" */
+			*seen |= 1u << k;
+	}
+}
+
+/* The palette's kinds in seen, in the palette's order. */
+static void legend_kinds(struct af_layout *l, const struct af_layout_opts *o, unsigned seen)
+{
+	const struct af_palette_kind *kinds;
+	size_t n = af_palette_kinds(o->palette.palette, &kinds);
+	struct af_legend *g = &l->legend;
+	for (size_t k = 0; k < n; k++) {
+		if (!(seen & 1u << k))
+			continue;
+		struct af_legend_entry *e = &g->entries[g->nentries++];
+		e->colour = af_palette_swatch(kinds[k].hue);
+		e->label = kinds[k].label;
+		/* the android palette's "app" names whose code it is */
+		if (o->palette.palette == AF_PAL_ANDROID && kinds[k].hue == AF_PAL_GREEN &&
+		    o->palette.app_package && *o->palette.app_package)
+			e->detail = o->palette.app_package;
+	}
+	if (g->nentries)
+		g->kind = AF_LEGEND_KINDS;
+}
+
+/* What the legend shows, before place() makes room for it. */
+static void make_legend(struct af_layout *l, const struct af_layout_opts *o, unsigned seen)
+{
+	struct af_legend *g = &l->legend;
+	if (o->no_legend)
+		return;
+	if (l->differential) {
+		g->kind = AF_LEGEND_SCALE;
+		af_palette_change_scale(g->stops);
+		g->caption = scale_caption(o);
+		/* deltas as shown: --negate swaps their sign and the hues */
+		g->low = o->negate ? "grew" : "shrank";
+		g->high = o->negate ? "shrank" : "grew";
+	} else {
+		legend_kinds(l, o, seen);
+	}
+}
+
+static void place(struct af_layout *l, const struct af_layout_opts *o)
 {
 	double fh = o->frame_height;
 	double ypad1 = o->font_size * 3 + (o->has_subtitle ? o->font_size * 2 : 0);
+	if (l->legend.kind != AF_LEGEND_NONE) {
+		l->legend.y = ypad1;
+		l->legend.height = o->font_size * 2;
+		ypad1 += l->legend.height;
+	}
 	double ypad2 = o->font_size * 2 + 10;
 	l->xpad = 10;
 	l->width = o->width;
@@ -292,11 +370,6 @@ static void place(struct af_layout *l, const struct af_layout_opts *o, const str
 			f->y = ypad1 + f->depth * fh;
 		else
 			f->y = l->height - ypad2 - (f->depth + 1) * fh + 1;
-		if (l->differential)
-			colour_change(l, f, c, o);
-		else
-			f->colour = af_palette_colour(&o->palette, af_tree_name(l->tree, f->name),
-						      af_tree_name_len(l->tree, f->name));
 	}
 }
 
@@ -467,7 +540,10 @@ int af_layout_build(struct af_layout *l, struct af_tree *t, uint32_t root,
 	}
 	free(w.stack);
 	set_ends(l);
-	place(l, o, &c);
+	unsigned seen;
+	colour_frames(l, o, &c, &seen);
+	make_legend(l, o, seen);
+	place(l, o);
 	free(c.btot);
 	free(tot);
 	if (o->chart && o->bands)

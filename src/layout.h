@@ -75,6 +75,36 @@ struct af_layout_opts {
 	uint64_t axis_origin;   /* axis value at the left edge */
 	bool bands;             /* the root's children (threads) one above the
 				   other, each on the whole time axis */
+	bool no_legend;         /* no legend, even where colours mean something */
+	bool normalized;        /* differential graphs: the first run was scaled
+				   to the second's total (--normalize; legend) */
+};
+
+/* The legend: what the colours mean, where they mean something. A palette
+ * with kinds (af_palette_kinds) lists those of its kinds that frames drawn
+ * in the graph have, each as a swatch and a label; a differential graph
+ * shows its red/blue scale from -max_delta to +max_delta. It takes a row of
+ * the header under the titles, above every frame, so it never covers one;
+ * the back ends draw it through af_legend_items_build() (legend.h). */
+enum af_legend_kind { AF_LEGEND_NONE, AF_LEGEND_KINDS, AF_LEGEND_SCALE };
+
+struct af_legend_entry {
+	uint32_t colour;        /* swatch, 0xRRGGBB */
+	const char *label;      /* static text: "platform" */
+	const char *detail;     /* or NULL: shown in parentheses after the label
+				   (the app's package, from the options: the
+				   caller's, untrusted) */
+};
+
+struct af_legend {
+	enum af_legend_kind kind;
+	struct af_legend_entry entries[AF_PALETTE_KINDS_MAX];
+	size_t nentries;        /* kinds */
+	uint32_t stops[4];      /* scale: af_palette_change_scale() */
+	const char *caption;    /* scale: "change of self weight", static */
+	const char *low, *high; /* scale: what the blue and red ends mean:
+				   "shrank" and "grew", swapped by --negate */
+	double y, height;       /* the row's top and height in px */
 };
 
 struct af_layout {
@@ -103,6 +133,7 @@ struct af_layout {
 				   before and after weights */
 	bool diff_total;        /* delta is the change of inclusive weight */
 	bool negate;            /* delta is negated (--negate) */
+	struct af_legend legend;
 };
 
 void af_layout_opts_default(struct af_layout_opts *o);

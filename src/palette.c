@@ -235,23 +235,112 @@ static enum af_palette android_kind(const struct af_palette_opts *o, const char 
 	return AF_PAL_BLUE;
 }
 
-static uint32_t computed(const struct af_palette_opts *o, const char *name, size_t len)
+/* The hue a frame called name gets: its kind in palettes that tell kinds
+ * apart, the palette's own hue in the others. */
+static enum af_palette hue_of(const struct af_palette_opts *o, const char *name, size_t len)
 {
-	/* separators of chain and merged graphs are grey in every palette */
-	if (len == 2 && name[0] == '-' && name[1] == '-')
-		return 0xa0a0a0;
-	if (len == 1 && name[0] == '-')
-		return 0xc8c8c8;
-	struct hsv3 v = o->hash ? prefix3(name, len) : hash3(name, len);
 	switch (o->palette) {
-	case AF_PAL_JAVA:    return hued(java_kind(name, len), v);
-	case AF_PAL_JS:      return hued(js_kind(name, len), v);
-	case AF_PAL_PERL:    return hued(perl_kind(name, len), v);
-	case AF_PAL_WAKEUP:  return hued(AF_PAL_AQUA, v);
-	case AF_PAL_CHAIN:   return hued(chain_kind(name, len), v);
-	case AF_PAL_ANDROID: return hued(android_kind(o, name, len), v);
-	default:             return hued(o->palette, v);
+	case AF_PAL_JAVA:    return java_kind(name, len);
+	case AF_PAL_JS:      return js_kind(name, len);
+	case AF_PAL_PERL:    return perl_kind(name, len);
+	case AF_PAL_WAKEUP:  return AF_PAL_AQUA;
+	case AF_PAL_CHAIN:   return chain_kind(name, len);
+	case AF_PAL_ANDROID: return android_kind(o, name, len);
+	default:             return o->palette;
 	}
+}
+
+/* Separators of chain and merged graphs are grey in every palette. */
+static bool separator(const char *name, size_t len)
+{
+	return (len == 2 && name[0] == '-' && name[1] == '-') || (len == 1 && name[0] == '-');
+}
+
+static int kind_index(enum af_palette p, enum af_palette hue);
+
+/* The colour, and if kind is not NULL the kind (af_palette_kind). */
+static uint32_t computed(const struct af_palette_opts *o, const char *name, size_t len, int *kind)
+{
+	if (separator(name, len)) {
+		if (kind)
+			*kind = -1;
+		return len == 2 ? 0xa0a0a0 : 0xc8c8c8;
+	}
+	struct hsv3 v = o->hash ? prefix3(name, len) : hash3(name, len);
+	enum af_palette hue = hue_of(o, name, len);
+	if (kind)
+		*kind = kind_index(o->palette, hue);
+	return hued(hue, v);
+}
+
+/* ---- what the colours mean (the legend) ---- */
+
+/* Each palette's kinds in legend order: the kind functions above, hue by
+ * hue. A palette not listed (hot, mem, ..., wakeup) has one hue whose shades
+ * only tell frames apart. */
+static const struct af_palette_kind java_kinds[] = {
+	{ AF_PAL_GREEN, "Java" }, { AF_PAL_AQUA, "inlined" }, { AF_PAL_YELLOW, "C++" },
+	{ AF_PAL_ORANGE, "kernel" }, { AF_PAL_RED, "native" },
+};
+static const struct af_palette_kind js_kinds[] = {
+	{ AF_PAL_GREEN, "JavaScript" }, { AF_PAL_AQUA, "builtin" }, { AF_PAL_YELLOW, "C++" },
+	{ AF_PAL_ORANGE, "kernel" }, { AF_PAL_RED, "native" },
+};
+static const struct af_palette_kind perl_kinds[] = {
+	{ AF_PAL_GREEN, "Perl" }, { AF_PAL_YELLOW, "C++" }, { AF_PAL_ORANGE, "kernel" },
+	{ AF_PAL_RED, "native" },
+};
+static const struct af_palette_kind chain_kinds[] = {
+	{ AF_PAL_BLUE, "blocked" }, { AF_PAL_AQUA, "waker" },
+};
+static const struct af_palette_kind android_kinds[] = {
+	{ AF_PAL_ORANGE, "platform" }, { AF_PAL_GREEN, "app" }, { AF_PAL_BLUE, "third party" },
+	{ AF_PAL_YELLOW, "native and threads" },
+};
+
+size_t af_palette_kinds(enum af_palette p, const struct af_palette_kind **kinds)
+{
+#define KINDS(k) (*kinds = (k), sizeof (k) / sizeof *(k))
+	switch (p) {
+	case AF_PAL_JAVA:    return KINDS(java_kinds);
+	case AF_PAL_JS:      return KINDS(js_kinds);
+	case AF_PAL_PERL:    return KINDS(perl_kinds);
+	case AF_PAL_CHAIN:   return KINDS(chain_kinds);
+	case AF_PAL_ANDROID: return KINDS(android_kinds);
+	default:             *kinds = NULL; return 0;
+	}
+#undef KINDS
+}
+
+/* Which of palette p's kinds has this hue; -1 if none. */
+static int kind_index(enum af_palette p, enum af_palette hue)
+{
+	const struct af_palette_kind *k;
+	size_t n = af_palette_kinds(p, &k);
+	for (size_t i = 0; i < n; i++)
+		if (k[i].hue == hue)
+			return (int)i;
+	return -1;
+}
+
+int af_palette_kind(const struct af_palette_opts *o, const char *name, size_t len)
+{
+	if (separator(name, len))
+		return -1;
+	return kind_index(o->palette, hue_of(o, name, len));
+}
+
+uint32_t af_palette_swatch(enum af_palette hue)
+{
+	return hued(hue, (struct hsv3){ 0.5, 0.5, 0.5 });
+}
+
+/* A change of mag out of max in red (up) or blue: from a pale shade (mag
+ * near 0) to full colour (mag = max). */
+static uint32_t change_shade(double mag, double max, bool up)
+{
+	uint32_t k = (uint32_t)(210 * (max - mag) / max);
+	return up ? 0xff0000 | k << 8 | k : k << 16 | k << 8 | 0xff;
 }
 
 uint32_t af_palette_change(int64_t delta, uint64_t max, bool negate)
@@ -263,8 +352,15 @@ uint32_t af_palette_change(int64_t delta, uint64_t max, bool negate)
 	double mag = delta < 0 ? -(double)delta : (double)delta;
 	if (mag > (double)max)
 		mag = (double)max;
-	uint32_t k = (uint32_t)(210 * ((double)max - mag) / (double)max);
-	return delta > 0 ? 0xff0000 | k << 8 | k : k << 16 | k << 8 | 0xff;
+	return change_shade(mag, (double)max, delta > 0);
+}
+
+void af_palette_change_scale(uint32_t stops[4])
+{
+	stops[0] = change_shade(1, 1, false);
+	stops[1] = change_shade(0, 1, false);
+	stops[2] = change_shade(0, 1, true);
+	stops[3] = change_shade(1, 1, true);
 }
 
 int af_palette_background(const char *name, enum af_palette p, uint32_t *top, uint32_t *bottom)
@@ -413,19 +509,28 @@ void af_palette_map_write(const struct af_palette_map *m, struct af_sink *out)
 	free(sorted);
 }
 
-uint32_t af_palette_colour(const struct af_palette_opts *o, const char *name, size_t len)
+uint32_t af_palette_colour_kind(const struct af_palette_opts *o, const char *name, size_t len,
+				int *kind)
 {
 	if (!o->map)
-		return computed(o, name, len);
+		return computed(o, name, len, kind);
 	struct af_palette_map *m = o->map;
 	if (m->nslots) {
 		uint32_t k = m->slots[map_find(m, name, len)];
-		if (k)
+		if (k) {
+			if (kind)
+				*kind = af_palette_kind(o, name, len);
 			return m->e[k - 1].colour;
+		}
 	}
-	uint32_t c = computed(o, name, len);
+	uint32_t c = computed(o, name, len, kind);
 	map_put(m, name, len, c);
 	return c;
+}
+
+uint32_t af_palette_colour(const struct af_palette_opts *o, const char *name, size_t len)
+{
+	return af_palette_colour_kind(o, name, len, NULL);
 }
 
 /* ---- the app's package ---- */

@@ -34,13 +34,40 @@ struct af_palette_opts {
 int af_palette_by_name(const char *name);
 const char *af_palette_name(enum af_palette p);
 
-/* Colour of a frame called name, 0xRRGGBB. */
+/* Colour of a frame called name, 0xRRGGBB. _kind also sets *kind to the
+ * frame's kind (af_palette_kind), in the same pass over the name. */
 uint32_t af_palette_colour(const struct af_palette_opts *o, const char *name, size_t len);
+uint32_t af_palette_colour_kind(const struct af_palette_opts *o, const char *name, size_t len,
+				int *kind);
 
 /* Colour of a frame whose own weight changed by delta in a differential
  * graph: red when it grew, blue when it shrank, white when it did not, the
  * deeper the closer |delta| is to max (> 0). negate swaps red and blue. */
 uint32_t af_palette_change(int64_t delta, uint64_t max, bool negate);
+
+/* The colours of af_palette_change's scale, left to right: the largest
+ * shrinking (full blue), the least shrinking (pale blue), the least growth
+ * (pale red), the largest growth (full red). */
+void af_palette_change_scale(uint32_t stops[4]);
+
+/* What a palette's colours mean, for the legend. Palettes that tell kinds
+ * of frames apart by hue (java, js, perl, chain, android) list them here;
+ * the others (hot, mem, ..., wakeup) have one hue whose shades only tell
+ * frames apart, and no kinds. */
+#define AF_PALETTE_KINDS_MAX 5
+struct af_palette_kind {
+	enum af_palette hue;     /* the single-hue palette of the kind */
+	const char *label;       /* "platform", "C++", ... (static) */
+};
+
+/* Palette p's kinds in legend order (*kinds points to static data); 0 if
+ * it has none. */
+size_t af_palette_kinds(enum af_palette p, const struct af_palette_kind **kinds);
+/* The kind of a frame called name: an index into af_palette_kinds(), or -1
+ * (a separator, or a palette without kinds). */
+int af_palette_kind(const struct af_palette_opts *o, const char *name, size_t len);
+/* A swatch of a kind: its hue at the middle of its range, 0xRRGGBB. */
+uint32_t af_palette_swatch(enum af_palette hue);
 
 /* The background gradient (top and bottom colour) called name: "yellow",
  * "blue", "green", "grey", or "#rrggbb" (flat). NULL: flamegraph.pl's

@@ -2,6 +2,8 @@
  * and the choice of a back end for one. */
 #include "render.h"
 #include "escape.h"
+#include "legend.h"
+#include "util.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -18,23 +20,22 @@ void af_render_opts_default(struct af_render_opts *o)
 	o->scale = 1;
 }
 
+static int to_buf(void *ctx, const void *data, size_t len)
+{
+	af_buf_add(ctx, data, len);
+	return 0;
+}
+
 void af_sink_weight(struct af_sink *out, uint64_t w, unsigned decimals, const char *unit)
 {
-	double v = (double)w;
-	for (unsigned i = 0; i < decimals; i++)
-		v /= 10;
-	if (strcmp(unit, "\xc2\xb5s") == 0) {
-		if (v >= 1e6)
-			af_sink_printf(out, "%.2f s", v / 1e6);
-		else if (v >= 1e3)
-			af_sink_printf(out, "%.1f ms", v / 1e3);
-		else
-			af_sink_printf(out, "%.0f \xc2\xb5s", v);
-		return;
-	}
-	af_sink_fixed(out, v, (int)decimals);
-	af_sink_putc(out, ' ');
-	af_escape_xml(out, unit);
+	struct af_buf b;
+	struct af_sink s;
+	af_buf_init(&b);
+	af_sink_init(&s, to_buf, &b);
+	af_weight_text(&s, w, decimals, 1, unit);
+	af_sink_finish(&s);
+	af_escape_xml(out, b.data ? b.data : "");
+	af_buf_release(&b);
 }
 
 /* ---- output formats ---- */

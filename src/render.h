@@ -40,6 +40,7 @@ void af_render_opts_default(struct af_render_opts *o);
  * with `decimals` digits. */
 void af_sink_weight(struct af_sink *out, uint64_t w, unsigned decimals, const char *unit);
 
+
 typedef int af_renderer_fn(const struct af_layout *l, const struct af_render_opts *o,
 			   struct af_sink *out, struct af_diag *d);
 

@@ -14,6 +14,7 @@
  * PDF streams straight to the sink. */
 #include "render.h"
 #include "escape.h"
+#include "legend.h"
 #include "fonts.h"
 #include "util.h"
 
@@ -105,6 +106,45 @@ static void titles(struct pic *p)
 	}
 }
 
+/* The legend, where render_svg.c puts it (af_legend_items). */
+static void legend(struct pic *p)
+{
+	struct af_legend_items it;
+	af_legend_items_build(&it, p->l, p->o);
+	for (size_t i = 0; i < it.n; i++) {
+		const struct af_legend_item *e = &it.item[i];
+		switch (e->type) {
+		case AF_LEGEND_SWATCH:
+			set_rgb(p->cr, e->colour);
+			cairo_rectangle(p->cr, e->x, e->y, e->w, e->h);
+			cairo_fill(p->cr);
+			break;
+		case AF_LEGEND_BAR: {
+			static const double at[4] = { 0, 0.5, 0.5, 1 };
+			cairo_pattern_t *g = cairo_pattern_create_linear(e->x, 0, e->x + e->w, 0);
+			for (int k = 0; k < 4; k++) {
+				uint32_t c = p->l->legend.stops[k];
+				cairo_pattern_add_color_stop_rgb(g, at[k], (c >> 16 & 255) / 255.0,
+								 (c >> 8 & 255) / 255.0, (c & 255) / 255.0);
+			}
+			cairo_rectangle(p->cr, e->x, e->y, e->w, e->h);
+			cairo_set_source(p->cr, g);
+			cairo_fill(p->cr);
+			cairo_pattern_destroy(g);
+			break;
+		}
+		case AF_LEGEND_TEXT:
+			set_text(p, p->font, it.text.data + e->text, e->len, 0);
+			cairo_set_source_rgb(p->cr, 0, 0, 0);
+			show_text(p, e->x, e->y);
+			break;
+		default:
+			assert(0);
+		}
+	}
+	af_legend_items_release(&it);
+}
+
 static void frames(struct pic *p)
 {
 	const struct af_layout *l = p->l;
@@ -141,6 +181,7 @@ static void draw(struct pic *p)
 {
 	background(p);
 	titles(p);
+	legend(p);
 	frames(p);
 	labels(p);
 }

@@ -12,6 +12,7 @@
  * no frame name can end the CDATA section, a string, or the script. */
 #include "render.h"
 #include "escape.h"
+#include "legend.h"
 #include "nameattr.h"
 #include "util.h"
 #include "svg_script.h"
@@ -199,6 +200,53 @@ static void bands(struct svg *g)
 	put_num(out, "<text class=\"r mt\" x=\"", l->width - l->xpad);
 	put_num(out, " y=\"", bottom);
 	af_sink_puts(out, "> </text>\n");
+}
+
+/* The legend (layout.h): plain elements, no script, in the header row the
+ * layout keeps for it. The scale's gradient has the same stops in every
+ * graph, so copies of it in one page may share its id. */
+static void legend(struct svg *g)
+{
+	struct af_sink *out = g->out;
+	struct af_legend_items it;
+	af_legend_items_build(&it, g->l, g->o);
+	if (it.n)
+		af_sink_puts(out, "<g class=\"lg\">\n");
+	for (size_t i = 0; i < it.n; i++) {
+		const struct af_legend_item *e = &it.item[i];
+		if (e->type == AF_LEGEND_BAR) {
+			static const char *const at[4] = { "0%", "50%", "50%", "100%" };
+			af_sink_printf(out, "<defs><linearGradient id=\"%s-lg\">", g->id);
+			for (int k = 0; k < 4; k++) {
+				af_sink_printf(out, "<stop offset=\"%s\" stop-color=\"", at[k]);
+				put_colour(out, g->l->legend.stops[k]);
+				af_sink_puts(out, "\"/>");
+			}
+			af_sink_puts(out, "</linearGradient></defs>\n");
+		}
+		if (e->type == AF_LEGEND_TEXT) {
+			put_num(out, "<text x=\"", e->x);
+			put_num(out, " y=\"", e->y);
+			af_sink_putc(out, '>');
+			af_escape_xml_n(out, it.text.data + e->text, e->len, SIZE_MAX);
+			af_sink_puts(out, "</text>\n");
+			continue;
+		}
+		put_num(out, "<rect x=\"", e->x);
+		put_num(out, " y=\"", e->y);
+		put_num(out, " width=\"", e->w);
+		put_num(out, " height=\"", e->h);
+		if (e->type == AF_LEGEND_BAR) {
+			af_sink_printf(out, " fill=\"url(#%s-lg)\"/>\n", g->id);
+		} else {
+			af_sink_puts(out, " fill=\"");
+			put_colour(out, e->colour);
+			af_sink_puts(out, "\"/>\n");
+		}
+	}
+	if (it.n)
+		af_sink_puts(out, "</g>\n");
+	af_legend_items_release(&it);
 }
 
 /* Frames are drawn as one <path> per colour, a rectangle subpath per frame:
@@ -630,6 +678,7 @@ int af_render_svg(const struct af_layout *l, const struct af_render_opts *o,
 	header(&g);
 	style(&g);
 	bands(&g);
+	legend(&g);
 	frames(&g);
 	labels(&g);
 	name_attributes(&g);

@@ -59,6 +59,29 @@ golden perflib-exception -t "AsyncTask #1" --colors java art/perflib-exception.t
 golden ffx-regular-cpu-main --clock cpu -t main --minwidth 1 art/ffx-art-regular.trace
 golden unicode-folded --title 'Unicode & <escapes>' "$UNI"
 golden unicode-folded-scale2 --scale 2 --width 700 "$UNI"
+# legends (issue 20): the android palette's kinds with the app's package
+# (diff.sh has the diff scale's golden)
+golden yamp-main-android -t main --colors android art/yamp-legacy.trace
+
+# the legend's row is two font sizes of the header, the same bytes twice;
+# --no-legend gives the picture without it
+(cd "$DATA" && "$AFLAME" -t main --colors android art/yamp-legacy.trace -o "$TMP/la.png" 2>/dev/null &&
+	"$AFLAME" -t main --colors android art/yamp-legacy.trace -o "$TMP/lb.png" 2>/dev/null &&
+	"$AFLAME" -t main --colors android --no-legend art/yamp-legacy.trace -o "$TMP/ln.png" 2>/dev/null)
+check "png/legend: deterministic bytes" cmp "$TMP/la.png" "$TMP/lb.png"
+png_height() { file "$1" | sed -n 's/.* x \([0-9]*\),.*/\1/p'; }
+if [ "$(png_height "$TMP/la.png")" = "$(( $(png_height "$TMP/ln.png") + 24 ))" ]; then
+	pass "png/legend: a 24 px row, none with --no-legend"
+else
+	fail "png/legend: a 24 px row, none with --no-legend" "$(png_height "$TMP/la.png") vs $(png_height "$TMP/ln.png")"
+fi
+if command -v pdftotext >/dev/null; then
+	(cd "$DATA" && "$AFLAME" -t main --colors android art/yamp-legacy.trace -o "$TMP/la.pdf" 2>/dev/null)
+	check "pdf/legend: the kinds and the app's package" bash -c \
+		"pdftotext '$TMP/la.pdf' - | tr -s ' \n' ' ' | grep -q 'platform app (eu.printingin3d.javascad) third party'"
+else
+	skip "pdf/legend" "pdftotext not installed (poppler-utils)"
+fi
 
 # the same input gives the same bytes
 (cd "$DATA" && "$AFLAME" -t main art/yamp-legacy.trace -o "$TMP/a.png" 2>/dev/null &&

@@ -2,6 +2,8 @@
  * merging, narrow frames left out, pre-order subtree ranges, exclusion. */
 #include "harness.h"
 #include "layout.h"
+#include "render.h"
+#include "legend.h"
 
 #include <math.h>
 
@@ -186,6 +188,193 @@ void test_layout_chart_order_and_starts(void)
 	INT_EQ(l.frames[1].start, 5);
 	INT_EQ(l.frames[2].start, 100);
 	INT_EQ(l.frames[3].start, 200);
+	af_layout_release(&l);
+	af_tree_release(&t);
+}
+
+/* The legend: the android palette's kinds that drawn frames have, in the
+ * palette's order, the app's package beside "app"; a header row of two font
+ * sizes above every frame; none for hot, with --no-legend or --cp. */
+void test_layout_legend_kinds(void)
+{
+	struct af_tree t;
+	af_tree_init(&t);
+	uint32_t m = add(&t, AF_ROOT, "main", 0);
+	uint32_t loop = add(&t, m, "android.os.Looper.loop", 10);
+	add(&t, loop, "com.example.app.Main.onCreate", 90);
+	struct af_layout_opts o;
+	af_layout_opts_default(&o);
+	struct af_layout l;
+	struct af_diag d;
+	af_diag_init(&d, "x");
+	af_layout_build(&l, &t, AF_ROOT, NULL, &o, &d);
+	INT_EQ(l.legend.kind, AF_LEGEND_NONE);      /* hot: colours only separate */
+	OK(fabs(l.height - (4 * 16 + 36 + 34)) < 1e-9);
+	af_layout_release(&l);
+	o.palette.palette = AF_PAL_ANDROID;
+	o.palette.app_package = "com.example.app";
+	o.inverted = true;
+	af_layout_build(&l, &t, AF_ROOT, NULL, &o, &d);
+	INT_EQ(l.legend.kind, AF_LEGEND_KINDS);
+	INT_EQ(l.legend.nentries, 3);               /* no third-party frame */
+	STR_EQ(l.legend.entries[0].label, "platform");
+	STR_EQ(l.legend.entries[1].label, "app");
+	STR_EQ(l.legend.entries[1].detail, "com.example.app");
+	STR_EQ(l.legend.entries[2].label, "native and threads");
+	OK(l.legend.entries[0].detail == NULL);
+	INT_EQ(l.legend.entries[0].colour, af_palette_swatch(AF_PAL_ORANGE));
+	/* the row under the title, frames below it */
+	OK(fabs(l.legend.y - 36) < 1e-9);
+	OK(fabs(l.legend.height - 24) < 1e-9);
+	OK(fabs(l.frames[0].y - 60) < 1e-9);
+	OK(fabs(l.height - (4 * 16 + 36 + 24 + 34)) < 1e-9);
+	af_layout_release(&l);
+	/* with a subtitle, under it; not inverted, every frame below the row */
+	o.inverted = false;
+	o.has_subtitle = true;
+	af_layout_build(&l, &t, AF_ROOT, NULL, &o, &d);
+	OK(fabs(l.legend.y - 60) < 1e-9);
+	for (size_t i = 0; i < l.nframes; i++)
+		OK(l.frames[i].y >= l.legend.y + l.legend.height);
+	af_layout_release(&l);
+	o.no_legend = true;
+	af_layout_build(&l, &t, AF_ROOT, NULL, &o, &d);
+	INT_EQ(l.legend.kind, AF_LEGEND_NONE);
+	OK(fabs(l.height - (4 * 16 + 60 + 34)) < 1e-9);
+	af_layout_release(&l);
+	o.no_legend = false;
+	o.palette.map = af_palette_map_new();
+	af_layout_build(&l, &t, AF_ROOT, NULL, &o, &d);
+	INT_EQ(l.legend.kind, AF_LEGEND_NONE);      /* pinned colours */
+	af_layout_release(&l);
+	af_palette_map_free(o.palette.map);
+	af_tree_release(&t);
+}
+
+/* A differential graph's legend: the red/blue scale, what it measures and
+ * which end is which; --negate swaps the ends, not the colours. */
+void test_layout_legend_scale(void)
+{
+	struct af_tree t;
+	af_tree_init(&t);
+	uint32_t m = add(&t, AF_ROOT, "main", 0);
+	uint32_t a = add(&t, m, "a", 30);
+	af_tree_add_before(&t, a, 10);
+	uint32_t b = add(&t, m, "b", 5);
+	af_tree_add_before(&t, b, 25);
+	struct af_layout_opts o;
+	af_layout_opts_default(&o);
+	struct af_layout l;
+	struct af_diag d;
+	af_diag_init(&d, "x");
+	af_layout_build(&l, &t, AF_ROOT, NULL, &o, &d);
+	INT_EQ(l.legend.kind, AF_LEGEND_SCALE);
+	INT_EQ(l.max_delta, 20);
+	STR_EQ(l.legend.caption, "change of self weight");
+	STR_EQ(l.legend.low, "shrank");
+	STR_EQ(l.legend.high, "grew");
+	INT_EQ(l.legend.stops[0], 0x0000ff);
+	INT_EQ(l.legend.stops[3], 0xff0000);
+	af_layout_release(&l);
+	o.negate = true;
+	o.diff_total = true;
+	o.normalized = true;
+	af_layout_build(&l, &t, AF_ROOT, NULL, &o, &d);
+	STR_EQ(l.legend.caption, "change of total weight, first run normalized");
+	STR_EQ(l.legend.low, "grew");
+	STR_EQ(l.legend.high, "shrank");
+	INT_EQ(l.legend.stops[0], 0x0000ff);
+	af_layout_release(&l);
+	af_tree_release(&t);
+}
+
+static const char *item_text(const struct af_legend_items *it, size_t i, char *b, size_t n)
+{
+	snprintf(b, n, "%.*s", (int)it->item[i].len, it->text.data + it->item[i].text);
+	return b;
+}
+
+/* What the back ends draw: swatch then label per kind, left to right,
+ * inside the margins; a long package cut; the scale's ends in the unit. */
+void test_legend_items(void)
+{
+	struct af_tree t;
+	af_tree_init(&t);
+	uint32_t m = add(&t, AF_ROOT, "main", 0);
+	char pkg[80];
+	memset(pkg, 'p', 60);
+	pkg[60] = 0;
+	char name[100];
+	snprintf(name, sizeof name, "%s.Main.run", pkg);
+	uint32_t app = add(&t, m, name, 10);
+	add(&t, m, "java.lang.Thread.run", 10);
+	struct af_layout_opts o;
+	af_layout_opts_default(&o);
+	o.palette.palette = AF_PAL_ANDROID;
+	o.palette.app_package = pkg;
+	struct af_render_opts ro;
+	af_render_opts_default(&ro);
+	struct af_layout l;
+	struct af_diag d;
+	af_diag_init(&d, "x");
+	af_layout_build(&l, &t, AF_ROOT, NULL, &o, &d);
+	struct af_legend_items it;
+	af_legend_items_build(&it, &l, &ro);
+	INT_EQ(it.n, 6);
+	char b[200], want[100];
+	INT_EQ(it.item[0].type, AF_LEGEND_SWATCH);
+	INT_EQ(it.item[0].colour, af_palette_swatch(AF_PAL_ORANGE));
+	STR_EQ(item_text(&it, 1, b, sizeof b), "platform");
+	/* 40 code points of the package, then an ellipsis */
+	snprintf(want, sizeof want, "app (%.40s\xe2\x80\xa6)", pkg);
+	STR_EQ(item_text(&it, 3, b, sizeof b), want);
+	STR_EQ(item_text(&it, 5, b, sizeof b), "native and threads");
+	for (size_t i = 0; i < it.n; i++) {
+		OK(it.item[i].x >= l.xpad);
+		OK(it.item[i].x + it.item[i].w <= l.width - l.xpad);
+		OK(it.item[i].y >= l.legend.y && it.item[i].y <= l.legend.y + l.legend.height);
+		if (i)
+			OK(it.item[i].x > it.item[i - 1].x);
+	}
+	/* centred: as much room on the left as on the right */
+	const struct af_legend_item *last = &it.item[it.n - 1];
+	OK(fabs((it.item[0].x - l.xpad) - (l.width - l.xpad - last->x - last->w)) < 1e-6);
+	af_legend_items_release(&it);
+	af_layout_release(&l);
+	/* too narrow for everything: what does not fit is left out */
+	o.width = 200;
+	af_layout_build(&l, &t, AF_ROOT, NULL, &o, &d);
+	af_legend_items_build(&it, &l, &ro);
+	OK(it.n >= 2 && it.n < 6);
+	for (size_t i = 0; i < it.n; i++)
+		OK(it.item[i].x + it.item[i].w <= l.width - l.xpad);
+	af_legend_items_release(&it);
+	af_layout_release(&l);
+	/* a differential graph in µs: 2500 µs shows as 2.5 ms */
+	af_tree_add_before(&t, app, 2510);
+	o.width = 1200;
+	af_layout_build(&l, &t, AF_ROOT, NULL, &o, &d);
+	ro.count_name = "\xc2\xb5s";
+	af_legend_items_build(&it, &l, &ro);
+	INT_EQ(it.n, 4);
+	STR_EQ(item_text(&it, 0, b, sizeof b), "change of self weight:");
+	STR_EQ(item_text(&it, 1, b, sizeof b), "shrank by 2.5 ms");
+	INT_EQ(it.item[2].type, AF_LEGEND_BAR);
+	STR_EQ(item_text(&it, 3, b, sizeof b), "grew by 2.5 ms");
+	af_legend_items_release(&it);
+	/* other units: fixed point with the input's decimals, times --factor */
+	ro.count_name = "samples";
+	ro.decimals = 1;
+	ro.factor = 2;
+	af_legend_items_build(&it, &l, &ro);
+	STR_EQ(item_text(&it, 1, b, sizeof b), "shrank by 500 samples");
+	af_legend_items_release(&it);
+	af_layout_release(&l);
+	o.no_legend = true;
+	af_layout_build(&l, &t, AF_ROOT, NULL, &o, &d);
+	af_legend_items_build(&it, &l, &ro);
+	INT_EQ(it.n, 0);
+	af_legend_items_release(&it);
 	af_layout_release(&l);
 	af_tree_release(&t);
 }

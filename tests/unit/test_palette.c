@@ -162,3 +162,68 @@ void test_folded_differential_and_reverse(void)
 	STR_EQ(r.folded, "c;b;a 2\nu;v;--;w_[w] 3\ny;x 1\n");
 	read_result_release(&r);
 }
+
+/* What the legend lists: the kinds of palettes that tell kinds apart, in
+ * their order, each frame mapped to one; none for one-hue palettes. */
+void test_palette_legend_kinds(void)
+{
+	const struct af_palette_kind *k;
+	INT_EQ(af_palette_kinds(AF_PAL_HOT, &k), 0);
+	INT_EQ(af_palette_kinds(AF_PAL_WAKEUP, &k), 0);
+	INT_EQ(af_palette_kinds(AF_PAL_RED, &k), 0);
+	INT_EQ(af_palette_kinds(AF_PAL_ANDROID, &k), 4);
+	STR_EQ(k[0].label, "platform");
+	STR_EQ(k[1].label, "app");
+	STR_EQ(k[2].label, "third party");
+	STR_EQ(k[3].label, "native and threads");
+	struct af_palette_opts o = { .palette = AF_PAL_ANDROID, .app_package = "com.example.app" };
+#define KIND(s) af_palette_kind(&o, s, strlen(s))
+	INT_EQ(KIND("android.os.Looper.loop"), 0);
+	INT_EQ(KIND("com.example.app.Main.onCreate"), 1);
+	INT_EQ(KIND("com.example.application.X.y"), 2);   /* not the app's package */
+	INT_EQ(KIND("okhttp3.internal.Call.run"), 2);
+	INT_EQ(KIND("main"), 3);
+	INT_EQ(KIND("--"), -1);
+	INT_EQ(KIND("-"), -1);
+	/* a kind's swatch is of the hue its frames get */
+	for (size_t i = 0; i < 4; i++) {
+		uint32_t s = af_palette_swatch(k[i].hue);
+		OK(s != 0 && s != 0xffffff);
+	}
+	INT_EQ(af_palette_swatch(AF_PAL_ORANGE) & 0xff, 0);   /* orange: no blue */
+	o.palette = AF_PAL_JAVA;
+	INT_EQ(af_palette_kinds(AF_PAL_JAVA, &k), 5);
+	INT_EQ(KIND("java/lang/Thread.run"), 0);
+	INT_EQ(KIND("Interpreter_[j]"), 0);
+	INT_EQ(KIND("foo_[i]"), 1);
+	INT_EQ(KIND("JVM::gc"), 2);
+	STR_EQ(k[2].label, "C++");
+	INT_EQ(KIND("sys_write_[k]"), 3);
+	INT_EQ(KIND("memcpy"), 4);
+	o.palette = AF_PAL_CHAIN;
+	INT_EQ(af_palette_kinds(AF_PAL_CHAIN, &k), 2);
+	INT_EQ(KIND("fn"), 0);
+	INT_EQ(KIND("fn_[w]"), 1);
+	/* colour and kind in one pass agree with each asked alone */
+	static const char *const names[] = { "fn", "fn_[w]", "--", "x.y.Z.m" };
+	for (size_t i = 0; i < 4; i++) {
+		int kind = 7;
+		uint32_t c = af_palette_colour_kind(&o, names[i], strlen(names[i]), &kind);
+		INT_EQ(c, af_palette_colour(&o, names[i], strlen(names[i])));
+		INT_EQ(kind, KIND(names[i]));
+	}
+	o.palette = AF_PAL_HOT;
+	INT_EQ(KIND("main"), -1);
+	int kind = 7;
+	af_palette_colour_kind(&o, "main", 4, &kind);
+	INT_EQ(kind, -1);
+#undef KIND
+	/* the scale's stops are af_palette_change's extremes */
+	uint32_t stops[4];
+	af_palette_change_scale(stops);
+	INT_EQ(stops[0], af_palette_change(-100, 100, false));
+	INT_EQ(stops[3], af_palette_change(100, 100, false));
+	INT_EQ(stops[1], 0xd2d2ff);
+	INT_EQ(stops[2], 0xffd2d2);
+	INT_EQ(af_palette_change(1, 1000000, false), 0xffd1d1);   /* just past the pale end */
+}
