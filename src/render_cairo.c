@@ -49,13 +49,20 @@ static void set_rgb(cairo_t *cr, uint32_t rgb)
 			     (rgb & 255) / 255.0);
 }
 
-/* render_svg.c's gradient: #eeeeee at 5% of the height to #eeeeb0 at 95% */
+static void add_stop(cairo_pattern_t *g, double at, uint32_t rgb)
+{
+	cairo_pattern_add_color_stop_rgb(g, at, (rgb >> 16 & 255) / 255.0, (rgb >> 8 & 255) / 255.0,
+					 (rgb & 255) / 255.0);
+}
+
+/* render_svg.c's gradient: bg_top at 5% of the height to bg_bottom at 95%
+ * (--bgcolors) */
 static void background(struct pic *p)
 {
 	const struct af_layout *l = p->l;
 	cairo_pattern_t *g = cairo_pattern_create_linear(0, 0, 0, l->height);
-	cairo_pattern_add_color_stop_rgb(g, 0.05, 0xee / 255.0, 0xee / 255.0, 0xee / 255.0);
-	cairo_pattern_add_color_stop_rgb(g, 0.95, 0xee / 255.0, 0xee / 255.0, 0xb0 / 255.0);
+	add_stop(g, 0.05, p->o->bg_top);
+	add_stop(g, 0.95, p->o->bg_bottom);
 	cairo_rectangle(p->cr, 0, 0, l->width, l->height);
 	cairo_set_source(p->cr, g);
 	cairo_fill(p->cr);

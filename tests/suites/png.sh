@@ -58,6 +58,8 @@ golden perflib-basic-all-threads art/perflib-basic.trace
 golden perflib-exception -t "AsyncTask #1" --colors java art/perflib-exception.trace
 golden ffx-regular-cpu-main --clock cpu -t main --minwidth 1 art/ffx-art-regular.trace
 golden unicode-folded --title 'Unicode & <escapes>' "$UNI"
+# --bgcolors reaches PNG/PDF too (the cairo back end drew the default always)
+golden java-bgcolors-blue --bgcolors blue folded/java.folded
 golden unicode-folded-scale2 --scale 2 --width 700 "$UNI"
 # legends (issue 20): the android palette's kinds with the app's package
 # (diff.sh has the diff scale's golden)
