@@ -108,6 +108,24 @@ void af_profile_info(struct af_profile *p, const char *key, const char *fmt, ...
 	p->nitems++;
 }
 
+void af_profile_info_kinds(struct af_profile *p, const char *key, const char *source,
+			   const char *const *names, size_t n, const uint64_t *counts)
+{
+	struct af_buf b;
+	af_buf_init(&b);
+	uint64_t total = 0;
+	for (size_t i = 1; i <= n; i++) {
+		if (!counts[i])
+			continue;
+		af_buf_printf(&b, "%s%s %" PRIu64, total ? ", " : "", i < n ? names[i] : "other", counts[i]);
+		total += counts[i];
+	}
+	if (total)
+		af_profile_info(p, key, "%" PRIu64 " (%s%s%s)", total, source ? source : "",
+				source ? ": " : "", b.data);
+	af_buf_release(&b);
+}
+
 const char *af_profile_get_info(const struct af_profile *p, const char *key)
 {
 	for (size_t i = 0; i < p->nitems; i++)

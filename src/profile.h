@@ -82,6 +82,11 @@ size_t af_profile_add_process(struct af_profile *p, uint64_t pid, const char *na
 			      uint32_t node);
 
 /* Record a header fact for --info ("version", "3"). Value is printf-style. */
+/* An --info line "key: TOTAL (source: name N, name N)" of the nonzero
+ * counts[1..n] (counts[0] is no failure; counts[n] is named "other"), the
+ * counts of kinds named names[0..n-1]. Nothing when every count is 0. */
+void af_profile_info_kinds(struct af_profile *p, const char *key, const char *source,
+			   const char *const *names, size_t n, const uint64_t *counts);
 void af_profile_info(struct af_profile *p, const char *key, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 /* Look up a fact; NULL if absent. */

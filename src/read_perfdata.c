@@ -1104,19 +1104,8 @@ static int read_records(struct pd *f)
 /* --info: samples whose stack did not unwind, by kind. */
 static void unwinding_info(struct pd *f)
 {
-	struct af_buf *b = &f->scratch;
-	uint64_t failed = 0;
-	b->len = 0;
-	for (size_t i = 1; i <= NUNWIND_ERRORS; i++) {
-		if (!f->unwind_errors[i])
-			continue;
-		af_buf_printf(b, "%s%s %" PRIu64, failed ? ", " : "", i < NUNWIND_ERRORS ? unwind_error_names[i] : "other",
-			      f->unwind_errors[i]);
-		failed += f->unwind_errors[i];
-	}
-	if (failed)
-		af_profile_info(f->p, "unwinding failures", "%" PRIu64 " (simpleperf's UNWINDING_RESULT records: %.*s)",
-				failed, (int)b->len, b->data);
+	af_profile_info_kinds(f->p, "unwinding failures", "simpleperf's UNWINDING_RESULT records",
+			      unwind_error_names, NUNWIND_ERRORS, f->unwind_errors);
 	if (f->empty_chains)
 		af_profile_warn(f->p, f->empty_chains, "samples without a callchain (drawn at their ip)");
 	if (f->chains_off_map)

@@ -447,23 +447,6 @@ static int walk(struct sp *f, int pass)
 	return 0;
 }
 
-/* --info: the samples simpleperf says did not unwind, by kind. */
-static void unwinding_info(struct sp *f)
-{
-	struct af_buf *b = &f->scratch;
-	uint64_t failed = 0;
-	b->len = 0;
-	for (size_t i = 1; i <= NUNWIND_ERRORS; i++) {
-		if (!f->unwind_errors[i])
-			continue;
-		af_buf_printf(b, "%s%s %" PRIu64, failed ? ", " : "", i < NUNWIND_ERRORS ? unwind_error_names[i] : "other",
-			      f->unwind_errors[i]);
-		failed += f->unwind_errors[i];
-	}
-	if (failed)
-		af_profile_info(f->p, "unwinding failures", "%" PRIu64 " (%.*s)", failed, (int)b->len, b->data);
-}
-
 static void info(struct sp *f)
 {
 	struct af_profile *p = f->p;
@@ -503,7 +486,9 @@ static void info(struct sp *f)
 		af_profile_info(p, "off-cpu samples", "%" PRIu64 " drawn (marked [off-cpu], weighing the time to the "
 				"thread's next sample or switch-on), %" PRIu64 " with neither (left out)",
 				f->offcpu_drawn, f->offcpu_open);
-	unwinding_info(f);
+	/* the samples simpleperf says did not unwind, by kind */
+	af_profile_info_kinds(f->p, "unwinding failures", NULL, unwind_error_names, NUNWIND_ERRORS,
+			      f->unwind_errors);
 	if (f->no_chain)
 		af_profile_warn(p, f->no_chain, "samples without a callchain");
 	if (f->bad_symbols)
