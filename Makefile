@@ -9,6 +9,8 @@ endif
 O ?= build
 # The one place the version lives: --version, debian/changelog (a test checks).
 VERSION := 0.1.0
+# make check builds the normal and the sanitized binaries side by side
+NPROC := $(shell nproc 2>/dev/null || echo 2)
 PREFIX ?= /usr/local
 PKG_CONFIG ?= pkg-config
 CC ?= cc
@@ -221,27 +223,32 @@ demo-render: $(BIN) $(MODULES) | $(O)/demo
 	@echo "open $(O)/demo/main.svg (interactive), main.png, profile.html, timeline.svg and threads/index.html"
 
 TEST_BINS = $(BIN) $(MODULES) $(O)/unit-tests $(O)/pngdiff $(FUZZ_REPLAYS) $(O)/serve-sha256-test
-SAN_ENV = ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
-	LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 AFLAME_SANITIZED=1
+SANITIZED := O=build-sanitize SANITIZE=address,undefined
 
 # `make test`: the inner loop, the fast tier (tests/run.sh --fast) on the
 # normal build, two suites at a time. `make check`: the full gate: every
 # suite (browser, serve with its load test, dmtracedump, conformance) on the
-# normal build, then the fast tier again under AddressSanitizer +
-# UndefinedBehaviorSanitizer with leak detection (build-sanitize/).
-.PHONY: test check-sanitized
+# normal build and the fast tier again under AddressSanitizer +
+# UndefinedBehaviorSanitizer with leak detection (build-sanitize/), in one
+# queue (tests/run.sh --sanitized); both builds share the cores.
+.PHONY: test check-sanitized check-bins check-bins-plain check-bins-sanitized
 test: $(TEST_BINS)
 	@AFLAME=$(BIN) UNIT=$(O)/unit-tests O=$(O) bash tests/run.sh --fast -j 2
 
 check: test-deps
-	@$(MAKE) --no-print-directory $(TEST_BINS)
-	@AFLAME=$(BIN) UNIT=$(O)/unit-tests O=$(O) bash tests/run.sh -j 2
-	@$(MAKE) --no-print-directory check-sanitized O=build-sanitize SANITIZE=address,undefined
+	@$(MAKE) --no-print-directory -j$(NPROC) check-bins
+	@AFLAME=$(BIN) UNIT=$(O)/unit-tests O=$(O) bash tests/run.sh -j 2 --sanitized build-sanitize
 
-check-sanitized:
+check-bins: check-bins-plain check-bins-sanitized
+check-bins-plain:
 	@$(MAKE) --no-print-directory $(TEST_BINS)
-	@echo "--- again under -fsanitize=$(SANITIZE) ($(O))"
-	@$(SAN_ENV) AFLAME=$(BIN) UNIT=$(O)/unit-tests O=$(O) bash tests/run.sh --fast -j 2
+check-bins-sanitized:
+	@$(MAKE) --no-print-directory $(SANITIZED) $(TEST_BINS)
+
+# the fast tier under the sanitizers alone
+check-sanitized:
+	@$(MAKE) --no-print-directory -j$(NPROC) check-bins-sanitized
+	@bash tests/run.sh -j 2 --sanitized build-sanitize --no-plain
 
 bless:
 	@$(MAKE) --no-print-directory $(BIN) $(MODULES) $(O)/pngdiff
