@@ -31,11 +31,12 @@ static void chunk(struct af_sink *out, const char type[4], const void *data, siz
 	memcpy(head + 4, type, 4);
 	uLong c = crc32(0L, Z_NULL, 0);
 	c = crc32(c, head + 4, 4);
-	if (len)
-		c = crc32(c, data, (uInt)len);
-	put_be32(crc, (uint32_t)c);
 	af_sink_write(out, head, 8);
-	af_sink_write(out, data, len);
+	if (len) {             /* IEND has no data (and a NULL pointer) */
+		c = crc32(c, data, (uInt)len);
+		af_sink_write(out, data, len);
+	}
+	put_be32(crc, (uint32_t)c);
 	af_sink_write(out, crc, 4);
 }
 
