@@ -25,6 +25,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 /* ---- shared by the renders of a tree ---- */
 
@@ -470,6 +471,17 @@ static int write_index(struct batch *b)
 
 /* ---- running it ---- */
 
+/* -j's default: a worker per processor online, at most JOBS_DEFAULT_MAX
+ * (each worker may hold an input in memory). The files are the same with
+ * any number of workers; a per-thread batch of one large input then takes
+ * the read plus its share of the renders, instead of the read plus all. */
+#define JOBS_DEFAULT_MAX 8
+static unsigned default_jobs(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	return n < 1 ? 1 : n > JOBS_DEFAULT_MAX ? JOBS_DEFAULT_MAX : (unsigned)n;
+}
+
 /* With several inputs, DIR/<safe stem of each>/, made distinct. */
 static void name_subdirs(struct batch *b)
 {
@@ -530,7 +542,7 @@ int af_batch_run(const struct af_batch_opts *o, char *const *inputs, size_t ninp
 		return 1;
 	}
 	name_subdirs(&b);
-	unsigned n = o->jobs ? o->jobs : 1;
+	unsigned n = o->jobs ? o->jobs : default_jobs();
 	struct worker *w = af_xcalloc(n, sizeof *w);
 	/* fonts first, in this thread: a missing font is one error, not one
 	 * per file, and pango's types are set up before other threads start */

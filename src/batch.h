@@ -31,7 +31,7 @@ struct af_batch_opts {
 	const char *prog;              /* program name for messages */
 	const char *dir;               /* --per-thread DIR */
 	enum af_out_format format;
-	unsigned jobs;                 /* worker threads, >= 1 */
+	unsigned jobs;                 /* worker threads; 0: one per processor, at most 8 */
 	char *const *threads;          /* -t specs; none: every thread */
 	size_t nthreads;
 	const char *title, *subtitle;  /* overrides of the defaults */

@@ -10,6 +10,7 @@
 #include <fontconfig/fontconfig.h>
 #include <pango/pangofc-fontmap.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -83,6 +84,25 @@ const char *af_font_dir(struct af_diag *d)
 	return font_dir;
 }
 
+/* pango 1.50 calls FcInit() once per process (in a thread, waited for
+ * before the first text), which loads the system's fonts.conf and scans
+ * every installed font: 24M instructions, more than a small PNG costs, for
+ * a configuration nothing here uses. With a current configuration in place
+ * FcInit() has nothing to do, so the first private one becomes current;
+ * that also keeps system rules out of anything fontconfig does with the
+ * current configuration. It holds its own reference, so it lives as long
+ * as the process whichever af_text goes first. */
+static pthread_mutex_t current_lock = PTHREAD_MUTEX_INITIALIZER;
+static bool current_set;
+
+static void set_current(FcConfig *cfg)
+{
+	pthread_mutex_lock(&current_lock);
+	if (!current_set)
+		current_set = FcConfigSetCurrent(cfg);
+	pthread_mutex_unlock(&current_lock);
+}
+
 static void set_font_options(PangoContext *ctx)
 {
 	cairo_font_options_t *fo = cairo_font_options_create();
@@ -112,6 +132,7 @@ struct af_text *af_text_new(struct af_diag *d)
 		af_diag_error(d, "cannot load the font '%s'", path);
 		return NULL;
 	}
+	set_current(cfg);
 	struct af_text *t = af_xcalloc(1, sizeof *t);
 	t->config = cfg;
 	t->fontmap = pango_cairo_font_map_new_for_font_type(CAIRO_FONT_TYPE_FT);

@@ -44,7 +44,7 @@ static int per_thread(const struct af_cli *o)
 {
 	struct af_batch_opts b = {
 		.prog = AF_PROG, .dir = o->per_thread, .format = o->format,
-		.jobs = o->jobs ? o->jobs : 1, .threads = o->threads, .nthreads = o->nthreads,
+		.jobs = o->jobs, .threads = o->threads, .nthreads = o->nthreads,
 		.title = o->title, .subtitle = o->subtitle, .reader = o->reader,
 		.read = o->read, .layout = o->layout, .render = o->render,
 		.progress = isatty(STDERR_FILENO),

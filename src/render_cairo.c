@@ -9,13 +9,14 @@
  * with the pinned font's real glyph widths and end in an ellipsis when cut;
  * a label whose ellipsis alone does not fit is left out, so none spills.
  *
- * PNG and SVG are captured in memory and copied to the sink with the title
- * added as metadata (cairo 1.16 writes neither a tEXt chunk nor <title>);
- * PDF streams straight to the sink. */
+ * PNG is drawn on an image surface and written by png.c with the title as
+ * metadata; SVG is captured in memory and copied to the sink with a <title>
+ * added (cairo 1.16 writes neither); PDF streams straight to the sink. */
 #include "render.h"
 #include "escape.h"
 #include "legend.h"
 #include "fonts.h"
+#include "png.h"
 #include "util.h"
 
 #include <cairo.h>
@@ -27,7 +28,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <zlib.h>
 
 #define IMAGE_MAX 32767      /* pixman's limit for one side of an image */
 #define PT_PER_PX 0.75
@@ -270,75 +270,24 @@ static void set_pdf_metadata(cairo_surface_t *s, const struct af_render_opts *o)
 	}
 }
 
-/* ---- metadata in the captured streams ---- */
+/* ---- metadata ---- */
 
-static void put_be32(unsigned char *b, uint32_t v)
-{
-	b[0] = (unsigned char)(v >> 24);
-	b[1] = (unsigned char)(v >> 16);
-	b[2] = (unsigned char)(v >> 8);
-	b[3] = (unsigned char)v;
-}
-
-static void png_chunk(struct af_sink *out, const char type[4], const char *data, size_t len)
-{
-	unsigned char head[8], crc[4];
-	put_be32(head, (uint32_t)len);
-	memcpy(head + 4, type, 4);
-	uLong c = crc32(0L, Z_NULL, 0);
-	c = crc32(c, head + 4, 4);
-	c = crc32(c, (const Bytef *)data, (uInt)len);
-	put_be32(crc, (uint32_t)c);
-	af_sink_write(out, head, 8);
-	af_sink_write(out, data, len);
-	af_sink_write(out, crc, 4);
-}
-
-/* A text chunk keyword=value: tEXt (Latin-1) when every character of value
- * is in Latin-1, else iTXt (UTF-8). */
-static void png_text(struct af_sink *out, const char *key, const char *value)
-{
-	char *v = af_utf8_clean(value, strlen(value));
-	struct af_buf b, latin;
-	af_buf_init(&b);
-	af_buf_init(&latin);
-	bool is_latin1 = true;
-	for (const char *s = v; *s; s = g_utf8_next_char(s)) {
-		gunichar c = g_utf8_get_char(s);
-		if (c > 0xff) {
-			is_latin1 = false;
-			break;
-		}
-		af_buf_putc(&latin, (char)c);
-	}
-	af_buf_add(&b, key, strlen(key) + 1);
-	if (is_latin1) {
-		af_buf_add(&b, latin.data ? latin.data : "", latin.len);
-		png_chunk(out, "tEXt", b.data, b.len);
-	} else {
-		/* no compression, method 0, empty language tag and translated key */
-		af_buf_add(&b, "\0\0\0\0", 4);
-		af_buf_puts(&b, v);
-		png_chunk(out, "iTXt", b.data, b.len);
-	}
-	af_buf_release(&latin);
-	af_buf_release(&b);
-	free(v);
-}
-
-/* cairo's PNG with text chunks after IHDR (signature 8 + IHDR 25 bytes). */
-static int write_png(const struct af_buf *png, const struct af_render_opts *o,
+/* The painted image as a PNG (png.c, much faster than cairo's writer) with
+ * the title as metadata (cairo 1.16 writes no tEXt chunk). */
+static int write_png(cairo_surface_t *s, const struct af_render_opts *o,
 		     struct af_sink *out, struct af_diag *d)
 {
-	if (png->len < 33 || memcmp(png->data + 12, "IHDR", 4) != 0)
-		return af_diag_error(d, "cairo wrote an unexpected PNG stream");
-	af_sink_write(out, png->data, 33);
-	png_text(out, "Title", o->title ? o->title : "Flame Graph");
+	struct af_png_text text[3];
+	size_t n = 0;
+	text[n++] = (struct af_png_text){ "Title", o->title ? o->title : "Flame Graph" };
 	if (o->subtitle && *o->subtitle)
-		png_text(out, "Description", o->subtitle);
-	png_text(out, "Software", "aflame-render");
-	af_sink_write(out, png->data + 33, png->len - 33);
-	return 0;
+		text[n++] = (struct af_png_text){ "Description", o->subtitle };
+	text[n++] = (struct af_png_text){ "Software", "aflame-render" };
+	cairo_surface_flush(s);
+	return af_png_write(out, cairo_image_surface_get_data(s),
+			    (uint32_t)cairo_image_surface_get_width(s),
+			    (uint32_t)cairo_image_surface_get_height(s),
+			    (size_t)cairo_image_surface_get_stride(s), text, n, d);
 }
 
 /* cairo numbers SVG surfaces ("surface31") with a counter shared by the
@@ -461,13 +410,10 @@ int af_render_cairo(const struct af_layout *l, const struct af_render_opts *o,
 		if (fmt == AF_CAIRO_PDF)
 			set_pdf_metadata(s, o);
 		rc = paint(&p, s, fmt, scale, text, d);
-		if (rc == 0 && fmt == AF_CAIRO_PNG) {
-			cairo_status_t st = cairo_surface_write_to_png_stream(s, to_buf, &captured);
-			rc = st == CAIRO_STATUS_SUCCESS ? write_png(&captured, o, out, d)
-				: af_diag_error(d, "cannot write PNG: %s", cairo_status_to_string(st));
-		} else if (rc == 0 && fmt == AF_CAIRO_SVG) {
+		if (rc == 0 && fmt == AF_CAIRO_PNG)
+			rc = write_png(s, o, out, d);
+		else if (rc == 0 && fmt == AF_CAIRO_SVG)
 			rc = write_svg(&captured, o, out, d);
-		}
 		cairo_surface_destroy(s);
 	}
 	af_buf_release(&captured);

@@ -152,7 +152,8 @@ else
 	fail "font/missing font: error, no output" "exit $rc: $(cat "$TMP/nf.err")"
 fi
 
-# --per-thread: one file per thread, index.html, same files with -j 1 and -j 2
+# --per-thread: one file per thread, index.html, same files with -j 1, -j 2
+# and the default
 mkdir -p "$TMP/in/x" "$TMP/in/y"
 cp "$DATA/art/perflib-basic.trace" "$TMP/in/x/app.trace"
 cp "$DATA/art/perflib-exception.trace" "$TMP/in/y/app.trace"
@@ -166,6 +167,9 @@ check "batch/exit 0" test "$rc1$rc2" = 00
 check "batch/same-named inputs get their own directories" test -d "$TMP/j1/app" -a -d "$TMP/j1/app-2" -a -f "$TMP/j1/a_b_c/all.png"
 check "batch/index.html escapes names" grep -q '<h2>.*/in/a&amp;b&lt;c&gt;.folded</h2>' "$TMP/j1/index.html"
 check "batch/-j 2 writes what -j 1 writes" diff -r "$TMP/j1" "$TMP/j2"
+# no -j: a worker per processor (at most 8), the same files again
+"$AFLAME" --per-thread "$TMP/jd" --format png "$@" 2>/dev/null
+check "batch/the default -j writes what -j 1 writes" diff -r "$TMP/j1" "$TMP/jd"
 n_png=$(find "$TMP/j1" -name '*.png' | wc -l)
 n_fig=$(grep -c '<figure' "$TMP/j1/index.html")
 check "batch/index.html shows every file ($n_png)" test "$n_png" -gt 2 -a "$n_png" = "$n_fig"
