@@ -334,7 +334,8 @@ static void add_event(struct pf *f, uint32_t kind, uint64_t ts, uint64_t tid, in
 		f->broken = true;   /* too late: it should have been folded already */
 	f->events++;
 	uint32_t actor = actor_of(f, tid, pid);
-	af_grow(&f->ev, &f->cap_ev, f->nev + 1, sizeof *f->ev);
+	if (f->nev == f->cap_ev)
+		af_grow(&f->ev, &f->cap_ev, f->nev + 1, sizeof *f->ev);
 	uint32_t len = n > (UINT32_MAX >> 2) ? UINT32_MAX >> 2 : (uint32_t)n;   /* a mark's text, never this long */
 	f->ev[f->nev++] = (struct pev){ ts, s, len << 2 | kind, actor };
 }
@@ -349,39 +350,199 @@ static void add_name(struct pf *f, bool thread, uint64_t id, int64_t pid, const 
 	f->names[f->nnames++] = (struct name){ id, pid, s, n > 4096 ? 4096 : (uint32_t)n, thread };
 }
 
-/* One FtraceEvent: print events are trace marks; the rest are counted. */
-static int ftrace_event(struct pf *f, const struct af_proto *bundle, const struct af_proto_field *fl)
+/* ---- a fast path for the fields of ftrace events ---- */
+
+/* An FtraceEvent's fields that matter, as the walk below reads them. */
+struct fev { uint64_t ts, tid; const uint8_t *buf; size_t n; };
+
+/* The 7-bit groups of the first 8 bytes of a varint (continuation bits
+ * and bytes past its end already zero). */
+static inline uint64_t pack7(uint64_t w)
+{
+	return (w & 0x7f) | (w >> 1 & 0x7full << 7) | (w >> 2 & 0x7full << 14) | (w >> 3 & 0x7full << 21) |
+	       (w >> 4 & 0x7full << 28) | (w >> 5 & 0x7full << 35) | (w >> 6 & 0x7full << 42) |
+	       (w >> 7 & 0x7full << 49);
+}
+
+/* A varint of more than one byte at *q (see fast_varint). */
+static bool long_varint(const uint8_t **q, const uint8_t *end, uint64_t *v)
+{
+	const uint8_t *p = *q;
+	if (end - p >= 2 && p[1] < 0x80) {   /* thread ids, short lengths */
+		*v = (uint64_t)(p[0] & 0x7f) | (uint64_t)p[1] << 7;
+		*q = p + 2;
+		return true;
+	}
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	if (end - p >= 16) {
+		uint64_t w, w2;
+		memcpy(&w, p, sizeof w);
+		uint64_t stop = ~w & 0x8080808080808080ull;
+		if (stop) {   /* ends in these 8 bytes: at the first clear top bit */
+			unsigned bits = (unsigned)__builtin_ctzll(stop) + 1;
+			*v = pack7(bits < 64 ? w & ((1ull << bits) - 1) : w);
+			*q = p + bits / 8;
+			return true;
+		}
+		memcpy(&w2, p + 8, sizeof w2);
+		if (!(w2 & 0x80)) {
+			*v = pack7(w) | (w2 & 0x7f) << 56;
+			*q = p + 9;
+			return true;
+		}
+		if (!(w2 & 0x8000)) {
+			*v = pack7(w) | (w2 & 0x7f) << 56 | (w2 >> 8 & 1) << 63;
+			*q = p + 10;
+			return true;
+		}
+		return false;
+	}
+#endif
+	uint64_t x = 0;
+	for (unsigned i = 0; i < 10 && p < end; i++) {
+		uint8_t b = *p++;
+		x |= (uint64_t)(b & 0x7f) << (7 * i);
+		if (!(b & 0x80)) {
+			*v = x;
+			*q = p;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* A varint at *q, as af_cursor_uleb reads it (at most 10 bytes, bits past
+ * the 64th dropped), 8 bytes at a time where 16 are left; *q moves past
+ * it. Most are one byte (tags, lengths, small numbers). */
+static inline bool fast_varint(const uint8_t **q, const uint8_t *end, uint64_t *v)
+{
+	if (*q < end && **q < 0x80) {
+		*v = *(*q)++;
+		return true;
+	}
+	return long_varint(q, end, v);
+}
+
+/* Past a field of wire type `wire` whose tag was just read (its value not
+ * wanted), or NULL when it is no well-formed field. */
+static inline const uint8_t *skip_value(const uint8_t *p, const uint8_t *end, unsigned wire)
+{
+	uint64_t v;
+	switch (wire) {
+	case AF_WIRE_VARINT:   /* its end: the first byte below 0x80, of at most 10 */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+		if (end - p >= 16) {
+			uint64_t w;
+			memcpy(&w, p, sizeof w);
+			uint64_t stop = ~w & 0x8080808080808080ull;
+			if (stop)
+				return p + ((unsigned)__builtin_ctzll(stop) + 1) / 8;
+			return p[8] < 0x80 ? p + 9 : p[9] < 0x80 ? p + 10 : NULL;
+		}
+#endif
+		return fast_varint(&p, end, &v) ? p : NULL;
+	case AF_WIRE_I64:
+		return end - p >= 8 ? p + 8 : NULL;
+	case AF_WIRE_I32:
+		return end - p >= 4 ? p + 4 : NULL;
+	case AF_WIRE_LEN:
+		return fast_varint(&p, end, &v) && v <= (uint64_t)(end - p) ? p + v : NULL;
+	default:
+		return NULL;
+	}
+}
+
+/* A length-delimited value at p: its bytes [*data, return), or NULL. */
+static inline const uint8_t *len_value(const uint8_t *p, const uint8_t *end, const uint8_t **data)
+{
+	uint64_t n;
+	if (!fast_varint(&p, end, &n) || n > (uint64_t)(end - p))
+		return NULL;
+	*data = p;
+	return p + n;
+}
+
+/* The event's timestamp (1), pid (2) and print (3) text (its field 2),
+ * the last of each as the walk keeps them; false when the bytes need the
+ * walker (a tag of more than one byte, anything malformed). Most of a
+ * large trace is these. */
+static bool ftrace_event_fast(const uint8_t *p, const uint8_t *end, struct fev *e)
+{
+	while (p && p < end) {
+		unsigned tag = *p++;
+		if (tag >= 0x80 || tag < 8)
+			return false;
+		if (tag == (1 << 3 | AF_WIRE_VARINT)) {
+			p = fast_varint(&p, end, &e->ts) ? p : NULL;
+		} else if (tag == (2 << 3 | AF_WIRE_VARINT)) {
+			p = fast_varint(&p, end, &e->tid) ? p : NULL;
+		} else if (tag == (3 << 3 | AF_WIRE_LEN)) {
+			const uint8_t *q = NULL, *qend = len_value(p, end, &q);
+			if (!qend)
+				return false;
+			for (p = qend; q && q < qend;) {
+				unsigned t = *q++;
+				if (t >= 0x80 || t < 8)
+					return false;
+				if (t == (2 << 3 | AF_WIRE_LEN)) {
+					const uint8_t *d, *dend = len_value(q, qend, &d);
+					if (dend) {
+						e->buf = d;
+						e->n = (size_t)(dend - d);
+					}
+					q = dend;
+				} else {
+					q = skip_value(q, qend, t & 7);
+				}
+			}
+			if (!q)
+				return false;
+		} else {
+			p = skip_value(p, end, tag & 7);
+		}
+	}
+	return p != NULL;
+}
+
+/* The same fields by the protobuf walker, which reports malformed bytes. */
+static int ftrace_event_walk(struct pf *f, const struct af_proto *bundle, const struct af_proto_field *fl,
+			     struct fev *e)
 {
 	struct af_proto m, pr;
 	struct af_proto_field x, y;
 	af_proto_sub(bundle, fl, &m);
-	uint64_t ts = 0, tid = 0;
-	const uint8_t *buf = NULL;
-	size_t n = 0;
+	*e = (struct fev){ 0 };
 	int rc;
 	while ((rc = af_proto_next(&m, &x)) > 0) {
 		if (x.num == 1 && x.wire == AF_WIRE_VARINT)
-			ts = x.u;
+			e->ts = x.u;
 		else if (x.num == 2 && x.wire == AF_WIRE_VARINT)
-			tid = x.u;
+			e->tid = x.u;
 		else if (x.num == 3 && x.wire == AF_WIRE_LEN) {
 			af_proto_sub(&m, &x, &pr);
 			while ((rc = af_proto_next(&pr, &y)) > 0)
 				if (y.num == 2 && y.wire == AF_WIRE_LEN) {
-					buf = y.data;
-					n = y.len;
+					e->buf = y.data;
+					e->n = y.len;
 				}
 			if (rc < 0)
 				return fail(f, &pr);
 		}
 	}
-	if (rc < 0)
-		return fail(f, &m);
+	return rc < 0 ? fail(f, &m) : 0;
+}
+
+/* One FtraceEvent: print events are trace marks; the rest are counted. */
+static int ftrace_event(struct pf *f, const struct af_proto *bundle, const struct af_proto_field *fl)
+{
+	struct fev e = { 0 };
+	if (!ftrace_event_fast(fl->data, fl->data + fl->len, &e) && ftrace_event_walk(f, bundle, fl, &e) < 0)
+		return -1;
 	f->ftrace++;
-	source_at(f, ts);
-	if (buf) {
+	source_at(f, e.ts);
+	if (e.buf) {
 		f->prints++;
-		add_event(f, EV_PRINT, ts, tid, -1, buf, n);
+		add_event(f, EV_PRINT, e.ts, e.tid, -1, e.buf, e.n);
 	} else {
 		f->other_events++;
 	}
@@ -1099,7 +1260,7 @@ static int packets(struct pf *f, const uint8_t *data, size_t len, uint64_t base,
  * events; only bundles overlap), so a merge of the runs with a heap holds
  * just the runs open at one time. A run joins the heap when the merge
  * reaches its first time; runs are ordered by that time once. */
-struct run { uint64_t first; size_t start, at, end; };   /* first: ev[start].ts */
+struct run { uint64_t ts; size_t at, end; };   /* ts: ev[at].ts, the next event's */
 
 struct merge {
 	const struct pev *ev;
@@ -1112,8 +1273,7 @@ struct merge {
 static bool run_before(const struct merge *g, size_t a, size_t b)
 {
 	const struct run *x = &g->runs[a], *y = &g->runs[b];
-	uint64_t tx = g->ev[x->at].ts, ty = g->ev[y->at].ts;
-	return tx != ty ? tx < ty : x->at < y->at;
+	return x->ts != y->ts ? x->ts < y->ts : x->at < y->at;
 }
 
 static void heap_push(struct merge *g, size_t r)
@@ -1143,10 +1303,10 @@ static void heap_sift_down(struct merge *g)
 
 static int by_first(const void *a, const void *b)
 {
-	const struct run *x = a, *y = b;
-	if (x->first != y->first)
-		return x->first < y->first ? -1 : 1;
-	return (x->start > y->start) - (x->start < y->start);
+	const struct run *x = a, *y = b;   /* not yet begun: at is the start */
+	if (x->ts != y->ts)
+		return x->ts < y->ts ? -1 : 1;
+	return (x->at > y->at) - (x->at < y->at);
 }
 
 static void merge_init(struct merge *g, const struct pev *ev, size_t n)
@@ -1156,7 +1316,7 @@ static void merge_init(struct merge *g, const struct pev *ev, size_t n)
 	for (size_t i = 0; i < n; i++) {
 		if (i == 0 || ev[i].ts < ev[i - 1].ts) {
 			af_grow(&g->runs, &cap, g->nruns + 1, sizeof *g->runs);
-			g->runs[g->nruns++] = (struct run){ ev[i].ts, i, i, i };
+			g->runs[g->nruns++] = (struct run){ ev[i].ts, i, i };
 		}
 		g->runs[g->nruns - 1].end = i + 1;
 	}
@@ -1174,11 +1334,13 @@ static const struct pev *merge_next(struct merge *g, uint64_t upto)
 	if (g->nheap == 0)
 		return NULL;
 	struct run *r = &g->runs[g->heap[0]];
-	if (g->ev[r->at].ts > upto)
+	if (r->ts > upto)
 		return NULL;
 	const struct pev *e = &g->ev[r->at++];
 	if (r->at == r->end)
 		g->heap[0] = g->heap[--g->nheap];
+	else
+		r->ts = g->ev[r->at].ts;
 	if (g->nheap)
 		heap_sift_down(g);
 	return e;
