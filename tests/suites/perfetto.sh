@@ -149,12 +149,12 @@ else
 	"$AFLAME" --format folded --flamechart "$TMP/o-sorted.pftrace" >"$TMP/o-sorted.chart" 2>/dev/null
 	check "perfetto/streaming: the sorted trace has deep stacks on every thread" \
 		test "$(grep -c '^com.example.order (100);worker-5 (106);.*;.*;.*;' "$TMP/o-sorted.folded")" -gt 20
-	for v in percpu late-cpu rewind late-name; do
+	for v in percpu late-cpu rewind late-name decorated; do
 		python3 "$ORDER" $v "$TMP/o-$v.pftrace"
 		"$AFLAME" --format folded "$TMP/o-$v.pftrace" >"$TMP/o-$v.folded" 2>/dev/null
 		"$AFLAME" --format folded --flamechart "$TMP/o-$v.pftrace" >"$TMP/o-$v.chart" 2>/dev/null
 	done
-	for v in percpu late-cpu rewind; do
+	for v in percpu late-cpu rewind decorated; do
 		same_file "perfetto/streaming: $v folds as sorted" "$TMP/o-$v.folded" "$TMP/o-sorted.folded"
 		same_file "perfetto/streaming: $v charts as sorted" "$TMP/o-$v.chart" "$TMP/o-sorted.chart"
 	done

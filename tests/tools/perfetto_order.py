@@ -13,6 +13,10 @@ fallback:
              file: a source that appears late with old events
   rewind     as percpu, but one early bundle of CPU 0 is written at the end:
              a source that goes back in time
+  decorated  as percpu, each event written with fields the reader skips (a
+             kernel address of 10 bytes, fixed-width and unknown fields, a
+             two-byte tag, a long timestamp encoding) or in another field
+             order: the fast path and the protobuf walker read them alike
   late-name  as percpu, with a second process tree at the end that renames
              thread 101 and moves thread 106 to process 200 (the last name
              wins, and a thread's process is known at its first slice)
@@ -50,10 +54,33 @@ def process_tree(thread_name, last_pid=100):
     return field_bytes(1, field_bytes(2, tree))
 
 
-def bundle(cpu, events, seq):
+def padded_varint(num, v, n):
+    """v in n bytes (protobuf allows non-minimal encodings, up to 10)."""
+    out = bytearray()
+    for i in range(n):
+        out.append((v >> (7 * i)) & 0x7F | (0x80 if i < n - 1 else 0))
+    return varint(num << 3) + bytes(out)
+
+
+def decorated(ts, tid, mark, k):
+    """One event with extra fields, chosen by k."""
+    pr = field_varint(1, 0xFFFFFFC0100A0000 + k % 64) + field_bytes(2, mark)
+    if k % 5 == 0:
+        pr = field_bytes(2, mark) + varint(3 << 3 | 5) + b"\x01\x02\x03\x04"
+    ev = field_varint(2, tid) + field_bytes(3, pr) + padded_varint(1, ts, 5 + k % 6)
+    if k % 3 == 0:
+        ev = varint(9 << 3 | 1) + b"\x00" * 8 + ev + field_bytes(7, b"\x08\x01")
+    if k % 7 == 0:
+        ev += varint(500 << 3) + varint(1)   # a two-byte tag: the walker's
+    return ev
+
+
+def bundle(cpu, events, seq, decorate=False):
     b = field_varint(1, cpu)
-    for ts, tid, mark in events:
+    for k, (ts, tid, mark) in enumerate(events):
         ev = field_varint(1, ts) + field_varint(2, tid) + field_bytes(3, field_bytes(2, mark))
+        if decorate:
+            ev = decorated(ts, tid, mark, k + cpu)
         b += field_bytes(2, ev)
     return field_bytes(1, field_bytes(1, b) + field_varint(10, seq))
 
@@ -113,10 +140,10 @@ def main():
         elif variant == "rewind":
             k = next(i for i, b in enumerate(bundles) if b[0] == 0 and i > 40)
             bundles = bundles[:k] + bundles[k + 1:] + [bundles[k]]
-        elif variant not in ("percpu", "late-name"):
+        elif variant not in ("percpu", "late-name", "decorated"):
             sys.exit("unknown variant " + variant)
         for cpu, evs_of_cpu in bundles:
-            data += bundle(cpu, evs_of_cpu, 1)
+            data += bundle(cpu, evs_of_cpu, 1, variant == "decorated")
         if variant == "late-name":
             data += process_tree(b"main-renamed", 200)
     with open(path, "wb") as f:
