@@ -19,9 +19,21 @@
  * Interned data (names, frames, callstacks, mappings) belongs to a packet
  * sequence and is dropped when the sequence clears its incremental state;
  * entries are kept as the bytes of their message and resolved when used, so
- * an entry may name one that comes later in the same InternedData. Slice
- * events are gathered, then folded in time order (ftrace bundles are per CPU
- * and overlap in time). Every length is checked by the protobuf walker. */
+ * an entry may name one that comes later in the same InternedData.
+ *
+ * Slice events must reach the slice builder in time order (equal times in
+ * file order), but ftrace bundles are per CPU and overlap in time. They are
+ * folded while the packets are read: each source (a sequence's CPU, or a
+ * sequence's track events) comes in time order, so once every source has
+ * passed a time (the watermark) no event before it can follow, and the
+ * events up to it are folded while their text is still in cache; memory
+ * follows the open slices and the tree, not the trace. Names must be known
+ * before the first slice, so a first walk over the packets' headers gathers
+ * them. An event earlier than one already folded (a source that starts
+ * late, a bundle far out of order) or compressed packets make the reader
+ * gather every event and fold them at the end instead, as if it had never
+ * streamed: the builder sees the same calls either way.
+ * Every length is checked by the protobuf walker. */
 #include "atrace.h"
 #include "demangle.h"
 #include "idmap.h"
@@ -94,7 +106,14 @@ struct heap_stack {                       /* one callstack of one heap */
  * each callstack's last sample, the fold draws only those, so a stack that
  * ends at 0 draws nothing and each resolves with the interned data of its
  * own dump. */
-enum draw { DRAW_SLICES, DRAW_CPU, DRAW_HEAP_SCAN, DRAW_HEAP };
+enum draw { DRAW_SLICES, DRAW_CPU, DRAW_HEAP_SCAN, DRAW_HEAP, DRAW_NAMES };
+
+/* Where slice events come from, each in time order: (sequence, ftrace
+ * CPU) or a sequence's track events. */
+struct source {
+	uint64_t last;                        /* its latest event's time */
+	uint64_t flush;                       /* the flush it was last seen before */
+};
 
 struct pf {
 	struct af_profile *p;
@@ -108,8 +127,24 @@ struct pf {
 	struct track *tracks;
 	size_t ntracks, cap_tracks;
 	struct af_idmap track_ids;            /* uuid -> tracks[] */
-	struct pev *ev;
+	struct pev *ev;                       /* gathered, not yet folded, in file order */
 	size_t nev, cap_ev;
+	uint64_t events;                      /* slice events in all */
+	/* streaming (see the top): */
+	bool stream;                          /* fold as the watermark passes */
+	bool broken;                          /* an event came before one folded */
+	struct atrace_slices *slices;         /* the builder, from the first fold on */
+	uint64_t folded;                      /* the latest time folded */
+	bool folded_any;
+	size_t flush_at;                      /* fold when nev reaches this */
+	uint64_t flushes;
+	struct source *sources;
+	size_t nsources, cap_sources;
+	struct af_idmap source_ids;           /* (sequence, cpu) -> sources[] */
+	uint64_t source_key;                  /* the source of the events being read */
+	uint32_t source;                      /* its index, AF_NONE until its first event */
+	const struct af_input *in;
+	size_t consumed;                      /* in->data before this is done with */
 	struct actor *actors;
 	size_t nactors, cap_actors;
 	struct af_idmap actor_ids;            /* keyed hash of (tid, pid) -> actors[] */
@@ -264,68 +299,271 @@ static uint32_t actor_of(struct pf *f, uint64_t tid, int64_t pid)
 	return f->last_actor = *slot;
 }
 
+/* The events read next come from sequence s's ftrace CPU cpu (UINT32_MAX:
+ * its track events). */
+static void set_source(struct pf *f, const struct seq *s, uint32_t cpu)
+{
+	f->source_key = (uint64_t)(s - f->seqs) << 32 | cpu;
+	f->source = AF_NONE;
+}
+
+/* The current source has come to time ts. */
+static void source_at(struct pf *f, uint64_t ts)
+{
+	if (!f->stream)
+		return;
+	if (f->source == AF_NONE) {
+		bool found;
+		uint32_t *slot = af_idmap_slot(&f->source_ids, f->source_key, &found);
+		if (!found) {
+			af_grow(&f->sources, &f->cap_sources, f->nsources + 1, sizeof *f->sources);
+			*slot = (uint32_t)f->nsources++;
+		}
+		f->source = *slot;
+	}
+	f->sources[f->source] = (struct source){ ts, f->flushes };
+}
+
+/* A slice event, gathered for the fold (slice walks only). */
 static void add_event(struct pf *f, uint32_t kind, uint64_t ts, uint64_t tid, int64_t pid,
 		      const uint8_t *s, size_t n)
 {
+	if (f->draw != DRAW_SLICES)
+		return;
+	if (f->stream && f->folded_any && ts < f->folded)
+		f->broken = true;   /* too late: it should have been folded already */
+	f->events++;
 	uint32_t actor = actor_of(f, tid, pid);
-	af_grow(&f->ev, &f->cap_ev, f->nev + 1, sizeof *f->ev);
+	if (f->nev == f->cap_ev)
+		af_grow(&f->ev, &f->cap_ev, f->nev + 1, sizeof *f->ev);
 	uint32_t len = n > (UINT32_MAX >> 2) ? UINT32_MAX >> 2 : (uint32_t)n;   /* a mark's text, never this long */
 	f->ev[f->nev++] = (struct pev){ ts, s, len << 2 | kind, actor };
 }
 
+/* A name for a thread or process. A streaming walk has them all already,
+ * from scan_names. */
 static void add_name(struct pf *f, bool thread, uint64_t id, int64_t pid, const uint8_t *s, size_t n)
 {
+	if (f->stream)
+		return;
 	af_grow(&f->names, &f->cap_names, f->nnames + 1, sizeof *f->names);
 	f->names[f->nnames++] = (struct name){ id, pid, s, n > 4096 ? 4096 : (uint32_t)n, thread };
 }
 
-/* One FtraceEvent: print events are trace marks; the rest are counted. */
-static int ftrace_event(struct pf *f, const struct af_proto *bundle, const struct af_proto_field *fl)
+/* ---- a fast path for the fields of ftrace events ---- */
+
+/* An FtraceEvent's fields that matter, as the walk below reads them. */
+struct fev { uint64_t ts, tid; const uint8_t *buf; size_t n; };
+
+/* The 7-bit groups of the first 8 bytes of a varint (continuation bits
+ * and bytes past its end already zero). */
+static inline uint64_t pack7(uint64_t w)
+{
+	return (w & 0x7f) | (w >> 1 & 0x7full << 7) | (w >> 2 & 0x7full << 14) | (w >> 3 & 0x7full << 21) |
+	       (w >> 4 & 0x7full << 28) | (w >> 5 & 0x7full << 35) | (w >> 6 & 0x7full << 42) |
+	       (w >> 7 & 0x7full << 49);
+}
+
+/* A varint of more than one byte at *q (see fast_varint). */
+static bool long_varint(const uint8_t **q, const uint8_t *end, uint64_t *v)
+{
+	const uint8_t *p = *q;
+	if (end - p >= 2 && p[1] < 0x80) {   /* thread ids, short lengths */
+		*v = (uint64_t)(p[0] & 0x7f) | (uint64_t)p[1] << 7;
+		*q = p + 2;
+		return true;
+	}
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	if (end - p >= 16) {
+		uint64_t w, w2;
+		memcpy(&w, p, sizeof w);
+		uint64_t stop = ~w & 0x8080808080808080ull;
+		if (stop) {   /* ends in these 8 bytes: at the first clear top bit */
+			unsigned bits = (unsigned)__builtin_ctzll(stop) + 1;
+			*v = pack7(bits < 64 ? w & ((1ull << bits) - 1) : w);
+			*q = p + bits / 8;
+			return true;
+		}
+		memcpy(&w2, p + 8, sizeof w2);
+		if (!(w2 & 0x80)) {
+			*v = pack7(w) | (w2 & 0x7f) << 56;
+			*q = p + 9;
+			return true;
+		}
+		if (!(w2 & 0x8000)) {
+			*v = pack7(w) | (w2 & 0x7f) << 56 | (w2 >> 8 & 1) << 63;
+			*q = p + 10;
+			return true;
+		}
+		return false;
+	}
+#endif
+	uint64_t x = 0;
+	for (unsigned i = 0; i < 10 && p < end; i++) {
+		uint8_t b = *p++;
+		x |= (uint64_t)(b & 0x7f) << (7 * i);
+		if (!(b & 0x80)) {
+			*v = x;
+			*q = p;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* A varint at *q, as af_cursor_uleb reads it (at most 10 bytes, bits past
+ * the 64th dropped), 8 bytes at a time where 16 are left; *q moves past
+ * it. Most are one byte (tags, lengths, small numbers). */
+static inline bool fast_varint(const uint8_t **q, const uint8_t *end, uint64_t *v)
+{
+	if (*q < end && **q < 0x80) {
+		*v = *(*q)++;
+		return true;
+	}
+	return long_varint(q, end, v);
+}
+
+/* Past a field of wire type `wire` whose tag was just read (its value not
+ * wanted), or NULL when it is no well-formed field. */
+static inline const uint8_t *skip_value(const uint8_t *p, const uint8_t *end, unsigned wire)
+{
+	uint64_t v;
+	switch (wire) {
+	case AF_WIRE_VARINT:   /* its end: the first byte below 0x80, of at most 10 */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+		if (end - p >= 16) {
+			uint64_t w;
+			memcpy(&w, p, sizeof w);
+			uint64_t stop = ~w & 0x8080808080808080ull;
+			if (stop)
+				return p + ((unsigned)__builtin_ctzll(stop) + 1) / 8;
+			return p[8] < 0x80 ? p + 9 : p[9] < 0x80 ? p + 10 : NULL;
+		}
+#endif
+		return fast_varint(&p, end, &v) ? p : NULL;
+	case AF_WIRE_I64:
+		return end - p >= 8 ? p + 8 : NULL;
+	case AF_WIRE_I32:
+		return end - p >= 4 ? p + 4 : NULL;
+	case AF_WIRE_LEN:
+		return fast_varint(&p, end, &v) && v <= (uint64_t)(end - p) ? p + v : NULL;
+	default:
+		return NULL;
+	}
+}
+
+/* A length-delimited value at p: its bytes [*data, return), or NULL. */
+static inline const uint8_t *len_value(const uint8_t *p, const uint8_t *end, const uint8_t **data)
+{
+	uint64_t n;
+	if (!fast_varint(&p, end, &n) || n > (uint64_t)(end - p))
+		return NULL;
+	*data = p;
+	return p + n;
+}
+
+/* The event's timestamp (1), pid (2) and print (3) text (its field 2),
+ * the last of each as the walk keeps them; false when the bytes need the
+ * walker (a tag of more than one byte, anything malformed). Most of a
+ * large trace is these. */
+static bool ftrace_event_fast(const uint8_t *p, const uint8_t *end, struct fev *e)
+{
+	while (p && p < end) {
+		unsigned tag = *p++;
+		if (tag >= 0x80 || tag < 8)
+			return false;
+		if (tag == (1 << 3 | AF_WIRE_VARINT)) {
+			p = fast_varint(&p, end, &e->ts) ? p : NULL;
+		} else if (tag == (2 << 3 | AF_WIRE_VARINT)) {
+			p = fast_varint(&p, end, &e->tid) ? p : NULL;
+		} else if (tag == (3 << 3 | AF_WIRE_LEN)) {
+			const uint8_t *q = NULL, *qend = len_value(p, end, &q);
+			if (!qend)
+				return false;
+			for (p = qend; q && q < qend;) {
+				unsigned t = *q++;
+				if (t >= 0x80 || t < 8)
+					return false;
+				if (t == (2 << 3 | AF_WIRE_LEN)) {
+					const uint8_t *d, *dend = len_value(q, qend, &d);
+					if (dend) {
+						e->buf = d;
+						e->n = (size_t)(dend - d);
+					}
+					q = dend;
+				} else {
+					q = skip_value(q, qend, t & 7);
+				}
+			}
+			if (!q)
+				return false;
+		} else {
+			p = skip_value(p, end, tag & 7);
+		}
+	}
+	return p != NULL;
+}
+
+/* The same fields by the protobuf walker, which reports malformed bytes. */
+static int ftrace_event_walk(struct pf *f, const struct af_proto *bundle, const struct af_proto_field *fl,
+			     struct fev *e)
 {
 	struct af_proto m, pr;
 	struct af_proto_field x, y;
 	af_proto_sub(bundle, fl, &m);
-	uint64_t ts = 0, tid = 0;
-	const uint8_t *buf = NULL;
-	size_t n = 0;
+	*e = (struct fev){ 0 };
 	int rc;
 	while ((rc = af_proto_next(&m, &x)) > 0) {
 		if (x.num == 1 && x.wire == AF_WIRE_VARINT)
-			ts = x.u;
+			e->ts = x.u;
 		else if (x.num == 2 && x.wire == AF_WIRE_VARINT)
-			tid = x.u;
+			e->tid = x.u;
 		else if (x.num == 3 && x.wire == AF_WIRE_LEN) {
 			af_proto_sub(&m, &x, &pr);
 			while ((rc = af_proto_next(&pr, &y)) > 0)
 				if (y.num == 2 && y.wire == AF_WIRE_LEN) {
-					buf = y.data;
-					n = y.len;
+					e->buf = y.data;
+					e->n = y.len;
 				}
 			if (rc < 0)
 				return fail(f, &pr);
 		}
 	}
-	if (rc < 0)
-		return fail(f, &m);
+	return rc < 0 ? fail(f, &m) : 0;
+}
+
+/* One FtraceEvent: print events are trace marks; the rest are counted. */
+static int ftrace_event(struct pf *f, const struct af_proto *bundle, const struct af_proto_field *fl)
+{
+	struct fev e = { 0 };
+	if (!ftrace_event_fast(fl->data, fl->data + fl->len, &e) && ftrace_event_walk(f, bundle, fl, &e) < 0)
+		return -1;
 	f->ftrace++;
-	if (buf) {
+	source_at(f, e.ts);
+	if (e.buf) {
 		f->prints++;
-		add_event(f, EV_PRINT, ts, tid, -1, buf, n);
+		add_event(f, EV_PRINT, e.ts, e.tid, -1, e.buf, e.n);
 	} else {
 		f->other_events++;
 	}
 	return 0;
 }
 
-static int ftrace_bundle(struct pf *f, const struct af_proto *pkt, const struct af_proto_field *fl)
+/* FtraceEventBundle: cpu 1, events 2 (one CPU's, in time order). */
+static int ftrace_bundle(struct pf *f, const struct seq *s, const struct af_proto *pkt,
+			 const struct af_proto_field *fl)
 {
 	struct af_proto m;
 	struct af_proto_field x;
 	af_proto_sub(pkt, fl, &m);
+	set_source(f, s, UINT32_MAX - 1);   /* until the bundle says its CPU */
 	int rc;
-	while ((rc = af_proto_next(&m, &x)) > 0)
-		if (x.num == 2 && x.wire == AF_WIRE_LEN && ftrace_event(f, &m, &x) < 0)
+	while ((rc = af_proto_next(&m, &x)) > 0) {
+		if (x.num == 1 && x.wire == AF_WIRE_VARINT)
+			set_source(f, s, x.u < UINT32_MAX - 1 ? (uint32_t)x.u : UINT32_MAX - 2);
+		else if (x.num == 2 && x.wire == AF_WIRE_LEN && ftrace_event(f, &m, &x) < 0)
 			return -1;
+	}
 	return rc < 0 ? fail(f, &m) : 0;
 }
 
@@ -437,6 +675,8 @@ static int track_event(struct pf *f, struct seq *s, uint64_t ts, const struct af
 	}
 	if (rc < 0)
 		return fail(f, &m);
+	set_source(f, s, UINT32_MAX);
+	source_at(f, ts);
 	if (type != 1 && type != 2) {
 		f->other_events++;
 		return 0;
@@ -875,6 +1115,7 @@ static int profile_packet(struct pf *f, struct seq *s, const struct af_proto *pk
 /* ---- packets ---- */
 
 static int packets(struct pf *f, const uint8_t *data, size_t len, uint64_t base, int depth);
+static int stream_step(struct pf *f, size_t at);
 
 /* compressed_packets: a zlib stream of more packets (bounded like atrace). */
 static int compressed(struct pf *f, const struct af_proto_field *fl, int depth)
@@ -902,6 +1143,24 @@ struct packet {
 	size_t npayload;
 };
 
+/* scan_names' view of a packet: only what names threads and processes,
+ * read as the full walk reads it. */
+static int packet_names(struct pf *f, struct seq *s, const struct af_proto *m, const struct packet *pk)
+{
+	int rc = 0;
+	for (size_t i = 0; i < pk->npayload && rc == 0; i++) {
+		const struct af_proto_field *p = &pk->payload[i];
+		switch (p->num) {
+		case PKT_PROCESS_TREE: rc = process_tree(f, m, p); break;
+		case PKT_TRACK_DESC: rc = track_descriptor(f, m, p); break;
+		case PKT_PROCESS_DESC: rc = descriptor(f, m, p, false, NULL, NULL); break;
+		case PKT_THREAD_DESC: rc = descriptor(f, m, p, true, &s->pid, &s->tid); break;
+		default: rc = 0;
+		}
+	}
+	return rc;
+}
+
 static int packet(struct pf *f, const struct af_proto *outer, const struct af_proto_field *fl, int depth)
 {
 	struct af_proto m;
@@ -918,7 +1177,9 @@ static int packet(struct pf *f, const struct af_proto *outer, const struct af_pr
 		case PKT_DROPPED: f->dropped += x.u != 0; break;
 		case PKT_INTERNED: pk.interned = x; break;
 		case PKT_COMPRESSED:
-			if (compressed(f, &x, depth) < 0)
+			if (f->draw == DRAW_NAMES)   /* no streaming: see scan_names */
+				f->compressed++;
+			else if (compressed(f, &x, depth) < 0)
 				return -1;
 			break;
 		case PKT_ZSTD: f->zstd++; break;
@@ -933,12 +1194,14 @@ static int packet(struct pf *f, const struct af_proto *outer, const struct af_pr
 	struct seq *s = seq_of(f, pk.has_seq ? pk.seq_id : 0);
 	if (pk.cleared)
 		clear_seq(f, s);
+	if (f->draw == DRAW_NAMES)
+		return packet_names(f, s, &m, &pk);
 	if (pk.interned.data && interned_data(f, s, &m, &pk.interned) < 0)
 		return -1;
 	for (size_t i = 0; i < pk.npayload; i++) {
 		const struct af_proto_field *p = &pk.payload[i];
 		switch (p->num) {
-		case PKT_FTRACE: rc = ftrace_bundle(f, &m, p); break;
+		case PKT_FTRACE: rc = ftrace_bundle(f, s, &m, p); break;
 		case PKT_PROCESS_TREE: rc = process_tree(f, &m, p); break;
 		case PKT_TRACK_EVENT: rc = track_event(f, s, pk.ts, &m, p); break;
 		case PKT_TRACK_DESC: rc = track_descriptor(f, &m, p); break;
@@ -978,10 +1241,13 @@ static int packets(struct pf *f, const uint8_t *data, size_t len, uint64_t base,
 	while ((rc = af_proto_next(&m, &x)) > 0) {
 		if (x.num == TRACE_PACKET && x.wire == AF_WIRE_LEN && packet(f, &m, &x, depth) < 0)
 			return -1;
+		if (!depth && stream_step(f, (size_t)x.offset) < 0)
+			return 0;   /* out of order: read_perfetto starts again */
 	}
 	if (rc < 0 && !depth && m.error && strcmp(m.error, "length runs past the end of its message") == 0) {
-		af_profile_note(f->p, "the file ends inside a packet at offset 0x%" PRIx64 ": the packets before it are used",
-				m.error_offset);
+		if (f->draw != DRAW_NAMES)
+			af_profile_note(f->p, "the file ends inside a packet at offset 0x%" PRIx64 ": the packets before it are used",
+					m.error_offset);
 		return 0;
 	}
 	return rc < 0 ? fail(f, &m) : 0;
@@ -994,7 +1260,7 @@ static int packets(struct pf *f, const uint8_t *data, size_t len, uint64_t base,
  * events; only bundles overlap), so a merge of the runs with a heap holds
  * just the runs open at one time. A run joins the heap when the merge
  * reaches its first time; runs are ordered by that time once. */
-struct run { uint64_t first; size_t start, at, end; };   /* first: ev[start].ts */
+struct run { uint64_t ts; size_t at, end; };   /* ts: ev[at].ts, the next event's */
 
 struct merge {
 	const struct pev *ev;
@@ -1007,8 +1273,7 @@ struct merge {
 static bool run_before(const struct merge *g, size_t a, size_t b)
 {
 	const struct run *x = &g->runs[a], *y = &g->runs[b];
-	uint64_t tx = g->ev[x->at].ts, ty = g->ev[y->at].ts;
-	return tx != ty ? tx < ty : x->at < y->at;
+	return x->ts != y->ts ? x->ts < y->ts : x->at < y->at;
 }
 
 static void heap_push(struct merge *g, size_t r)
@@ -1038,10 +1303,10 @@ static void heap_sift_down(struct merge *g)
 
 static int by_first(const void *a, const void *b)
 {
-	const struct run *x = a, *y = b;
-	if (x->first != y->first)
-		return x->first < y->first ? -1 : 1;
-	return (x->start > y->start) - (x->start < y->start);
+	const struct run *x = a, *y = b;   /* not yet begun: at is the start */
+	if (x->ts != y->ts)
+		return x->ts < y->ts ? -1 : 1;
+	return (x->at > y->at) - (x->at < y->at);
 }
 
 static void merge_init(struct merge *g, const struct pev *ev, size_t n)
@@ -1051,7 +1316,7 @@ static void merge_init(struct merge *g, const struct pev *ev, size_t n)
 	for (size_t i = 0; i < n; i++) {
 		if (i == 0 || ev[i].ts < ev[i - 1].ts) {
 			af_grow(&g->runs, &cap, g->nruns + 1, sizeof *g->runs);
-			g->runs[g->nruns++] = (struct run){ ev[i].ts, i, i, i };
+			g->runs[g->nruns++] = (struct run){ ev[i].ts, i, i };
 		}
 		g->runs[g->nruns - 1].end = i + 1;
 	}
@@ -1060,17 +1325,22 @@ static void merge_init(struct merge *g, const struct pev *ev, size_t n)
 	g->heap = af_xcalloc(g->nruns ? g->nruns : 1, sizeof *g->heap);
 }
 
-/* The next event in time order, or NULL. */
-static const struct pev *merge_next(struct merge *g)
+/* The next event in time order, or NULL when none is left at or before
+ * time upto. */
+static const struct pev *merge_next(struct merge *g, uint64_t upto)
 {
 	while (g->next < g->nruns && (g->nheap == 0 || !run_before(g, g->heap[0], g->next)))
 		heap_push(g, g->next++);
 	if (g->nheap == 0)
 		return NULL;
 	struct run *r = &g->runs[g->heap[0]];
+	if (r->ts > upto)
+		return NULL;
 	const struct pev *e = &g->ev[r->at++];
 	if (r->at == r->end)
 		g->heap[0] = g->heap[--g->nheap];
+	else
+		r->ts = g->ev[r->at].ts;
 	if (g->nheap)
 		heap_sift_down(g);
 	return e;
@@ -1088,9 +1358,13 @@ static uint64_t us(uint64_t ns)
 	return ns / 1000 + (ns % 1000 >= 500);
 }
 
-static int fold_slices(struct pf *f)
+/* The slice builder, made with every name on first use: the same calls
+ * whether the events are folded as they stream or at the end. */
+static struct atrace_slices *slices_of(struct pf *f)
 {
-	struct atrace_slices *r = atrace_slices_new(f->p, f->o, f->d);
+	if (f->slices)
+		return f->slices;
+	struct atrace_slices *r = f->slices = atrace_slices_new(f->p, f->o, f->d);
 	for (size_t i = 0; i < f->nnames; i++) {
 		const struct name *n = &f->names[i];
 		if (n->thread)
@@ -1098,26 +1372,102 @@ static int fold_slices(struct pf *f)
 		else
 			atrace_slices_name_process(r, (int64_t)n->id, (const char *)n->s, n->n);
 	}
+	return r;
+}
+
+static void fold_event(struct pf *f, struct atrace_slices *r, const struct pev *e)
+{
+	const struct actor *a = &f->actors[e->actor];
+	uint32_t kind = e->n_kind & 3, n = e->n_kind >> 2;
+	if (kind == EV_PRINT) {
+		struct atrace_event ae = { .tid = a->tid, .tgid = -1, .ts = us(e->ts),
+			.event = "tracing_mark_write", .event_len = 18,
+			.payload = (const char *)e->s, .payload_len = n };
+		atrace_slices_event(r, &ae);
+	} else if (kind == EV_BEGIN) {
+		atrace_slices_begin(r, a->tid, a->pid, us(e->ts), (const char *)e->s, n);
+	} else {
+		atrace_slices_end(r, a->tid, us(e->ts));
+	}
+}
+
+/* Fold the gathered events at or before time upto, in time order (equal
+ * times in file order), and keep the rest in file order. */
+static void fold_upto(struct pf *f, uint64_t upto)
+{
+	if (f->nev == 0)
+		return;
+	struct atrace_slices *r = slices_of(f);
 	struct merge g;
 	merge_init(&g, f->ev, f->nev);
-	for (const struct pev *e; (e = merge_next(&g));) {
-		const struct actor *a = &f->actors[e->actor];
-		uint32_t kind = e->n_kind & 3, n = e->n_kind >> 2;
-		if (kind == EV_PRINT) {
-			struct atrace_event ae = { .tid = a->tid, .tgid = -1, .ts = us(e->ts),
-				.event = "tracing_mark_write", .event_len = 18,
-				.payload = (const char *)e->s, .payload_len = n };
-			atrace_slices_event(r, &ae);
-		} else if (kind == EV_BEGIN) {
-			atrace_slices_begin(r, a->tid, a->pid, us(e->ts), (const char *)e->s, n);
-		} else {
-			atrace_slices_end(r, a->tid, us(e->ts));
-		}
+	for (const struct pev *e; (e = merge_next(&g, upto));) {
+		fold_event(f, r, e);
+		f->folded = e->ts;
+		f->folded_any = true;
 	}
 	merge_release(&g);
-	int rc = atrace_slices_finish(r, "events but no slices (no atrace B|pid|name marks in ftrace print events, no track-event slices); try --cpu-samples");
-	atrace_slices_free(r);
-	return rc;
+	size_t kept = 0;
+	for (size_t i = 0; i < f->nev; i++)
+		if (f->ev[i].ts > upto)
+			f->ev[kept++] = f->ev[i];
+	f->nev = kept;
+}
+
+/* Streaming: fold once this many events are gathered (or as many again as
+ * the last fold kept, or as there are sources: each fold is paid for by
+ * the events read since, so the whole stays linear). */
+enum { STREAM_FOLD_MIN = 4096 };
+/* Past this many kept events a source that has been quiet since the last
+ * fold no longer holds the watermark back (an idle CPU would keep every
+ * event in memory). If it comes back with an old event, the reader starts
+ * again without streaming. */
+enum { STREAM_QUIET_AFTER = 1 << 19 };
+/* Mapped input is let go of in steps of this, one step behind the walk. */
+#define STREAM_CONSUME_STEP ((size_t)4 << 20)
+
+/* The time every source has passed: no event can come before it unless a
+ * source starts late or goes back, which add_event catches. */
+static uint64_t watermark(const struct pf *f)
+{
+	bool crowded = f->nev > STREAM_QUIET_AFTER;
+	uint64_t w = UINT64_MAX;
+	bool any = false;
+	for (size_t i = 0; i < f->nsources; i++) {
+		const struct source *src = &f->sources[i];
+		if (crowded && src->flush != f->flushes)
+			continue;
+		w = src->last < w ? src->last : w;
+		any = true;
+	}
+	return any ? w : 0;
+}
+
+/* After each packet of a streaming walk or scan_names (at: its offset):
+ * fold what the watermark has passed, let go of the input read long ago.
+ * -1 when an event came too late to stream. */
+static int stream_step(struct pf *f, size_t at)
+{
+	if (!f->stream && f->draw != DRAW_NAMES)
+		return 0;
+	if (f->broken)
+		return -1;
+	if (f->stream && f->nev >= f->flush_at) {
+		fold_upto(f, watermark(f));
+		f->flushes++;
+		size_t more = f->nev > f->nsources ? f->nev : f->nsources;
+		f->flush_at = f->nev + (more > STREAM_FOLD_MIN ? more : STREAM_FOLD_MIN);
+	}
+	if (at - f->consumed >= 2 * STREAM_CONSUME_STEP) {
+		f->consumed = at - STREAM_CONSUME_STEP;
+		af_input_consumed(f->in, f->consumed);
+	}
+	return 0;
+}
+
+static int fold_slices(struct pf *f)
+{
+	fold_upto(f, UINT64_MAX);
+	return atrace_slices_finish(slices_of(f), "events but no slices (no atrace B|pid|name marks in ftrace print events, no track-event slices); try --cpu-samples");
 }
 
 /* Name the sample graphs' threads and processes from what the trace said;
@@ -1209,6 +1559,9 @@ static void pf_release(struct pf *f)
 	free(f->tracks);
 	af_idmap_release(&f->track_ids);
 	free(f->ev);
+	atrace_slices_free(f->slices);
+	free(f->sources);
+	af_idmap_release(&f->source_ids);
 	free(f->actors);
 	af_idmap_release(&f->actor_ids);
 	free(f->names);
@@ -1227,17 +1580,27 @@ static void pf_release(struct pf *f)
 }
 
 /* One walk over the packets, folding what `draw` says (slice events are
- * gathered in every walk and folded at the end). A heap scan's findings
- * stay for the fold that follows it. */
-static int walk(struct pf *f, const struct af_input *in, enum draw draw)
+ * gathered in a slice walk and folded as they stream, or at the end). A
+ * heap scan's findings stay for the fold that follows it; a streaming walk
+ * keeps the names scan_names found. */
+static int walk(struct pf *f, const struct af_input *in, enum draw draw, bool stream)
 {
 	struct pf keep = *f;
 	f->hstacks = NULL;
 	af_idmap_init(&f->hstack_ids);
+	f->names = NULL;
 	pf_release(f);
 	/* every group together is bounded as one compressed file would be */
-	*f = (struct pf){ .p = keep.p, .o = keep.o, .d = keep.d, .draw = draw,
+	*f = (struct pf){ .p = keep.p, .o = keep.o, .d = keep.d, .draw = draw, .stream = stream,
+			  .in = in, .flush_at = STREAM_FOLD_MIN,
 			  .inflate_left = af_inflate_limit(in->len, keep.o->max_input) };
+	if (stream) {
+		f->names = keep.names;
+		f->nnames = keep.nnames;
+		f->cap_names = keep.cap_names;
+	} else {
+		free(keep.names);
+	}
 	if (draw == DRAW_HEAP) {
 		f->hstacks = keep.hstacks;
 		f->nhstacks = keep.nhstacks;
@@ -1250,20 +1613,43 @@ static int walk(struct pf *f, const struct af_input *in, enum draw draw)
 	return packets(f, in->data, in->len, 0, 0);
 }
 
+/* The names of threads and processes, into f->names, for a streaming walk:
+ * one walk over the packets reading only their descriptors and process
+ * trees. False when the trace cannot stream: it has compressed packets
+ * (their names would cost a second inflation) or bytes the full walk will
+ * report (it does, from its own diag). */
+static bool scan_names(struct pf *f, const struct af_input *in)
+{
+	struct af_diag d = *f->d;
+	struct pf s = { .p = f->p, .o = f->o, .d = &d, .draw = DRAW_NAMES, .in = in };
+	bool ok = packets(&s, in->data, in->len, 0, 0) == 0 && s.compressed == 0;
+	f->names = s.names;
+	f->nnames = s.nnames;
+	f->cap_names = s.cap_names;
+	s.names = NULL;
+	pf_release(&s);
+	return ok;
+}
+
 /* Slices when the trace has them, else CPU samples, else heap profiles;
- * --cpu-samples or --heap choose. */
+ * --cpu-samples or --heap choose. The profile arrives empty (af_read). */
 static int read_perfetto(struct af_profile *p, const struct af_input *in,
 			 const struct af_read_opts *o, struct af_diag *d)
 {
 	struct pf f = { .p = p, .o = o, .d = d };
 	enum draw first = o->heap != AF_HEAP_NONE ? DRAW_HEAP_SCAN : o->cpu_samples ? DRAW_CPU : DRAW_SLICES;
-	int rc = walk(&f, in, first);
-	if (rc == 0 && first == DRAW_SLICES && f.nev == 0 && f.cpu_samples)
-		rc = walk(&f, in, DRAW_CPU);
-	else if (rc == 0 && first == DRAW_SLICES && f.nev == 0 && f.heap_dumps)
-		rc = walk(&f, in, DRAW_HEAP_SCAN);
+	int rc = walk(&f, in, first, first == DRAW_SLICES && scan_names(&f, in));
+	if (rc == 0 && f.broken) {   /* an event too late to stream: gather them all */
+		af_profile_release(p);
+		af_profile_init(p);
+		rc = walk(&f, in, DRAW_SLICES, false);
+	}
+	if (rc == 0 && first == DRAW_SLICES && f.events == 0 && f.cpu_samples)
+		rc = walk(&f, in, DRAW_CPU, false);
+	else if (rc == 0 && first == DRAW_SLICES && f.events == 0 && f.heap_dumps)
+		rc = walk(&f, in, DRAW_HEAP_SCAN, false);
 	if (rc == 0 && f.draw == DRAW_HEAP_SCAN)
-		rc = walk(&f, in, DRAW_HEAP);
+		rc = walk(&f, in, DRAW_HEAP, false);
 	if (rc == 0 && f.draw == DRAW_SLICES) {
 		info(&f);
 		rc = fold_slices(&f);

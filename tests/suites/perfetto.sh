@@ -133,3 +133,34 @@ done
 check "perfetto/heap SVG says what it weighs" grep -q '>heap.pftrace · allocations<' "$TMP/heap.svg"
 renders_valid "perfetto/heap SVG" "$P/heap.pftrace"
 damage_sweep "perfetto/heap.pftrace" perfetto "$P/heap.pftrace"
+
+# The streaming fold (src/read_perfetto.c): one set of events laid out in
+# other file orders (tests/tools/perfetto_order.py) folds to the graph of
+# the sorted layout, so per-CPU bundles stream in time order, and a CPU
+# that appears late or a bundle that goes back in time start the fold
+# again without streaming. Names that come last still count from the first
+# slice. (Each trace has enough events to fold several times as it streams.)
+if ! command -v python3 >/dev/null; then
+	skip "perfetto/streaming fold" "python3 not installed"
+else
+	ORDER=tests/tools/perfetto_order.py
+	python3 "$ORDER" sorted "$TMP/o-sorted.pftrace"
+	"$AFLAME" --format folded "$TMP/o-sorted.pftrace" >"$TMP/o-sorted.folded" 2>/dev/null
+	"$AFLAME" --format folded --flamechart "$TMP/o-sorted.pftrace" >"$TMP/o-sorted.chart" 2>/dev/null
+	check "perfetto/streaming: the sorted trace has deep stacks on every thread" \
+		test "$(grep -c '^com.example.order (100);worker-5 (106);.*;.*;.*;' "$TMP/o-sorted.folded")" -gt 20
+	for v in percpu late-cpu rewind late-name decorated; do
+		python3 "$ORDER" $v "$TMP/o-$v.pftrace"
+		"$AFLAME" --format folded "$TMP/o-$v.pftrace" >"$TMP/o-$v.folded" 2>/dev/null
+		"$AFLAME" --format folded --flamechart "$TMP/o-$v.pftrace" >"$TMP/o-$v.chart" 2>/dev/null
+	done
+	for v in percpu late-cpu rewind decorated; do
+		same_file "perfetto/streaming: $v folds as sorted" "$TMP/o-$v.folded" "$TMP/o-sorted.folded"
+		same_file "perfetto/streaming: $v charts as sorted" "$TMP/o-$v.chart" "$TMP/o-sorted.chart"
+	done
+	sed -e 's/^com.example.order (100);worker-5 (106)/process-200 (200);worker-5 (106)/' \
+		-e 's/;main (101)/;main-renamed (101)/' "$TMP/o-sorted.folded" | LC_ALL=C sort >"$TMP/o-renamed.folded"
+	LC_ALL=C sort "$TMP/o-late-name.folded" >"$TMP/o-late-name.sorted"
+	same_file "perfetto/streaming: names at the end count from the first slice" \
+		"$TMP/o-late-name.sorted" "$TMP/o-renamed.folded"
+fi
