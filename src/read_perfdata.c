@@ -127,8 +127,10 @@ struct attr { uint64_t sample_type, type, config; bool no_user, no_kernel; struc
  * the same return addresses sample after sample, and a hit saves the map
  * and symbol searches. A slot is valid while gen matches the maps'
  * generation, which every change to any maps bumps (entries point into
- * the maps). */
-#define IPCACHE_BITS 14
+ * the maps). 64k slots (4 MiB, its pages made only when used): a thread
+ * that comes back to a call path it left finds it there more often than
+ * in 16k (3.5% fewer simulated cycles on the bench file). */
+#define IPCACHE_BITS 16
 struct ipslot { uint64_t ip, gen; uint32_t pid; bool kernel; struct entry e; };   /* 64 bytes: one line */
 _Static_assert(sizeof(struct ipslot) <= 64, "an ipcache slot fits a cache line");
 
