@@ -169,6 +169,16 @@ check "perfdata/corners: -t picks a thread" test "$got" -eq 2
 check "perfdata/--colors android takes the app package from META_INFO" cmp "$TMP/meta.svg" "$TMP/named.svg"
 check "perfdata/--colors android: another package colours differently" sh -c "! cmp -s '$TMP/meta.svg' '$TMP/other.svg'"
 check "perfdata/-f perf-data reads it" test -s "$TMP/f.folded"
+# a thread's next sample starts from the frames it shares with the one
+# before (mkperf.py art): libart's stub, hidden next to a Java frame, is
+# drawn when the next sample has a native callee there, and hidden again
+python3 "$S/mkperf.py" art "$TMP/art.data"
+got=$("$AFLAME" --format folded "$TMP/art.data" 2>/dev/null | grep 'Worker (102)')
+want="com.example.app (100);Worker (102);main();render_frame();art_quick_invoke_stub;draw(int) 2
+com.example.app (100);Worker (102);main();render_frame();void com.example.Java.run() 5"
+if [ "$got" = "$want" ]; then pass "perfdata/art: shared callers redone from the last frame that is not ART's"
+else fail "perfdata/art: shared callers" "got: $(echo "$got" | tr '\n' '|')"; fi
+
 # FORK and overlapping maps (mkperf.py maps): a forked process symbolizes
 # through its parent's maps and takes its name, a new thread its parent
 # thread's name; a map inside an older one leaves both sides mapped, the
