@@ -6,7 +6,8 @@
  * One app process with 12 threads; 300 mapped libraries, each with an
  * embedded symbol table (the FILE feature) of 400 symbols, and a kernel
  * with 3000; samples with callchains 20-70 frames deep (leaf first, a third
- * with kernel frames after PERF_CONTEXT_KERNEL), built from 4000 base
+ * with kernel frames after PERF_CONTEXT_KERNEL, deeper ones longer at the
+ * leaf as real kernel stacks are), built from 4000 base
  * stacks and a few callees each so that, as in real recordings, samples
  * share their callers and land on a bounded set of leaves. A thread stays
  * in one base stack for a run of samples (1 in 8 moves it to another of
@@ -150,7 +151,10 @@ int main(int argc, char **argv)
 		u64(nr);
 		if (kframes) {
 			u64((uint64_t)-128);
-			for (unsigned k = 0; k < kframes; k++)
+			/* leaf first, so a deeper kernel stack adds frames at
+			 * the leaf: its outer frames (the syscall entry and
+			 * what follows) are those of a shallower one */
+			for (unsigned k = kframes; k-- > 0;)
 				u64(KBASE + 0x1000 + ((b + k * 131) % KSYMS) * SYM_LEN + 8);
 			u64((uint64_t)-512);
 		}

@@ -125,6 +125,27 @@ got=$(grep -c ';\[off-cpu\] [0-9]*$' "$TMP/off.folded")
 check "perfdata/offcpu v2: off-CPU stacks end [off-cpu]" test "$got" -gt 0
 got=$(grep ';\[off-cpu\] [0-9]*$' "$TMP/off.folded" | awk '{s += $NF} END {print s}')
 check "perfdata/offcpu v2: off-CPU weight 344124304 (simpleperf off-cpu mode)" test "$got" = 344124304
+# event names as simpleperf's GetEventNameByAttr gives them: report_lib_test.py
+# test_offcpu names perf_with_trace_offcpu_v2.data's event cpu-clock:u
+check "perfdata/offcpu v2: the event named cpu-clock:u (simpleperf's name)" \
+	grep -qxF "event types: cpu-clock:u, sched:sched_switch (the first is drawn)" "$TMP/info"
+# perf_with_ip_zero_in_callchain.data (record -e cache-misses,cache-misses:u):
+# event_type_info names both cache-misses; the attrs tell :u apart, as
+# simpleperf report does. The one sample is of the second: drawn by default
+# (stackcollapse.py draws the first event type it sees), and --event picks
+# either by simpleperf's name.
+"$AFLAME" --info "$S/perf_with_ip_zero_in_callchain.data" >"$TMP/info" 2>/dev/null
+check "perfdata/ip zero: two event types told apart, the sampled one drawn" grep -qxF \
+	"event types: cache-misses, cache-misses:u (cache-misses:u is drawn: the first sample's)" "$TMP/info"
+check "perfdata/ip zero: 1 sample drawn" grep -qxF "samples: 1 drawn, 0 of other event types" "$TMP/info"
+want='process-23671 (23671);thread-23671 (23671);[kernel.kallsyms][+0]_[k];[kernel.kallsyms][+ffffffc000159b04]_[k] 1'
+got=$("$AFLAME" --format folded "$S/perf_with_ip_zero_in_callchain.data" 2>/dev/null)
+check "perfdata/ip zero: the sample's kernel chain, ip 0 at its root" test "$got" = "$want"
+got=$("$AFLAME" --format folded --event cache-misses:u "$S/perf_with_ip_zero_in_callchain.data" 2>/dev/null)
+check "perfdata/ip zero: --event cache-misses:u draws it" test "$got" = "$want"
+"$AFLAME" --format folded --event cache-misses "$S/perf_with_ip_zero_in_callchain.data" >"$TMP/out" 2>"$TMP/e"
+check "perfdata/ip zero: --event cache-misses has no samples: exit 1, said so" \
+	sh -c "[ $? -eq 1 ] && grep -q 'nothing to draw' '$TMP/e' && ! [ -s '$TMP/out' ]"
 "$AFLAME" -o "$TMP/inv.svg" "$S/invalid_perf.data" 2>"$TMP/e"
 check "perfdata/invalid_perf.data: refused with exit 1" test $? -eq 1
 check "perfdata/invalid_perf.data: a clear message" grep -q 'unrecognised input' "$TMP/e"
@@ -148,6 +169,16 @@ check "perfdata/corners: -t picks a thread" test "$got" -eq 2
 check "perfdata/--colors android takes the app package from META_INFO" cmp "$TMP/meta.svg" "$TMP/named.svg"
 check "perfdata/--colors android: another package colours differently" sh -c "! cmp -s '$TMP/meta.svg' '$TMP/other.svg'"
 check "perfdata/-f perf-data reads it" test -s "$TMP/f.folded"
+# a thread's next sample starts from the frames it shares with the one
+# before (mkperf.py art): libart's stub, hidden next to a Java frame, is
+# drawn when the next sample has a native callee there, and hidden again
+python3 "$S/mkperf.py" art "$TMP/art.data"
+got=$("$AFLAME" --format folded "$TMP/art.data" 2>/dev/null | grep 'Worker (102)')
+want="com.example.app (100);Worker (102);main();render_frame();art_quick_invoke_stub;draw(int) 2
+com.example.app (100);Worker (102);main();render_frame();void com.example.Java.run() 5"
+if [ "$got" = "$want" ]; then pass "perfdata/art: shared callers redone from the last frame that is not ART's"
+else fail "perfdata/art: shared callers" "got: $(echo "$got" | tr '\n' '|')"; fi
+
 # FORK and overlapping maps (mkperf.py maps): a forked process symbolizes
 # through its parent's maps and takes its name, a new thread its parent
 # thread's name; a map inside an older one leaves both sides mapped, the

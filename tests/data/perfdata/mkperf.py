@@ -8,7 +8,9 @@ sections. VARIANT "corners" is a well-formed file (two threads, one map with
 an embedded symbol table, a kernel frame, an ip outside every map); "maps"
 adds a forked process and thread and a map splitting an older one,
 "many-maps" floods them, "records" adds simpleperf's and perf's
-unusual records (UNWINDING_RESULT, AUXTRACE, SWITCH); the
+unusual records (UNWINDING_RESULT, AUXTRACE, SWITCH), "art" a thread
+whose consecutive samples share their callers up to one of ART's own
+frames that is hidden in one and drawn in the next; the
 others damage it in one place each, for the bad-input catalogue."""
 import struct, sys
 
@@ -96,6 +98,19 @@ def build(variant):
             rec(14, 0, b''),
             sample(100, 100, 9, [0x7110, 0x7010]),
         ]
+    if variant == 'art':
+        # leaf first; root first they are main > render_frame > libart's
+        # invoke stub > a Java method (the stub hidden, next to Java) or
+        # draw (the stub drawn): the second and third share the stub with
+        # the sample before them, which drew it the other way
+        java = [0xb010, 0xa010, 0x7210, 0x7010]
+        native = [0x7110, 0xa010, 0x7210, 0x7010]
+        records += [
+            comm(100, 102, 'Worker'),
+            mmap(100, 0xa000, 0x1000, 0, '/apex/com.android.art/lib64/libart.so'),
+            mmap(100, 0xb000, 0x1000, 0, '/system/framework/framework.jar'),
+            sample(100, 102, 1, java), sample(100, 102, 2, native), sample(100, 102, 4, java),
+        ]
     if variant == 'cut-record':
         records[4] = records[4][:-8]
     if variant == 'short-record':
@@ -107,6 +122,11 @@ def build(variant):
                        [(0x1000, 0x100, '_Z4mainv'), (0x1100, 0x80, '_Z4drawi'),
                         (0x1200, 0x20, '_Z12render_framev'),
                         (0x1300, 0x20, 'com.example.app.Native.call')])
+    if variant == 'art':
+        files += file_entry('/apex/com.android.art/lib64/libart.so', 2, 0x1000,
+                            [(0x1000, 0x100, 'art_quick_invoke_stub')])
+        files += file_entry('/system/framework/framework.jar', 3, 0,
+                            [(0x0, 0x100, 'void com.example.Java.run()')])
     if variant == 'bad-symbol-count':
         files = files[:4] + files[4:].replace(struct.pack('<I', 4), struct.pack('<I', 300000), 1)
     meta = b''.join(cstr(x) for x in ('event_type_info', 'cpu-clock,1,0',
