@@ -9,6 +9,20 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The one event type named want plus a modifier (cpu-clock for the file's
+ * cpu-clock:u: users type what they recorded), or -1 for none or several. */
+static int pick_by_base(const char *want, size_t len, const struct af_event_name *names, size_t n)
+{
+	int found = -1;
+	for (size_t i = 0; i < n; i++)
+		if (names[i].n > len && names[i].s[len] == ':' && memcmp(names[i].s, want, len) == 0) {
+			if (found >= 0)
+				return -1;
+			found = (int)i;
+		}
+	return found;
+}
+
 int af_event_pick(const char *want, const struct af_event_name *names, size_t n, struct af_diag *d)
 {
 	if (!want)
@@ -17,6 +31,9 @@ int af_event_pick(const char *want, const struct af_event_name *names, size_t n,
 	for (size_t i = 0; i < n; i++)
 		if (names[i].n == len && memcmp(names[i].s, want, len) == 0)
 			return (int)i;
+	int base = pick_by_base(want, len, names, n);
+	if (base >= 0)
+		return base;
 	struct af_buf b = { 0 };
 	for (size_t i = 0; i < n; i++) {
 		if (i)

@@ -64,8 +64,9 @@ struct af_profile {
 struct af_event_name { const char *s; size_t n; };
 
 /* The index of the event type named want (--event) among a file's n event
- * types; want NULL: 0, the first. No such name: -1 with d set to a message
- * listing the file's event types. */
+ * types; want NULL: 0, the first. A name without its modifier picks the one
+ * event type with it (cpu-clock: cpu-clock:u). No such name, or several
+ * with modifiers: -1 with d set to a message listing the file's types. */
 int af_event_pick(const char *want, const struct af_event_name *names, size_t n, struct af_diag *d);
 /* What an event's periods count: "ns" for the clocks (cpu-clock,
  * task-clock, with any ":u"-like modifier), else "events". */

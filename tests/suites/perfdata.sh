@@ -129,6 +129,9 @@ check "perfdata/offcpu v2: off-CPU weight 344124304 (simpleperf off-cpu mode)" t
 # test_offcpu names perf_with_trace_offcpu_v2.data's event cpu-clock:u
 check "perfdata/offcpu v2: the event named cpu-clock:u (simpleperf's name)" \
 	grep -qxF "event types: cpu-clock:u, sched:sched_switch (the first is drawn)" "$TMP/info"
+"$AFLAME" --format folded --event cpu-clock "$S/perf_with_trace_offcpu_v2.data" >"$TMP/off-base.folded" 2>/dev/null
+check "perfdata/offcpu v2: --event cpu-clock picks cpu-clock:u (the one cpu-clock)" \
+	cmp "$TMP/off.folded" "$TMP/off-base.folded"
 # perf_with_ip_zero_in_callchain.data (record -e cache-misses,cache-misses:u):
 # event_type_info names both cache-misses; the attrs tell :u apart, as
 # simpleperf report does. The one sample is of the second: drawn by default

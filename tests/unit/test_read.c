@@ -180,3 +180,26 @@ void test_hash_until(void)
 	af_hash_keyed_until(s, 4, ';', &len);
 	INT_EQ(len, 2);
 }
+
+/* --event: an exact name first, then a name without its modifier when one
+ * event type has it; several with modifiers are refused with the list */
+void test_read_event_pick(void)
+{
+	static const struct af_event_name names[] = {
+		{ "cpu-cycles:u", 12 }, { "cpu-cycles:k", 12 }, { "cpu-clock:u", 11 }, { "cache-misses", 12 },
+		{ "cache-misses:u", 14 },
+	};
+	struct af_diag d;
+	af_diag_init(&d, "t");
+	INT_EQ(af_event_pick(NULL, names, 5, &d), 0);
+	INT_EQ(af_event_pick("cpu-clock:u", names, 5, &d), 2);
+	INT_EQ(af_event_pick("cpu-clock", names, 5, &d), 2);
+	INT_EQ(af_event_pick("cache-misses", names, 5, &d), 3);   /* exact beats a modifier */
+	INT_EQ(af_event_pick("cache-misses:u", names, 5, &d), 4);
+	OK(!d.set);
+	INT_EQ(af_event_pick("cpu", names, 5, &d), -1);            /* no prefix matching */
+	OK(d.set);
+	af_diag_init(&d, "t");
+	INT_EQ(af_event_pick("cpu-cycles", names, 5, &d), -1);     /* :u or :k? */
+	OK(strstr(d.msg, "it has: cpu-cycles:u, cpu-cycles:k, cpu-clock:u") != NULL);
+}
