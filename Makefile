@@ -231,7 +231,7 @@ SANITIZED := O=build-sanitize SANITIZE=address,undefined
 # normal build and the fast tier again under AddressSanitizer +
 # UndefinedBehaviorSanitizer with leak detection (build-sanitize/), in one
 # queue (tests/run.sh --sanitized); both builds share the cores.
-.PHONY: test check-sanitized check-bins check-bins-plain check-bins-sanitized
+.PHONY: test test-bins check-sanitized check-bins check-bins-plain check-bins-sanitized
 test: $(TEST_BINS)
 	@AFLAME=$(BIN) UNIT=$(O)/unit-tests O=$(O) bash tests/run.sh --fast -j 2
 
@@ -239,11 +239,14 @@ check: test-deps
 	@$(MAKE) --no-print-directory -j$(NPROC) check-bins
 	@AFLAME=$(BIN) UNIT=$(O)/unit-tests O=$(O) bash tests/run.sh -j 2 --sanitized build-sanitize
 
+# test-bins: what the suites run, in $(O) (a name, so that a sub-make
+# with another O builds its own)
+test-bins: $(TEST_BINS)
 check-bins: check-bins-plain check-bins-sanitized
 check-bins-plain:
-	@$(MAKE) --no-print-directory $(TEST_BINS)
+	@$(MAKE) --no-print-directory test-bins
 check-bins-sanitized:
-	@$(MAKE) --no-print-directory $(SANITIZED) $(TEST_BINS)
+	@$(MAKE) --no-print-directory $(SANITIZED) test-bins
 
 # the fast tier under the sanitizers alone
 check-sanitized:
