@@ -138,11 +138,15 @@ static bool split_line(const char *s, size_t n, size_t *stack_len, const char **
 	return true;
 }
 
-/* Length of the common prefix of a and b: 32 bytes at a time (compilers
- * make a fixed-size memcmp a few word compares), then a word, then bytes. */
+/* Length of the common prefix of a and b: libc's memcmp (vector compares)
+ * over 256-byte blocks while they agree, then 32 bytes at a time (compilers
+ * make a fixed-size memcmp of that size a few word compares), a word, and
+ * bytes: sorted input shares most of each line with the one before. */
 static size_t common_prefix(const char *a, const char *b, size_t n)
 {
 	size_t i = 0;
+	while (i + 256 <= n && memcmp(a + i, b + i, 256) == 0)
+		i += 256;
 	while (i + 32 <= n && memcmp(a + i, b + i, 32) == 0)
 		i += 32;
 	for (uint64_t x, y; i + 8 <= n; i += 8) {
@@ -167,15 +171,26 @@ static void start_diff(struct folded *f)
 }
 
 /* How many frames of the previous stack this one starts with: whole
- * frames of their common prefix (sorted input shares most of each line). */
+ * frames of their common prefix. Frames end in increasing order, so a
+ * binary search finds those ending inside it; all but the last of them end
+ * before a ';' both lines have, and the last must end a frame in both. */
 static size_t shared_frames(const struct folded *f, const char *s, size_t n)
 {
-	size_t same = common_prefix(s, f->prev, n < f->prev_len ? n : f->prev_len), keep = 0;
-	while (keep < f->depth && f->path[keep].end <= same &&
-	       (f->path[keep].end == n || s[f->path[keep].end] == ';') &&
-	       (f->path[keep].end == f->prev_len || f->prev[f->path[keep].end] == ';'))
-		keep++;
-	return keep;
+	size_t same = common_prefix(s, f->prev, n < f->prev_len ? n : f->prev_len);
+	size_t lo = 0, hi = f->depth;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (f->path[mid].end <= same)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo) {
+		size_t end = f->path[lo - 1].end;
+		if (!(end == n || s[end] == ';') || !(end == f->prev_len || f->prev[end] == ';'))
+			lo--;
+	}
+	return lo;
 }
 
 /* The frames of s[pos..n), after the f->depth already known: each one's
