@@ -81,14 +81,13 @@ char *af_buf_detach(struct af_buf *b)
 
 /* ---- sink ---- */
 
-enum { SINK_BLOCK = 1 << 16 };
+enum { SINK_BLOCK = 1 << 16, SINK_DIRECT = 1 << 14 };
 
 void af_sink_init(struct af_sink *s, af_write_fn *write, void *ctx)
 {
 	s->write = write;
 	s->ctx = ctx;
-	af_buf_init(&s->buf);
-	af_buf_reserve(&s->buf, SINK_BLOCK);
+	af_buf_init(&s->buf);   /* grown as written: most sinks hold a few bytes */
 	s->error = 0;
 	s->written = 0;
 }
@@ -105,12 +104,18 @@ void af_sink_write(struct af_sink *s, const void *data, size_t len)
 {
 	if (s->buf.len + len > SINK_BLOCK)
 		flush(s);
-	if (len > SINK_BLOCK) {
+	/* a large piece (the SVG's script) goes out from where it is: copied,
+	 * it would touch a fresh page of the buffer per 4 KiB, and a page
+	 * fault costs more than the extra write */
+	if (len >= SINK_DIRECT) {
+		flush(s);
 		if (!s->error && s->write(s->ctx, data, len) < 0)
 			s->error = errno ? errno : EIO;
 		s->written += len;
 		return;
 	}
+	if (s->buf.len + len >= s->buf.cap)
+		af_buf_reserve(&s->buf, len);
 	memcpy(s->buf.data + s->buf.len, data, len);
 	s->buf.len += len;
 }
@@ -124,6 +129,8 @@ void af_sink_putc(struct af_sink *s, char c)
 {
 	if (s->buf.len + 1 > SINK_BLOCK)
 		flush(s);
+	if (s->buf.len + 1 >= s->buf.cap)
+		af_buf_reserve(&s->buf, 1);
 	s->buf.data[s->buf.len++] = c;
 }
 
@@ -166,6 +173,18 @@ void af_sink_u64(struct af_sink *s, uint64_t v)
 	af_sink_write(s, tmp + sizeof tmp - n, n);
 }
 
+/* llround(x) for 0 <= x < 2^64, without libm (the program needs nothing
+ * else from it, and loading it is a cost on every run): half away from
+ * zero. x minus its integer part is exact in binary floating point. At
+ * 2^63 and above llround's result is undefined; x86-64's is 2^63, kept. */
+static uint64_t round_half_up(double x)
+{
+	if (x >= 9223372036854775808.0)
+		return (uint64_t)1 << 63;
+	uint64_t i = (uint64_t)x;
+	return i + (x - (double)i >= 0.5);
+}
+
 void af_sink_fixed(struct af_sink *s, double v, int decimals)
 {
 	static const double scale[] = { 1, 10, 100, 1000, 10000, 100000, 1000000 };
@@ -176,7 +195,7 @@ void af_sink_fixed(struct af_sink *s, double v, int decimals)
 		return;
 	}
 	bool neg = v < 0;
-	uint64_t scaled = (uint64_t)llround(fabs(v) * scale[decimals]);
+	uint64_t scaled = round_half_up(fabs(v) * scale[decimals]);
 	uint64_t unit = (uint64_t)scale[decimals];
 	uint64_t ip = scaled / unit, fp = scaled % unit;
 	char tmp[48], *end = tmp + sizeof tmp, *p = end;

@@ -1,4 +1,5 @@
-/* input.c: map a file, or read standard input, into memory. */
+/* input.c: map a file, or read standard input, into memory; windows over
+ * a mapped file read() into one buffer (af_window, read.h). */
 #include "input.h"
 #include "util.h"
 
@@ -82,21 +83,20 @@ int af_input_load(struct af_mapped *m, const char *path, uint64_t max, struct af
 		close(fd);
 		return too_large(d, max);
 	}
-	int rc = 0;
 	if (S_ISREG(st.st_mode) && st.st_size > 0) {
 		void *p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-		if (p == MAP_FAILED) {
-			rc = read_all(m, fd, max, d);
-		} else {
+		if (p != MAP_FAILED) {
+			/* fd stays open: af_window reads it */
 			m->map = p;
 			m->map_len = (size_t)st.st_size;
 			m->in.data = p;
 			m->in.len = (size_t)st.st_size;
 			m->in.mapped = true;
+			m->in.fd = fd;
+			return 0;
 		}
-	} else {
-		rc = read_all(m, fd, max, d);
 	}
+	int rc = read_all(m, fd, max, d);
 	close(fd);
 	return rc;
 }
@@ -123,10 +123,71 @@ const char *af_input_line_source(const struct af_input *in, uint64_t *line)
 	return in->parts[i - 1].name;
 }
 
+/* ---- windows ---- */
+
+/* Large enough that a read is a small part of the bytes' cost, small
+ * enough to stay in the L2 cache with the line being parsed. */
+enum { WINDOW = 256 * 1024 };
+
+void af_window_init(struct af_window *w, const struct af_input *in)
+{
+	memset(w, 0, sizeof *w);
+	w->in = in;
+	if (!in->mapped || in->len <= WINDOW) {
+		w->data = in->data;   /* small files: the few pages detection touched */
+		w->len = in->len;
+		return;
+	}
+	w->buffered = true;
+	w->buf = af_xmalloc(WINDOW);
+	w->cap = WINDOW;
+	w->data = w->buf;
+}
+
+int af_window_more(struct af_window *w, size_t keep, struct af_diag *d)
+{
+	const struct af_input *in = w->in;
+	uint64_t next = w->at + w->len;   /* the first input byte not in data */
+	if (!w->buffered || next >= in->len)
+		return 0;
+	size_t kept = w->len - keep;
+	w->at += keep;
+	if (kept > w->cap / 2) {
+		/* a line longer than half the buffer: the rest from the mapping
+		 * (each read adds at least half a buffer, so reading stays linear) */
+		w->buffered = false;
+		w->data = in->data + w->at;
+		w->len = in->len - (size_t)w->at;
+		return 1;
+	}
+	memmove(w->buf, w->data + keep, kept);
+	size_t want = w->cap - kept;
+	if (want > in->len - next)
+		want = (size_t)(in->len - next);
+	ssize_t n;
+	do
+		n = pread(in->fd, w->buf + kept, want, (off_t)next);
+	while (n < 0 && errno == EINTR);
+	if (n <= 0)
+		return af_diag_offset(d, next, "cannot read: %s",
+				      n < 0 ? strerror(errno) : "the file shrank while it was read");
+	w->data = w->buf;
+	w->len = kept + (size_t)n;
+	return 1;
+}
+
+void af_window_release(struct af_window *w)
+{
+	free(w->buf);
+	memset(w, 0, sizeof *w);
+}
+
 void af_input_release(struct af_mapped *m)
 {
-	if (m->map)
+	if (m->map) {
 		munmap(m->map, m->map_len);
+		close(m->in.fd);
+	}
 	free(m->heap);
 	memset(m, 0, sizeof *m);
 }

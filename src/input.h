@@ -1,5 +1,6 @@
-/* input.h: an input file in memory. Regular files are mapped (no copy);
- * standard input and pipes are read into a buffer. */
+/* input.h: an input file in memory. Regular files are mapped (no copy),
+ * their descriptor kept open for af_window (read.h); standard input and
+ * pipes are read into a buffer. */
 #ifndef AF_INPUT_H
 #define AF_INPUT_H
 

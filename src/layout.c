@@ -47,6 +47,9 @@ static uint64_t *included_totals(const struct af_tree *t, const uint8_t *exclude
 	return tot;
 }
 
+/* Frames reserved before the walk, at most (more grow as needed). */
+enum { FRAMES_RESERVED = 1 << 20 };
+
 struct pending {
 	uint32_t node, depth;
 	uint64_t start;
@@ -528,7 +531,11 @@ int af_layout_build(struct af_layout *l, struct af_tree *t, uint32_t root,
 		.chart = o->chart, .kinds = o->kinds, .nkinds = o->kinds ? o->nkinds : 0,
 		.threshold = threshold > 1 ? (uint64_t)ceil(threshold) : 1,
 	};
-	size_t cap = 0;
+	/* at most a frame a node: room for them up front, so the array is
+	 * never copied as it grows (its pages are only made as written;
+	 * growing copied 4 KiB pages that were each a page fault on a VM) */
+	size_t cap = t->nnodes < FRAMES_RESERVED ? t->nnodes : FRAMES_RESERVED;
+	l->frames = af_xmalloc_huge(cap * sizeof *l->frames);
 	uint32_t all = 0;   /* af_tree_init interns "all" first */
 	struct pending first = { root, 0, 0, 0, 0, NULL, ';', false };
 	emit(l, &cap, &first, all, l->total);

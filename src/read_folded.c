@@ -55,6 +55,7 @@ struct folded {
 	/* the previous stack: its bytes and its frames */
 	const char *prev;
 	size_t prev_len;
+	bool prev_in_input;    /* prev is in the input (not rewritten) */
 	struct frame *path;
 	size_t depth, cap;
 };
@@ -137,11 +138,15 @@ static bool split_line(const char *s, size_t n, size_t *stack_len, const char **
 	return true;
 }
 
-/* Length of the common prefix of a and b: 32 bytes at a time (compilers
- * make a fixed-size memcmp a few word compares), then a word, then bytes. */
+/* Length of the common prefix of a and b: libc's memcmp (vector compares)
+ * over 256-byte blocks while they agree, then 32 bytes at a time (compilers
+ * make a fixed-size memcmp of that size a few word compares), a word, and
+ * bytes: sorted input shares most of each line with the one before. */
 static size_t common_prefix(const char *a, const char *b, size_t n)
 {
 	size_t i = 0;
+	while (i + 256 <= n && memcmp(a + i, b + i, 256) == 0)
+		i += 256;
 	while (i + 32 <= n && memcmp(a + i, b + i, 32) == 0)
 		i += 32;
 	for (uint64_t x, y; i + 8 <= n; i += 8) {
@@ -166,15 +171,26 @@ static void start_diff(struct folded *f)
 }
 
 /* How many frames of the previous stack this one starts with: whole
- * frames of their common prefix (sorted input shares most of each line). */
+ * frames of their common prefix. Frames end in increasing order, so a
+ * binary search finds those ending inside it; all but the last of them end
+ * before a ';' both lines have, and the last must end a frame in both. */
 static size_t shared_frames(const struct folded *f, const char *s, size_t n)
 {
-	size_t same = common_prefix(s, f->prev, n < f->prev_len ? n : f->prev_len), keep = 0;
-	while (keep < f->depth && f->path[keep].end <= same &&
-	       (f->path[keep].end == n || s[f->path[keep].end] == ';') &&
-	       (f->path[keep].end == f->prev_len || f->prev[f->path[keep].end] == ';'))
-		keep++;
-	return keep;
+	size_t same = common_prefix(s, f->prev, n < f->prev_len ? n : f->prev_len);
+	size_t lo = 0, hi = f->depth;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (f->path[mid].end <= same)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo) {
+		size_t end = f->path[lo - 1].end;
+		if (!(end == n || s[end] == ';') || !(end == f->prev_len || f->prev[end] == ';'))
+			lo--;
+	}
+	return lo;
 }
 
 /* The frames of s[pos..n), after the f->depth already known: each one's
@@ -339,6 +355,7 @@ static int fold_line(struct folded *f, const char *s, size_t n)
 			size_t len = two ? len1 : stack_len;
 			const char *stack = rewrite(f, s, &len);
 			add_stack(f, stack, len, count, two ? &first : NULL);
+			f->prev_in_input = stack == s;
 			f->stacks++;
 			return 0;
 		}
@@ -371,6 +388,56 @@ static void info_total(struct af_profile *p)
 	af_profile_info(p, "total", "%s samples", b);
 }
 
+/* One line, without its newline: blanks and CR at its end dropped, then
+ * skipped if empty or a comment, else folded. */
+static int take_line(struct folded *f, const char *s, size_t n)
+{
+	f->lines++;
+	while (n && (s[n - 1] == '\r' || s[n - 1] == ' ' || s[n - 1] == '\t'))
+		n--;
+	return n && !comment(s, n) ? fold_line(f, s, n) : 0;
+}
+
+/* Every line of the input, a window at a time (af_window). The window
+ * keeps the previous stack while it is read from the input (its prefix is
+ * compared with the next line's), else the line being read. */
+static int read_lines(struct folded *f)
+{
+	struct af_window w;
+	af_window_init(&w, f->in);
+	size_t pos = 0, from = 0;   /* a line starts at pos; no newline in [pos, from) */
+	uint64_t consumed = 0;
+	int rc = 0;
+	while (rc == 0) {
+		const char *base = (const char *)w.data;
+		const char *nl = memchr(base + from, '\n', w.len - from);
+		if (!nl) {
+			size_t keep = f->prev_in_input ? (size_t)(f->prev - base) : pos;
+			size_t scanned = w.len;
+			rc = af_window_more(&w, keep, f->d);
+			if (rc > 0) {
+				f->prev = f->prev_in_input ? (const char *)w.data : f->prev;
+				from = scanned - keep;
+				pos -= keep;
+				rc = 0;
+				continue;
+			}
+			if (rc == 0 && pos < w.len)   /* the last line has no newline */
+				rc = take_line(f, base + pos, w.len - pos);
+			break;
+		}
+		rc = take_line(f, base + pos, (size_t)(nl - base) - pos);
+		from = pos = (size_t)(nl - base) + 1;
+		/* a mapped input read through its mapping: what is behind the
+		 * stack still compared need not stay in memory */
+		uint64_t done = w.at + (f->prev_in_input ? (size_t)(f->prev - base) : pos);
+		if (!w.buffered && done - consumed >= AF_INPUT_CONSUME_STEP)
+			af_input_consumed(f->in, (size_t)(consumed = done));
+	}
+	af_window_release(&w);
+	return rc;
+}
+
 static int read_folded(struct af_profile *p, const struct af_input *in,
 		   const struct af_read_opts *o, struct af_diag *d)
 {
@@ -382,25 +449,7 @@ static int read_folded(struct af_profile *p, const struct af_input *in,
 	 * 2000 input bytes: room for one per 256 spares growing the table */
 	if (!o->timeline)
 		af_tree_path_reserve(&p->tree, in->len / 256);
-	const char *s = (const char *)in->data, *end = s + in->len;
-	int rc = 0;
-	const char *consumed = s;
-	while (s < end && rc == 0) {
-		/* the previous stack is still read (shared prefix): keep it. With
-		 * --reverse it is a rewritten copy, and s itself is the bound. */
-		const char *keep = f.prev >= consumed && f.prev < end ? f.prev : s;
-		if ((size_t)(keep - consumed) >= AF_INPUT_CONSUME_STEP)
-			af_input_consumed(in, (size_t)((consumed = keep) - (const char *)in->data));
-		const char *nl = memchr(s, '\n', (size_t)(end - s));
-		size_t n = (size_t)((nl ? nl : end) - s);
-		f.lines++;
-		size_t m = n;
-		while (m && (s[m - 1] == '\r' || s[m - 1] == ' ' || s[m - 1] == '\t'))
-			m--;
-		if (m && !comment(s, m))
-			rc = fold_line(&f, s, m);
-		s += n + 1;
-	}
+	int rc = read_lines(&f);
 	free(f.path);
 	for (size_t i = 0; i < 3; i++)
 		free(f.scratch[i]);

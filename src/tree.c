@@ -78,7 +78,7 @@ static char *store_bytes(struct af_tree *t, const char *s, size_t len)
 
 static void rehash_names(struct af_tree *t)
 {
-	size_t n = t->nname_slots ? t->nname_slots * 2 : 1024;
+	size_t n = t->nname_slots ? t->nname_slots * 2 : 64;   /* small runs: few pages */
 	struct af_name_slot *slots = af_xmalloc(n * sizeof *slots);
 	for (size_t i = 0; i < n; i++)
 		slots[i].id = AF_NONE;
@@ -249,8 +249,7 @@ static void rehash_paths(struct af_tree *t, size_t n)
 	if (n <= t->npath_slots)
 		return;
 	/* zeroed: an empty slot is node 0 (see rehash_children) */
-	struct af_path_slot *slots = af_xcalloc(n, sizeof *slots);
-	af_advise_huge(slots, n * sizeof *slots);
+	struct af_path_slot *slots = af_xcalloc_huge(n, sizeof *slots);
 	size_t mask = n - 1;
 	for (size_t i = 0; i < t->npath_slots; i++) {
 		const struct af_path_slot *c = &t->path_slots[i];
@@ -268,7 +267,9 @@ static void rehash_paths(struct af_tree *t, size_t n)
 
 void af_tree_path_reserve(struct af_tree *t, size_t nodes)
 {
-	size_t n = 4096;
+	/* small inputs get a small table: a zeroed page is a page fault, and
+	 * on a small run page faults are most of the CPU (issue 19) */
+	size_t n = 64;
 	while (n / 2 < nodes && n <= SIZE_MAX / 4 / sizeof *t->path_slots)
 		n *= 2;
 	if (!t->path_closed)
@@ -276,8 +277,11 @@ void af_tree_path_reserve(struct af_tree *t, size_t nodes)
 	/* the node array too: filled in order, so only what is used is touched,
 	 * and it is never copied to grow (realloc copies from the heap) */
 	if (nodes > t->cap_nodes && nodes < AF_NONE) {
-		af_grow(&t->nodes, &t->cap_nodes, nodes, sizeof *t->nodes);
-		af_advise_huge(t->nodes, t->cap_nodes * sizeof *t->nodes);
+		struct af_node *room = af_xmalloc_huge(nodes * sizeof *room);
+		memcpy(room, t->nodes, t->nnodes * sizeof *room);
+		free(t->nodes);
+		t->nodes = room;
+		t->cap_nodes = nodes;
 	}
 }
 
@@ -458,8 +462,7 @@ size_t af_tree_nchildren(const struct af_tree *t, uint32_t node)
 
 uint64_t *af_tree_totals(const struct af_tree *t)
 {
-	uint64_t *tot = af_xmalloc(t->nnodes * sizeof *tot);
-	af_advise_huge(tot, t->nnodes * sizeof *tot);
+	uint64_t *tot = af_xmalloc_huge(t->nnodes * sizeof *tot);
 	for (size_t i = 0; i < t->nnodes; i++)
 		tot[i] = t->nodes[i].self;
 	af_tree_sum_up(t, tot);
@@ -501,14 +504,20 @@ void af_tree_sum_up(const struct af_tree *t, uint64_t *tot)
 	}
 }
 
+/* Every node descends from the root and weights are never negative, so no
+ * inclusive weight exceeds the root's, the sum of every self weight: one
+ * pass, and no array of totals (on a large tree its fresh pages were a
+ * page fault per 4 KiB). */
 bool af_tree_sums_fit(const struct af_tree *t)
 {
-	uint64_t *tot = af_tree_totals(t);   /* saturating: a wrap shows as UINT64_MAX */
-	bool fit = true;
-	for (size_t i = 0; i < t->nnodes && fit; i++)
-		fit = tot[i] != UINT64_MAX;
-	free(tot);
-	return fit;
+	uint64_t sum = 0;
+	for (size_t i = 0; i < t->nnodes; i++) {
+		uint64_t w = t->nodes[i].self;
+		if (w >= UINT64_MAX - sum)
+			return false;
+		sum += w;
+	}
+	return true;
 }
 
 uint32_t af_tree_max_depth(const struct af_tree *t, uint32_t node)

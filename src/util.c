@@ -46,6 +46,31 @@ void af_advise_huge(void *p, size_t len)
 #endif
 }
 
+/* From 1 MiB: 2 MiB aligned and rounded up to 2 MiB, so that all of it can
+ * be in huge pages: a large malloc starts 16 bytes into a page, and the
+ * 4 KiB pages before its first and after its last aligned 2 MiB were each
+ * a page fault (15 us on this VM, issue 19). Freed with free(). */
+void *af_xmalloc_huge(size_t n)
+{
+	const size_t huge = (size_t)2 << 20;
+	if (n < huge / 2)   /* from 1 MiB: one huge page instead of 256 faults */
+		return af_xmalloc(n);
+	void *p;
+	if (n > SIZE_MAX - huge || posix_memalign(&p, huge, (n + huge - 1) & ~(huge - 1)))
+		out_of_memory(n);
+	af_advise_huge(p, (n + huge - 1) & ~(huge - 1));
+	return p;
+}
+
+void *af_xcalloc_huge(size_t count, size_t size)
+{
+	if (!af_mul_ok(count, size))
+		out_of_memory(SIZE_MAX);
+	void *p = af_xmalloc_huge(count * size);
+	memset(p, 0, count * size);
+	return p;
+}
+
 void *af_xcalloc(size_t count, size_t size)
 {
 	void *p = calloc(count ? count : 1, size ? size : 1);

@@ -19,6 +19,11 @@ void *af_xcalloc(size_t count, size_t size);
  * where the kernel gives huge pages on request (transparent_hugepage
  * "madvise", the default of many distributions); elsewhere it does nothing. */
 void af_advise_huge(void *p, size_t len);
+/* A large array (1 MiB or more) placed so that huge pages can hold all of
+ * it (af_advise_huge), zeroed by the _calloc one; smaller ones as
+ * af_xmalloc. Freed with free(); realloc keeps the bytes, not the placing. */
+void *af_xmalloc_huge(size_t n);
+void *af_xcalloc_huge(size_t count, size_t size);
 void *af_xrealloc(void *p, size_t n);
 char *af_xstrndup(const char *s, size_t n);
 

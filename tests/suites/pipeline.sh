@@ -39,6 +39,66 @@ else
 	pass "pipeline/folded and a trace refused"
 fi
 
+# files larger than the folded reader's 256 KiB window (issue 19) are read
+# a window at a time by name and whole from a pipe: the same graph and the
+# same messages. Lines cross window ends, stacks share prefixes across them,
+# and long lines (more than half a window alone, or with the line before)
+# make the reader finish through the file's mapping; CRLF, comments, blank
+# and malformed lines, decimal counts and a last line without a newline.
+windows_file() {   # windows_file LONG_AT: the long lines after LONG_AT lines
+	awk -v long_at="$1" 'function stack(i,   s, d, k) {
+		s = "main;svc" (i % 7) ";loop" int(i / 40)
+		d = 3 + (i * 7) % 23
+		for (k = 0; k < d; k++)
+			s = s ";com.example.Frame" ((i + k * 13) % 97) ".method" (k % 5)
+		return s
+	}
+	function long_line(n,   s, k) {
+		s = "main;long"
+		for (k = 0; k < n; k++)
+			s = s ";org.example.deep.Frame" k ".call"
+		return s
+	}
+	BEGIN {
+		for (i = 0; i < 9000; i++) {
+			if (i == long_at) {
+				print long_line(9000) " 7"             # ~310 KB alone
+				print long_line(3000) ";x 2"           # its prefix, then one more
+				print long_line(2500) " 1.25"
+			}
+			if (i % 997 == 5) print "# a comment"
+			if (i % 1231 == 9) print ""
+			if (i % 1499 == 11) print "not a stack"
+			printf "%s %d%s\n", stack(i), 1 + i % 50, (i % 13 == 0 ? "\r" : "")
+		}
+		printf "%s 3", stack(1)
+	}'
+}
+for at in 8000 0; do
+	windows_file "$at" >"$TMP/windows.folded"
+	for opts in "" "--reverse" "--flamechart" "--colors=chain"; do
+		name="a file of $(($(wc -c <"$TMP/windows.folded") / 1024)) KiB, long lines at $at${opts:+, $opts}"
+		"$AFLAME" $opts --format folded "$TMP/windows.folded" >"$TMP/by-name.txt" 2>"$TMP/by-name.err"
+		"$AFLAME" $opts --format folded <"$TMP/windows.folded" >"$TMP/piped.txt" 2>"$TMP/piped.err"
+		same "$name: by name = piped" "$TMP/by-name.txt" "$TMP/piped.txt"
+		sed 's/^aflame-render: [^:]*: //' "$TMP/by-name.err" >"$TMP/by-name.msg"
+		sed 's/^aflame-render: [^:]*: //' "$TMP/piped.err" >"$TMP/piped.msg"
+		grep -q "malformed lines skipped" "$TMP/by-name.msg" ||
+			fail "pipeline/$name: malformed lines reported" "$(head -1 "$TMP/by-name.err")"
+		same "$name: the same messages" "$TMP/by-name.msg" "$TMP/piped.msg"
+	done
+	"$AFLAME" "$TMP/windows.folded" -o "$TMP/by-name.svg" 2>/dev/null
+	"$AFLAME" <"$TMP/windows.folded" >"$TMP/piped.svg" 2>/dev/null
+	same "a file of long lines at $at: SVG by name = piped" "$TMP/by-name.svg" "$TMP/piped.svg"
+	"$AFLAME" --strict "$TMP/windows.folded" -o "$TMP/strict.svg" 2>"$TMP/strict.err"
+	bad=$(grep -n "^not a stack" "$TMP/windows.folded" | head -1 | cut -d: -f1)
+	if grep -q "windows.folded:$bad: expected" "$TMP/strict.err" && [ ! -e "$TMP/strict.svg" ]; then
+		pass "pipeline/long lines at $at: --strict names the line"
+	else
+		fail "pipeline/long lines at $at: --strict names the line" "$(head -1 "$TMP/strict.err")"
+	fi
+done
+
 # no FILE, standard input a terminal: the usage, exit 2 (script(1) gives a tty)
 if command -v script >/dev/null; then
 	script -qec "$AFLAME" /dev/null </dev/null >"$TMP/tty.out" 2>&1

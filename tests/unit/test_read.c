@@ -1,12 +1,16 @@
 /* test_read.c: the reader table (detection, refusals), the layers peeled
- * before detection (gzip, zlib, UTF-16), the protobuf walker and the id map. */
+ * before detection (gzip, zlib, UTF-16), the protobuf walker, the id map
+ * and windows over a mapped input. */
 #include "harness.h"
 #include "support.h"
 #include "idmap.h"
 #include "proto.h"
 #include "demangle.h"
+#include "input.h"
 
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 #include <zlib.h>
 
 static const char folded[] = "main;a;b 3\nmain;c 2\n";
@@ -202,4 +206,55 @@ void test_read_event_pick(void)
 	af_diag_init(&d, "t");
 	INT_EQ(af_event_pick("cpu-cycles", names, 5, &d), -1);     /* :u or :k? */
 	OK(strstr(d.msg, "it has: cpu-cycles:u, cpu-cycles:k, cpu-clock:u") != NULL);
+}
+
+/* af_window over a mapped file larger than one window: every byte once,
+ * in order, whatever is kept; a line longer than half the buffer goes on
+ * through the mapping; a file that shrinks after it was mapped is an error
+ * at the offset where its bytes ran out, not a crash. */
+void test_window(void)
+{
+	char path[] = "/tmp/af-window-XXXXXX";
+	int fd = mkstemp(path);
+	OK(fd >= 0);
+	size_t n = 3 << 20;
+	unsigned char *want = malloc(n);
+	for (size_t i = 0; i < n; i++)
+		want[i] = (unsigned char)(i * 7 + i / 251);
+	OK(write(fd, want, n) == (ssize_t)n);
+	close(fd);
+	struct af_mapped m;
+	struct af_diag d;
+	af_diag_init(&d, path);
+	INT_EQ(af_input_load(&m, path, UINT64_MAX, &d), 0);
+	OK(m.in.mapped);
+	struct af_window w;
+	af_window_init(&w, &m.in);
+	OK(w.buffered);
+	size_t keep = 0, rounds = 0;
+	bool mapped_rest = false;
+	int rc;
+	while ((rc = af_window_more(&w, keep, &d)) > 0) {
+		/* the window holds the input's bytes at its offset */
+		OK(w.at + w.len <= n && memcmp(w.data, want + w.at, w.len) == 0);
+		mapped_rest |= !w.buffered;
+		/* keep a little, or (the 5th time) more than half the buffer */
+		keep = ++rounds == 5 ? w.len / 4 : w.len - w.len / 8;
+	}
+	INT_EQ(rc, 0);
+	OK(mapped_rest);
+	INT_EQ(w.at + w.len, n);
+	af_window_release(&w);
+	/* truncated under the mapping: the next read finds nothing */
+	OK(truncate(path, 1 << 20) == 0);
+	af_window_init(&w, &m.in);
+	keep = 0;
+	while ((rc = af_window_more(&w, keep, &d)) > 0)
+		keep = w.len;
+	INT_EQ(rc, -1);
+	OK(strstr(d.msg, "shrank") != NULL);
+	af_window_release(&w);
+	af_input_release(&m);
+	unlink(path);
+	free(want);
 }
