@@ -546,6 +546,63 @@ static void data_names(struct svg *g, uint32_t *index)
 	af_sink_putc(out, ']');
 }
 
+/* Lists of integers (one or more per frame) reach the script as one string
+ * that ints() in frames.js decodes: a browser scans a string literal of
+ * megabytes in milliseconds, where an array literal of as many numbers took
+ * over a second to parse at 200k frames, and every byte of the file costs
+ * load time. A number is written in base 32, lowest digit first: the
+ * digits before the last from list_more, the last from list_last, so
+ * numbers need no separator ("0" is 0, "B1" is 33); a negative one starts
+ * with '-'. None of these characters needs escaping in a script string or
+ * in CDATA. list_begin() opens list KEY, list_item() starts the item after
+ * k others (a line continuation every 64 items keeps lines short),
+ * list_end() closes it. */
+static const char list_last[] = "0123456789abcdefghijklmnopqrstuv";
+static const char list_more[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZwxyz+/";
+
+static void list_begin(struct af_sink *out, const char *key)
+{
+	af_sink_puts(out, ",\n");
+	af_sink_puts(out, key);
+	af_sink_puts(out, ":\"");
+}
+
+static void list_item(struct af_sink *out, size_t k)
+{
+	if (k && k % 64 == 0)
+		af_sink_write(out, "\\\n", 2);
+}
+
+static void list_end(struct af_sink *out)
+{
+	af_sink_putc(out, '"');
+}
+
+static void base32(struct af_sink *out, uint64_t v)
+{
+	char b[16];
+	size_t n = 0;
+	for (; v >= 32; v >>= 5)
+		b[n++] = list_more[v & 31];
+	b[n++] = list_last[v];
+	af_sink_write(out, b, n);
+}
+
+static void list_u64(struct af_sink *out, size_t k, uint64_t v)
+{
+	list_item(out, k);
+	base32(out, v);
+}
+
+/* a - b, which may be negative */
+static void list_diff(struct af_sink *out, size_t k, uint64_t a, uint64_t b)
+{
+	list_item(out, k);
+	if (a < b)
+		af_sink_putc(out, '-');
+	base32(out, a < b ? b - a : a - b);
+}
+
 /* Comparisons of two runs (--diff): D.bf and D.af each frame's inclusive
  * weight in the first and second run, D.dk the frames' kinds as a string of
  * digits (enum af_frame_kind), D.dt 1 when D.d is the change of inclusive
@@ -554,19 +611,16 @@ static void data_compare(struct svg *g)
 {
 	const struct af_layout *l = g->l;
 	struct af_sink *out = g->out;
-	af_sink_printf(out, ",dt:%d,ng:%d,\nbf:[", l->diff_total, l->negate);
-	for (size_t i = 0; i < l->nframes; i++) {
-		if (i)
-			af_sink_write(out, ",\n", i % 32 ? 1 : 2);
-		af_sink_u64(out, l->frames[i].before);
-	}
-	af_sink_puts(out, "],\naf:[");
-	for (size_t i = 0; i < l->nframes; i++) {
-		if (i)
-			af_sink_write(out, ",\n", i % 32 ? 1 : 2);
-		af_sink_u64(out, l->frames[i].after);
-	}
-	af_sink_puts(out, "],\ndk:\"");
+	af_sink_printf(out, ",dt:%d,ng:%d", l->diff_total, l->negate);
+	list_begin(out, "bf");
+	for (size_t i = 0; i < l->nframes; i++)
+		list_u64(out, i, l->frames[i].before);
+	list_end(out);
+	list_begin(out, "af");
+	for (size_t i = 0; i < l->nframes; i++)
+		list_u64(out, i, l->frames[i].after);
+	list_end(out);
+	af_sink_puts(out, ",\ndk:\"");
 	for (size_t i = 0; i < l->nframes; i++)
 		af_sink_putc(out, (char)('0' + l->frames[i].kind));
 	af_sink_putc(out, '"');
@@ -579,36 +633,27 @@ static void data_per_frame(struct svg *g)
 	const struct af_layout *l = g->l;
 	struct af_sink *out = g->out;
 	if (g->per_frame) {
-		af_sink_puts(out, ",\ng:[");
-		for (size_t i = 0; i < l->nframes; i++) {
-			if (i)
-				af_sink_write(out, ",\n", i % 32 ? 1 : 2);
-			af_sink_u64(out, g->group[i]);
-		}
-		af_sink_putc(out, ']');
+		list_begin(out, "g");
+		for (size_t i = 0; i < l->nframes; i++)
+			list_u64(out, i, g->group[i]);
+		list_end(out);
 	}
 	if (l->compare)
 		data_compare(g);
 	if (g->o->nameattr) {
-		af_sink_puts(out, ",\nna:[");
-		for (size_t i = 0; i < g->nna; i++) {
-			if (i)
-				af_sink_write(out, ",\n", i % 32 ? 1 : 2);
-			af_sink_u64(out, g->na[i]);
-		}
-		af_sink_putc(out, ']');
+		list_begin(out, "na");
+		for (size_t i = 0; i < g->nna; i++)
+			list_u64(out, i, g->na[i]);
+		list_end(out);
 	}
 	if (l->differential) {
-		af_sink_puts(out, ",\nd:[");
+		list_begin(out, "d");
 		for (size_t i = 0; i < l->nframes; i++) {
 			int64_t d = l->frames[i].delta;
-			if (i)
-				af_sink_write(out, ",\n", i % 32 ? 1 : 2);
-			if (d < 0)
-				af_sink_putc(out, '-');
-			af_sink_u64(out, d < 0 ? (uint64_t)-(d + 1) + 1 : (uint64_t)d);
+			list_diff(out, i, d < 0 ? 0 : (uint64_t)d,
+				  d < 0 ? (uint64_t)-(d + 1) + 1 : 0);
 		}
-		af_sink_putc(out, ']');
+		list_end(out);
 	}
 }
 
@@ -617,35 +662,26 @@ static void data_per_frame(struct svg *g)
  * previous sibling's end, or the parent's start), 0 unless narrow frames
  * were left out or the parent has self weight; width; levels popped since
  * the previous frame (depth[i-1] + 1 - depth[i]). Small numbers, so the
- * block costs about 15 bytes per frame. */
+ * list costs about 7 bytes per frame. */
 static void data_frames(struct svg *g, const uint32_t *index)
 {
 	const struct af_layout *l = g->l;
 	struct af_sink *out = g->out;
 	uint64_t *next = af_xcalloc((size_t)l->max_depth + 2, sizeof *next);
-	af_sink_puts(out, ",\nf:[");
+	list_begin(out, "f");
 	for (size_t i = 0; i < l->nframes; i++) {
 		const struct af_frame *f = &l->frames[i];
 		uint32_t prev_depth = i ? l->frames[i - 1].depth : 0;
 		uint64_t expect = i == 0 ? 0 : f->depth == prev_depth + 1 ? l->frames[i - 1].start
 				: next[f->depth];
-		if (i)
-			af_sink_write(out, ",\n", i % 16 ? 1 : 2);
-		af_sink_u64(out, index[f->name]);
-		af_sink_putc(out, ',');
-		if (f->start < expect) {
-			af_sink_putc(out, '-');
-			af_sink_u64(out, expect - f->start);
-		} else {
-			af_sink_u64(out, f->start - expect);
-		}
-		af_sink_putc(out, ',');
-		af_sink_u64(out, f->width);
-		af_sink_putc(out, ',');
-		af_sink_u64(out, i ? prev_depth + 1 - f->depth : 0);
+		list_u64(out, 4 * i, index[f->name]);
+		list_diff(out, 4 * i + 1, f->start, expect);
+		list_u64(out, 4 * i + 2, f->width);
+		list_u64(out, 4 * i + 3, i ? prev_depth + 1 - f->depth : 0);
 		next[f->depth] = f->start + f->width;
 	}
-	af_sink_puts(out, "]};\n");
+	list_end(out);
+	af_sink_puts(out, "};\n");
 	free(next);
 }
 

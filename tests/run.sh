@@ -13,8 +13,9 @@
 #   AFLAME        the binary under test (build/aflame-render)
 #   UNIT          the unit-test binary (build/unit-tests; ':' for none)
 #   AFLAME_BLESS  1: rewrite expected outputs instead of comparing
-# The full tier's suites mostly wait (on servers, a browser, clocks), so
-# they run one at a time in a lane of their own beside the -j N others.
+# The full tier's suites wait much of their time (on servers, clients,
+# a browser, clocks), so they run two at a time in a lane of their own
+# beside the -j N others.
 set -u
 cd "$(dirname "$0")/.."
 export AFLAME=${AFLAME:-build/aflame-render}
@@ -93,7 +94,7 @@ alive() {
 # dispatch: start suites while their lane has room, in queue order
 dispatch() {
 	while [ ${#queue[@]} -gt 0 ] || [ ${#slow_queue[@]} -gt 0 ]; do
-		if [ ${#slow_queue[@]} -gt 0 ] && [ "$(alive "${slow_pids[@]}")" -lt 1 ]; then
+		if [ ${#slow_queue[@]} -gt 0 ] && [ "$(alive "${slow_pids[@]}")" -lt 2 ]; then
 			launch "${slow_queue[0]}"
 			slow_pids+=("$LAST_PID") slow_queue=("${slow_queue[@]:1}")
 		elif [ ${#queue[@]} -gt 0 ] && [ "$(alive "${pids[@]}")" -lt "$jobs" ]; then
@@ -127,25 +128,34 @@ report() {
 }
 
 full_tier() { head -5 "$1" | grep -q '^# tier: full'; }
+# the suites, those whose first lines say "# cost: SECONDS" (a rough figure
+# on an idle machine) first, costliest first, so no long one starts last
+suites() {
+	local s
+	for s in tests/suites/*.sh; do
+		echo "$(head -5 "$s" | sed -n 's/^# cost: \([0-9]*\).*/\1/p' | grep . || echo 0) $s"
+	done | sort -k1,1nr -k2,2 | cut -d' ' -f2
+}
 
 # the sanitized run first: its suites take longest
 if [ -n "$san_dir" ]; then
 	[ "$bless_only" = 1 ] || enqueue san/unit env "${SAN_ENV[@]}" "$san_dir/unit-tests"
-	for s in tests/suites/*.sh; do
+	for s in $(suites); do
 		full_tier "$s" || enqueue "san/$(basename "$s" .sh)" env "${SAN_ENV[@]}" bash "$s"
 	done
 fi
 if [ "$plain" = 1 ]; then
 	[ "$bless_only" = 1 ] || [ "$UNIT" = ":" ] || enqueue unit "$UNIT"
-	for s in tests/suites/*.sh; do
+	# the browser first: the longest of its lane
+	[ -f tests/browser/run.sh ] && [ "$bless_only" = 0 ] && [ "$fast" = 0 ] && [ -z "${AFLAME_SANITIZED:-}" ] &&
+		enqueue slow:browser bash tests/browser/run.sh
+	for s in $(suites); do
 		if full_tier "$s"; then
 			[ "$fast" = 1 ] || enqueue "slow:$(basename "$s" .sh)" bash "$s"
 		else
 			enqueue "$(basename "$s" .sh)" bash "$s"
 		fi
 	done
-	[ -f tests/browser/run.sh ] && [ "$bless_only" = 0 ] && [ "$fast" = 0 ] && [ -z "${AFLAME_SANITIZED:-}" ] &&
-		enqueue slow:browser bash tests/browser/run.sh
 fi
 dispatch
 

@@ -9,17 +9,65 @@
 /* the current frame set's arrays, set by use() */
 var FS = null, n = 0, nm, dp, par, en, st, wd, rw, rowAt, row, nrows = 0, TOTAL = 0;
 
-/* D.f decoded: four integers per frame (see data_frames() in render_svg.c) */
+/* The lists of integers in D (f, g, d, bf, af, na) arrive as strings
+ * (see list_begin() in render_svg.c): a browser parses an array literal of
+ * a million numbers for about a second, a string as long in milliseconds.
+ * Each number is in base 32, lowest digit first, the last digit from
+ * "0".."v" and the others from the second half of DIGITS; '-' negates the
+ * number it starts. Numbers are exact up to 2^53. */
+var DIGITS = "0123456789abcdefghijklmnopqrstuvABCDEFGHIJKLMNOPQRSTUVWXYZwxyz+/";
+var DIGIT = new Int8Array(128).fill(-1);
+for (var k0 = 0; k0 < 64; k0++) DIGIT[DIGITS.charCodeAt(k0)] = k0;
+/* how many numbers string s holds: its last digits (DIGIT 0..31; -1,
+ * the '-', is not one) */
+function counted(s) {
+	for (var k = 0, i = 0; i < s.length; i++) if ((DIGIT[s.charCodeAt(i) & 127] >>> 0) < 32) k++;
+	return k;
+}
+/* a function returning the next number of s each call (NaN past its end) */
+function reader(s) {
+	var i = 0, L = s.length;
+	return function () {
+		var v = 0, m = 1, neg = false, d;
+		while (i < L) {
+			d = DIGIT[s.charCodeAt(i++) & 127];
+			if (d >= 32) {
+				v += (d - 32) * m;
+				m *= 32;
+			} else if (d >= 0) {
+				v += d * m;
+				return neg ? -v : v;
+			} else {
+				neg = true;
+			}
+		}
+		return NaN;
+	};
+}
+/* the numbers of s as an array */
+function ints(s) {
+	var a = new Float64Array(counted(s)), next = reader(s);
+	for (var k = 0; k < a.length; k++) a[k] = next();
+	return a;
+}
+["g", "d", "bf", "af", "na"].forEach(function (k) {
+	if (typeof D[k] === "string") D[k] = ints(D[k]);
+});
+
+/* D.f decoded: four integers per frame (see data_frames() in render_svg.c),
+ * read straight into the frame set */
 function decode() {
-	var F = D.f, N = F.length / 4, next = [], path = [], i, j, d;
+	var num = reader(D.f), N = counted(D.f) >> 2, next = [], path = [], i, j, d, gap, pop;
 	var fs = { n: N, nm: new Int32Array(N), dp: new Int32Array(N), par: new Int32Array(N),
 		   en: new Int32Array(N), st: new Float64Array(N), wd: new Float64Array(N), own: true };
 	for (i = 0; i < N; i++) {
-		fs.nm[i] = F[4 * i];
-		fs.wd[i] = F[4 * i + 2];
-		d = i ? fs.dp[i - 1] + 1 - F[4 * i + 3] : 0;
+		fs.nm[i] = num();
+		gap = num();
+		fs.wd[i] = num();
+		pop = num();
+		d = i ? fs.dp[i - 1] + 1 - pop : 0;
 		fs.dp[i] = d;
-		fs.st[i] = (i === 0 ? 0 : d === fs.dp[i - 1] + 1 ? fs.st[i - 1] : next[d]) + F[4 * i + 1];
+		fs.st[i] = (i === 0 ? 0 : d === fs.dp[i - 1] + 1 ? fs.st[i - 1] : next[d]) + gap;
 		next[d] = fs.st[i] + fs.wd[i];
 		if (i)
 			for (j = fs.dp[i - 1]; j >= d; j--) fs.en[path[j]] = i;
@@ -27,7 +75,7 @@ function decode() {
 		fs.par[i] = d ? path[d - 1] : -1;
 	}
 	for (j = fs.dp[N - 1]; j >= 0; j--) fs.en[path[j]] = N;
-	fs.rw = Int32Array.from(fs.dp);
+	fs.rw = fs.dp.slice();
 	banded(fs);
 	return indexRows(fs);
 }

@@ -17,7 +17,8 @@
  * width), xp (side margin), fs (font size), cw (estimated character
  * advance, px), fh (frame height), y0 and dy (y of depth d is y0 + d * dy),
  * u (count unit), n (distinct frame names) and f (four integers per frame,
- * see data_frames() in render_svg.c); b (flame-chart bands, see frames.js);
+ * see data_frames() in render_svg.c; it and the other lists of integers
+ * are strings that frames.js decodes); b (flame-chart bands, see frames.js);
  * when set, dc (decimals of the weights), k (--factor), nt (--nametype), c
  * (each name's colour path) or g (each frame's, when colours are not per
  * name), d (differential graphs: each frame's change of its own weight, or
@@ -54,7 +55,7 @@ function make(tag, attrs, parent, before) {
 /* the elements render_svg.c wrote */
 var fr = find("fr"), lb = find("lb"), rz = find("rz"), sr = find("sr"), ax = find("ax");
 var dt = find("dt"), mt = find("mt");
-if (!fr || !lb || D.f.length < 4) return;
+if (!fr || !lb || !D.f) return;
 
 /* the view: Z the zoomed frame (0: none), K pixels per weight unit */
 var W = D.w, XP = D.xp, GW = W - 2 * XP, FH = D.fh;

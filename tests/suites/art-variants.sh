@@ -1,3 +1,4 @@
+# cost: 25
 # art-variants.sh: every ART trace variant, written by tests/tools/art_writer.py
 # from one description (tests/tools/desc/basic.desc), reads back to the
 # stacks it was written from (basic.wall / basic.cpu, checked by hand), on

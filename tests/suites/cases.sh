@@ -1,3 +1,4 @@
+# cost: 45
 # cases.sh: data-driven CLI cases. Each directory tests/cases/NAME holds
 #   cmd     the arguments (shell words; run from tests/data; $T is a temp dir)
 #   stdout  expected standard output (optional)

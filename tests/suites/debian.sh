@@ -1,4 +1,5 @@
 # tier: full
+# cost: 110
 # debian.sh: the Debian package (issue 22). Builds it with dpkg-buildpackage
 # in a clean clone of HEAD (DEB_BUILD_OPTIONS=nocheck: this suite runs beside
 # make test, not inside it), runs lintian (no errors), unpacks it into a

@@ -1,3 +1,4 @@
+# cost: 30
 # fuzz.sh: replay every saved fuzz input (corpus and former crashes) and the
 # test data through the fuzz targets, as ordinary runs under this build.
 . tests/lib.sh

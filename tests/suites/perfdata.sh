@@ -1,3 +1,4 @@
+# cost: 70
 # perfdata.sh: perf.data recordings (issue 17): simpleperf's own testdata
 # against the folded stacks simpleperf's stackcollapse.py wrote for them,
 # our corner fixture (mkperf.py), --info, bad input, damage.

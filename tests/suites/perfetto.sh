@@ -1,3 +1,4 @@
+# cost: 35
 # perfetto.sh: Perfetto traces (issue 16) against what upstream's
 # trace_processor tests expect (tests/data/perfetto/SOURCES.md), our own
 # corner cases, compression, and damage.

@@ -1,3 +1,4 @@
+# cost: 25
 # pipeline.sh: aflame-render in the pipelines flamegraph.pl runs in (issue
 # 18): a collapse step's output piped in gives the same bytes as the file
 # given by name; several folded files make the graph of their concatenation;

@@ -1,3 +1,4 @@
+# cost: 30
 # png.sh: pictures through cairo (issue #5): golden PNGs compared by pixel
 # difference, determinism, metadata, PDF by rasterising, static SVG, size
 # limits, the pinned font, and --per-thread batches with index.html.

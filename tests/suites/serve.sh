@@ -1,4 +1,5 @@
 # tier: full
+# cost: 100
 # serve.sh: `aflame-render serve` driven by a real client (curl) on a
 # loopback port the kernel picks: uploads of the corpus (every ART trace, an
 # atrace capture, folded stacks, junk), the pages, SVGs, PNGs and folded

@@ -1,4 +1,5 @@
 # tier: full
+# cost: 30
 # serve_clients.sh: the service against slow clients and a disk that fills
 # (issue 21 items 3 and 4). Uploads that trickle one byte a second, and 128
 # connections that trickle header lines (as many as one address may open),

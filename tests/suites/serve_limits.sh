@@ -1,4 +1,5 @@
 # tier: full
+# cost: 22
 # serve_limits.sh: the service against hostile uploads (issue 21 items 1, 2,
 # 4 and 5): inputs that exhaust memory or time, stale temporary files,
 # framing (two Content-Lengths, no closing boundary), noncharacters in names,
