@@ -14,7 +14,7 @@
 trap 'stop_server; rm -rf "$TMP"' EXIT
 SERVER_PID=
 N=${LOAD_WAVE:-20}
-BIG=60000      # lines of the larger generated folded files (about 26 MB)
+BIG=20000      # lines of the larger generated folded files (about 9 MB)
 if [ -n "${AFLAME_SANITIZED:-}" ]; then   # about 10 times slower
 	N=${LOAD_WAVE:-12}
 	BIG=8000

@@ -20,7 +20,7 @@ if ! dpkg-checkbuilddeps 2>"$TMP/deps"; then
 fi
 ROOT_DIR=$PWD
 git clone -q "$ROOT_DIR" "$TMP/src/aflame-render" || { fail "debian: clean clone" "git clone failed"; exit 0; }
-if (cd "$TMP/src/aflame-render" && DEB_BUILD_OPTIONS=nocheck nice dpkg-buildpackage -us -uc -b) \
+if (cd "$TMP/src/aflame-render" && DEB_BUILD_OPTIONS=nocheck dpkg-buildpackage -us -uc -b) \
 	>"$TMP/build.log" 2>&1; then
 	pass "debian: dpkg-buildpackage -us -uc -b"
 else
