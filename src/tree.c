@@ -285,6 +285,13 @@ void af_tree_path_reserve(struct af_tree *t, size_t nodes)
 	}
 }
 
+void af_tree_path_drop(struct af_tree *t)
+{
+	free(t->path_slots);
+	t->path_slots = NULL;
+	t->npath_slots = t->npathed = 0;
+}
+
 /* The first (parent, name) lookup: every node made by path goes into the
  * child table, which serves all lookups from then on. */
 static void close_paths(struct af_tree *t)

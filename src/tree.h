@@ -136,6 +136,9 @@ static inline void af_tree_path_prefetch(const struct af_tree *t, uint64_t key)
 uint32_t af_tree_path_child(struct af_tree *t, uint32_t parent, uint64_t key,
 			    const char *s, size_t len, uint64_t name_hash);
 
+/* No more frames will be found by path (the tree is only read, or
+ * released, from now on): the path table's memory goes back now. */
+void af_tree_path_drop(struct af_tree *t);
 /* A new child that af_tree_child() will never return (thread/process roots). */
 uint32_t af_tree_add_child(struct af_tree *t, uint32_t parent, uint32_t name);
 /* A new child of parent named name that takes over all of parent's other
