@@ -8,7 +8,8 @@
 #   -j N          run N suites at once (default 1)
 #   --sanitized DIR  also the fast tier again on DIR's binaries (built with
 #                 SANITIZE=address,undefined) under the sanitizers' options,
-#                 in the same queue; those suites are named san/NAME
+#                 in the same queue; those suites are named san/NAME (a
+#                 suite whose first lines say "# sanitized: no" is left out)
 #   --no-plain    only the sanitized run
 #   AFLAME        the binary under test (build/aflame-render)
 #   UNIT          the unit-test binary (build/unit-tests; ':' for none)
@@ -128,6 +129,8 @@ report() {
 }
 
 full_tier() { head -5 "$1" | grep -q '^# tier: full'; }
+# "# sanitized: no": what the sanitizers cannot change (the module graph)
+plain_only() { head -5 "$1" | grep -q '^# sanitized: no'; }
 # the suites, those whose first lines say "# cost: SECONDS" (a rough figure
 # on an idle machine) first, costliest first, so no long one starts last
 suites() {
@@ -141,7 +144,7 @@ suites() {
 if [ -n "$san_dir" ]; then
 	[ "$bless_only" = 1 ] || enqueue san/unit env "${SAN_ENV[@]}" "$san_dir/unit-tests"
 	for s in $(suites); do
-		full_tier "$s" || enqueue "san/$(basename "$s" .sh)" env "${SAN_ENV[@]}" bash "$s"
+		full_tier "$s" || plain_only "$s" || enqueue "san/$(basename "$s" .sh)" env "${SAN_ENV[@]}" bash "$s"
 	done
 fi
 if [ "$plain" = 1 ]; then

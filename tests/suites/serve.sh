@@ -170,8 +170,12 @@ check_result() {
 	check "files/$name: report has the table" grep -q 'id="profile"' "$T/report.html"
 }
 
+# every ART trace but ffx-art-streaming.trace: the same recording as
+# ffx-art-regular.trace in the other format (diff.sh checks they agree;
+# serve_shared.sh uploads it), whose 52 threads would double what the
+# server renders here
 for f in "$DATA"/art/*.trace "$DATA"/atrace/variants.ctrace tests/serve/data/hostile.folded tests/serve/data/junk.bin; do
-	expect_like_cli "$f"
+	[ "$(basename "$f")" = ffx-art-streaming.trace ] || expect_like_cli "$f"
 done
 
 # ---- hostile names stay text ----
