@@ -136,10 +136,13 @@ struct attr { uint64_t sample_type, type, config; bool no_user, no_kernel; struc
  * the same return addresses sample after sample, and a hit saves the map
  * and symbol searches. A slot is valid while gen matches the maps'
  * generation, which every change to any maps bumps (entries point into
- * the maps). 64k slots (4 MiB, its pages made only when used): a thread
- * that comes back to a call path it left finds it there more often than
- * in 16k (3.5% fewer simulated cycles on the bench file). */
-#define IPCACHE_BITS 16
+ * the maps). Up to 64k slots (4 MiB): a thread that comes back to a call
+ * path it left finds it there more often than in 16k (3.5% fewer
+ * simulated cycles on the bench file); a slot per KiB of file from 256, as
+ * a large file touches every page of it (in huge pages then: 1000 page
+ * faults of 4 KiB were 15 ms) and a small one should touch few. */
+#define IPCACHE_MIN_BITS 8
+#define IPCACHE_MAX_BITS 16
 struct ipslot { uint64_t ip, gen; uint32_t pid; bool kernel; struct entry e; };   /* 64 bytes: one line */
 _Static_assert(sizeof(struct ipslot) <= 64, "an ipcache slot fits a cache line");
 
@@ -184,7 +187,8 @@ struct pd {
 	uint64_t unwind_errors[NUNWIND_ERRORS + 1];   /* by libunwindstack's code; the last: others */
 	uint64_t empty_chains, chains_off_map;
 	uint64_t maps_gen;             /* bumped on every change to the maps */
-	struct ipslot *ipcache;        /* 1 << IPCACHE_BITS slots, each in one cache line */
+	struct ipslot *ipcache;        /* 1 << ipcache_bits slots, each in one cache line */
+	unsigned ipcache_bits;
 	void *ipcache_mem;
 	uint32_t *sym_names;           /* per symbol 3 name ids (plain, JIT, kernel), AF_NONE until made */
 	struct symkey *sym_keys;       /* what find_sym() searches, half of syms[i] */
@@ -762,7 +766,7 @@ static struct entry lookup(struct pd *f, uint64_t pid, uint64_t ip, bool kernel)
 static struct ipslot *ipslot_of(const struct pd *f, uint64_t pid, uint64_t ip, bool kernel)
 {
 	uint64_t h = (ip ^ (pid << 20) ^ kernel) * 0x9e3779b97f4a7c15ULL;
-	return &f->ipcache[h >> (64 - IPCACHE_BITS)];
+	return &f->ipcache[h >> (64 - f->ipcache_bits)];
 }
 
 /* lookup() through the cache of recent resolutions. */
@@ -1517,7 +1521,10 @@ static int read_all(struct pd *f)
 	for (size_t i = 0; i < f->nsyms; i++)
 		f->sym_keys[i] = (struct symkey){ f->syms[i].addr, (uint32_t)f->syms[i].len, f->syms[i].tramp };
 	index_syms(f);
-	f->ipcache_mem = af_xcalloc(((size_t)1 << IPCACHE_BITS) + 1, sizeof *f->ipcache);
+	f->ipcache_bits = IPCACHE_MIN_BITS;
+	while (f->ipcache_bits < IPCACHE_MAX_BITS && (f->len >> 10) > ((size_t)1 << f->ipcache_bits))
+		f->ipcache_bits++;
+	f->ipcache_mem = af_xcalloc_huge(((size_t)1 << f->ipcache_bits) + 1, sizeof *f->ipcache);
 	f->ipcache = (struct ipslot *)(((uintptr_t)f->ipcache_mem + 63) & ~(uintptr_t)63);
 	f->maps_gen = 1;   /* slots start at generation 0: empty */
 	f->copy_budget = ((uint64_t)1 << 21) + f->len / 64;
