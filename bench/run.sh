@@ -53,7 +53,7 @@ systrace_html() {
 	python3 tests/tools/systrace_html.py "$1" --json --dump "$DATA/systrace-ps.txt" --viewer-kb 4096
 }
 make_input "$DATA/systrace-35M.html" systrace_html "$DATA/systrace-ftrace.txt"
-make_input "$DATA/perf.data-100M.data" "$GEN/gen_perfdata" 260000 1
+make_input "$DATA/perf.data-100M.data" "$GEN/gen_perfdata" 175000 1
 
 # median of the numbers on standard input
 median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }

@@ -157,6 +157,20 @@ void af_window_init(struct af_window *w, const struct af_input *in)
 	w->data = w->buf;
 }
 
+void af_window_init_at(struct af_window *w, const struct af_input *in, uint64_t from)
+{
+	af_window_init(w, in);
+	if (from > in->len)
+		from = in->len;
+	if (w->buffered) {
+		w->at = from;
+	} else {
+		w->data += from;
+		w->len -= (size_t)from;
+		w->at = from;
+	}
+}
+
 int af_window_more(struct af_window *w, size_t keep, struct af_diag *d)
 {
 	const struct af_input *in = w->in;

@@ -106,6 +106,8 @@ struct af_window {
 
 /* The first window of in (empty when buffered; call af_window_more). */
 void af_window_init(struct af_window *w, const struct af_input *in);
+/* The same from byte `from` of the input on (a binary format's section). */
+void af_window_init_at(struct af_window *w, const struct af_input *in, uint64_t from);
 /* Drop data[0..keep), keep the rest and add what follows it: data[keep]
  * becomes data[0]. Returns 1 if bytes were added, 0 at the end of the
  * input, -1 with diag set if the file cannot be read or has shrunk. */

@@ -11,12 +11,13 @@
  * key/value strings (event_type_info, app_package_name, trace_offcpu).
  *
  * Features are read first (symbol tables, event names), then the records
- * in one linear walk: MMAP/MMAP2 and COMM update the thread state as they
- * come, each SAMPLE is symbolized against it and folded per process >
- * thread at once. An ip maps through its process's maps (kept sorted by
- * start, binary search) to a file and an address in it, and through that
- * file's sorted symbol table (binary search) to a name; unknown symbols are
- * named "file[+vaddr]" as simpleperf report does with --addrs. */
+ * in one linear walk (pread() into a window, not through the mapping):
+ * MMAP/MMAP2 and COMM update the thread state as they come, each SAMPLE is
+ * symbolized against it and folded per process > thread at once. An ip
+ * maps through its process's maps (kept sorted by start, binary search) to
+ * a file and an address in it, and through that file's sorted symbol table
+ * (a bucket index by address, then binary search) to a name; unknown
+ * symbols are named "file[+vaddr]" as simpleperf report does with --addrs. */
 #include "read.h"
 #include "profile.h"
 #include "idmap.h"
@@ -90,6 +91,11 @@ struct pfile {
 	uint32_t type, next;           /* next: same path hash, AF_NONE ends */
 	uint64_t min_vaddr, offset_of_min_vaddr;
 	size_t first, count;           /* syms[first..first+count), sorted */
+	/* find_sym's index: bucket b (of 2^shift bytes from the first
+	 * symbol's address) starts at symbol buckets[bucket + b] of the file;
+	 * nbuckets 0: none (few symbols) */
+	size_t bucket, nbuckets;
+	unsigned shift;
 };
 /* What an MMAP record maps (its addresses are in the process's range set,
  * ranges.h, whose values index these). kind and art are worked out once
@@ -97,8 +103,10 @@ struct pfile {
  * without looking at the path again. */
 struct map { struct span path; uint32_t file; bool jit, art; enum kind kind; };
 /* A thread's last folded stack, root first: the next sample's frames that
- * match it from the root take their nodes from it without a tree probe. */
-struct frame { uint32_t name, node; };
+ * match it from the root take their nodes from it without a tree probe.
+ * key: the frame's path key (af_tree_key_child), chained from the
+ * thread's. */
+struct frame { uint32_t name, node; uint64_t key; };
 /* A callchain entry as the record gives it: the ip, and whether it is in
  * the kernel (the context markers before it say so). */
 struct rawip { uint64_t ip; bool kernel; };
@@ -109,6 +117,7 @@ struct rawip { uint64_t ip; bool kernel; };
 struct tframe { struct rawip raw; struct entry e; uint32_t drawn, no_map, no_symbol; };
 struct pthread_ {
 	uint64_t tid, pid; struct span name; uint32_t node; size_t index;
+	uint64_t key;                  /* the path key of the thread's root node */
 	struct frame *stack; size_t depth, cap_stack;
 	/* the last sample's callchain, valid while the maps are at generation
 	 * gen and the pid is chain_pid: the next sample starts from the frames
@@ -127,10 +136,13 @@ struct attr { uint64_t sample_type, type, config; bool no_user, no_kernel; struc
  * the same return addresses sample after sample, and a hit saves the map
  * and symbol searches. A slot is valid while gen matches the maps'
  * generation, which every change to any maps bumps (entries point into
- * the maps). 64k slots (4 MiB, its pages made only when used): a thread
- * that comes back to a call path it left finds it there more often than
- * in 16k (3.5% fewer simulated cycles on the bench file). */
-#define IPCACHE_BITS 16
+ * the maps). Up to 64k slots (4 MiB): a thread that comes back to a call
+ * path it left finds it there more often than in 16k (3.5% fewer
+ * simulated cycles on the bench file); a slot per KiB of file from 256, as
+ * a large file touches every page of it (in huge pages then: 1000 page
+ * faults of 4 KiB were 15 ms) and a small one should touch few. */
+#define IPCACHE_MIN_BITS 8
+#define IPCACHE_MAX_BITS 16
 struct ipslot { uint64_t ip, gen; uint32_t pid; bool kernel; struct entry e; };   /* 64 bytes: one line */
 _Static_assert(sizeof(struct ipslot) <= 64, "an ipcache slot fits a cache line");
 
@@ -175,10 +187,12 @@ struct pd {
 	uint64_t unwind_errors[NUNWIND_ERRORS + 1];   /* by libunwindstack's code; the last: others */
 	uint64_t empty_chains, chains_off_map;
 	uint64_t maps_gen;             /* bumped on every change to the maps */
-	struct ipslot *ipcache;        /* 1 << IPCACHE_BITS slots, each in one cache line */
+	struct ipslot *ipcache;        /* 1 << ipcache_bits slots, each in one cache line */
+	unsigned ipcache_bits;
 	void *ipcache_mem;
 	uint32_t *sym_names;           /* per symbol 3 name ids (plain, JIT, kernel), AF_NONE until made */
 	struct symkey *sym_keys;       /* what find_sym() searches, half of syms[i] */
+	uint32_t *buckets;             /* every file's find_sym() index (struct pfile) */
 	struct af_idmap maps_by_pid;
 	struct pthread_ *threads; size_t nthreads, cap_threads;
 	struct af_idmap thread_ids, proc_nodes;
@@ -188,6 +202,7 @@ struct pd {
 	struct entry *chain; size_t cap_chain;
 	struct rawip *raw; size_t cap_raw;
 	struct af_buf scratch;
+	char **owned; size_t nowned, cap_owned;   /* copies of names read from records (keep()) */
 	uint64_t samples, other_event, lost, weight, no_map, no_symbol, cut, simpleperf_records;
 	bool offcpu_mode;              /* trace_offcpu with a clock: off-CPU samples drawn */
 	uint32_t offcpu_name;          /* "[off-cpu]" */
@@ -204,6 +219,17 @@ static struct span cstr(const uint8_t *s, size_t max)
 	const uint8_t *z = memchr(s, 0, max);
 	size_t n = z ? (size_t)(z - s) : max;
 	return (struct span){ s, n > MAX_NAME ? MAX_NAME : (uint32_t)n };
+}
+
+/* A copy of s that outlives the record it is in: records are read through
+ * a window (read_records), names and paths are kept. */
+static struct span keep(struct pd *f, struct span s)
+{
+	af_grow(&f->owned, &f->cap_owned, f->nowned + 1, sizeof *f->owned);
+	char *copy = f->owned[f->nowned++] = af_xmalloc(s.n ? s.n : 1);
+	if (s.n)
+		memcpy(copy, s.s, s.n);
+	return (struct span){ (const uint8_t *)copy, s.n };
 }
 
 static bool span_eq(struct span a, struct span b)
@@ -613,6 +639,8 @@ static uint32_t thread_node(struct pd *f, struct pthread_ *th)
 	uint32_t pnode = *pslot;
 	struct span s = label(th->name, b, "thread", th->tid);
 	th->node = af_tree_add_child(t, pnode, af_tree_intern(t, (const char *)s.s, s.n));
+	/* keyed by its node (unique), so no two threads share frames' keys */
+	th->key = af_tree_path_key(AF_PATH_ROOT_KEY, af_hash_keyed_bytes(&th->node, sizeof th->node));
 	size_t ti = af_profile_add_thread(f->p, th->tid, th->name.s ? (const char *)th->name.s : "", th->name.n);
 	f->p->threads[ti].node = th->node;
 	f->p->threads[ti].pid = th->pid;
@@ -622,7 +650,11 @@ static uint32_t thread_node(struct pd *f, struct pthread_ *th)
 }
 
 /* The symbol of file k holding vaddr, or NULL: the last symbol starting at
- * or before it, if vaddr is inside it (a zero length: up to the next). */
+ * or before it, if vaddr is inside it (a zero length: up to the next). The
+ * file's index narrows the binary search to the symbols starting in
+ * vaddr's bucket: one or two, where a search of the whole table (20000
+ * symbols in a boot-framework.oat) was a fifth of reading, its steps cache
+ * misses and mispredicted branches. */
 static const struct sym *find_sym(const struct pd *f, uint32_t k, uint64_t vaddr)
 {
 	const struct pfile *file = &f->files[k];
@@ -630,6 +662,18 @@ static const struct sym *find_sym(const struct pd *f, uint32_t k, uint64_t vaddr
 		return NULL;
 	const struct symkey *key = f->sym_keys + file->first;
 	size_t lo = 0, hi = file->count;
+	if (file->nbuckets) {
+		if (vaddr < key[0].addr)
+			return NULL;
+		uint64_t b = (vaddr - key[0].addr) >> file->shift;
+		const uint32_t *idx = f->buckets + file->bucket;
+		if (b < file->nbuckets) {
+			lo = idx[b];
+			hi = idx[b + 1];
+		} else {
+			lo = hi;
+		}
+	}
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 		if (key[mid].addr <= vaddr)
@@ -643,6 +687,41 @@ static const struct sym *find_sym(const struct pd *f, uint32_t k, uint64_t vaddr
 	if (vaddr - y->addr < y->len || (y->len == 0 && lo < file->count))
 		return &f->syms[file->first + lo - 1];
 	return NULL;
+}
+
+/* find_sym()'s index of a file's symbols: about two buckets per symbol
+ * over their address range, each the count of symbols before it (symbols
+ * at few addresses far apart fill few buckets, and a lookup then searches
+ * more: never worse than the whole table). */
+enum { INDEX_MIN = 16 };   /* fewer symbols are searched whole */
+static void index_syms(struct pd *f)
+{
+	size_t total = 0;
+	for (size_t k = 0; k < f->nfiles; k++)
+		total += f->files[k].count >= INDEX_MIN ? 2 * f->files[k].count + 1 : 0;
+	f->buckets = af_xmalloc((total ? total : 1) * sizeof *f->buckets);
+	size_t at = 0;
+	for (size_t k = 0; k < f->nfiles; k++) {
+		struct pfile *file = &f->files[k];
+		if (file->count < INDEX_MIN)
+			continue;
+		const struct symkey *key = f->sym_keys + file->first;
+		uint64_t span = key[file->count - 1].addr - key[0].addr;
+		unsigned shift = 0;
+		while ((span >> shift) >= 2 * file->count)
+			shift++;
+		file->shift = shift;
+		file->nbuckets = (size_t)(span >> shift) + 1;
+		file->bucket = at;
+		uint32_t *idx = f->buckets + at;
+		size_t j = 0;
+		for (size_t b = 0; b <= file->nbuckets; b++) {
+			while (j < file->count && (key[j].addr - key[0].addr) >> shift < b)
+				j++;
+			idx[b] = (uint32_t)j;
+		}
+		at += file->nbuckets + 1;
+	}
 }
 
 /* The address in the file that ip is at, as simpleperf's Dso::IpToVaddrInFile. */
@@ -683,11 +762,17 @@ static struct entry lookup(struct pd *f, uint64_t pid, uint64_t ip, bool kernel)
 	return e;
 }
 
+/* The cache slot of (pid, ip, kernel). */
+static struct ipslot *ipslot_of(const struct pd *f, uint64_t pid, uint64_t ip, bool kernel)
+{
+	uint64_t h = (ip ^ (pid << 20) ^ kernel) * 0x9e3779b97f4a7c15ULL;
+	return &f->ipcache[h >> (64 - f->ipcache_bits)];
+}
+
 /* lookup() through the cache of recent resolutions. */
 static struct entry resolve(struct pd *f, uint64_t pid, uint64_t ip, bool kernel)
 {
-	uint64_t h = (ip ^ (pid << 20) ^ kernel) * 0x9e3779b97f4a7c15ULL;
-	struct ipslot *c = &f->ipcache[h >> (64 - IPCACHE_BITS)];
+	struct ipslot *c = ipslot_of(f, pid, ip, kernel);
 	if (!(c->gen == f->maps_gen && c->ip == ip && c->pid == pid && c->kernel == kernel))
 		*c = (struct ipslot){ ip, f->maps_gen, (uint32_t)pid, kernel, lookup(f, pid, ip, kernel) };
 	return c->e;
@@ -911,6 +996,10 @@ static size_t update_chain(struct pd *f, struct pthread_ *th, uint64_t pid, size
 		       r[-(ptrdiff_t)same].kernel == tf[same].raw.kernel)
 			same++;
 	}
+	/* the cache is larger than the processor's: its lines for the new
+	 * frames are fetched together, not each when its turn comes */
+	for (size_t i = same; i < n; i++)
+		__builtin_prefetch(ipslot_of(f, pid, f->raw[n - 1 - i].ip, f->raw[n - 1 - i].kernel));
 	for (size_t i = same; i < n; i++) {
 		struct tframe *t = &tf[i];
 		t->raw = f->raw[n - 1 - i];
@@ -931,25 +1020,34 @@ static size_t update_chain(struct pd *f, struct pthread_ *th, uint64_t pid, size
 /* Fold the m simplified frames of f->chain (leaf first) under node, after
  * the thread's first kept drawn frames; returns the leaf's node. Frames
  * equal to the thread's previous stack from there on take their nodes from
- * it without a tree probe (a leaf ip that moved within its function). */
+ * it without a tree probe (a leaf ip that moved within its function). The
+ * others' path keys are worked out and their slots prefetched before the
+ * first is looked up: the tree's table is far larger than the caches, and
+ * one stack's probes then wait for memory together, not one after another
+ * (a (parent, name) probe needs the node the one before found). */
 static uint32_t fold_stack(struct pd *f, struct pthread_ *th, uint32_t node, size_t kept, size_t m)
 {
+	struct af_tree *t = &f->p->tree;
 	af_grow(&th->stack, &th->cap_stack, kept + m, sizeof *th->stack);
-	if (kept)
-		node = th->stack[kept - 1].node;
-	bool same = true;
-	for (size_t k = 0, i = kept; k < m; k++, i++) {
-		uint32_t name = frame_name(f, &f->chain[m - 1 - k]);
-		if (same && i < th->depth && th->stack[i].name == name) {
-			node = th->stack[i].node;
+	struct frame *st = th->stack;
+	size_t end = kept + m, from = end;
+	for (size_t i = kept; i < end; i++) {
+		uint32_t name = frame_name(f, &f->chain[end - 1 - i]);
+		if (from == end && i < th->depth && st[i].name == name)
 			continue;
-		}
-		same = false;
-		node = af_tree_child(&f->p->tree, node, name);
-		th->stack[i] = (struct frame){ name, node };
+		from = from < i ? from : i;
+		st[i].name = name;
 	}
-	th->depth = kept + m;
-	return node;
+	uint64_t key = from ? st[from - 1].key : th->key;
+	for (size_t i = from; i < end; i++) {
+		st[i].key = key = af_tree_path_key(key, af_tree_name_key(t, st[i].name));
+		af_tree_path_prefetch(t, key);
+	}
+	node = from ? st[from - 1].node : node;
+	for (size_t i = from; i < end; i++)
+		st[i].node = node = af_tree_key_child(t, node, st[i].key, st[i].name);
+	th->depth = end;
+	return end ? st[end - 1].node : node;
 }
 
 /* Simplify and fold the thread's chain (n frames, the first `same` as in
@@ -1012,8 +1110,10 @@ static int fold_sample(struct pd *f, struct pthread_ *th, const struct sample *s
 	if (walked && !th->chain[0].e.map)
 		f->chains_off_map++;
 	node = fold_chain(f, th, node, n, same);
-	if (offcpu)
-		node = af_tree_child(t, node, f->offcpu_name);
+	if (offcpu) {
+		uint64_t key = th->depth ? th->stack[th->depth - 1].key : th->key;
+		node = af_tree_key_child(t, node, af_tree_path_key(key, af_tree_name_key(t, f->offcpu_name)), f->offcpu_name);
+	}
 	t->nodes[node].self += period;
 	return 0;
 }
@@ -1124,7 +1224,7 @@ static int read_mmap(struct pd *f, struct af_cursor *c, uint64_t at, uint32_t ty
 		return bad(f, at, "an MMAP record is shorter than its fields");
 	if (len == 0 || addr > UINT64_MAX - len)
 		return 0;
-	struct map m = { .path = cstr(c->data + c->pos, af_cursor_left(c)), .file = AF_NONE };
+	struct map m = { .path = keep(f, cstr(c->data + c->pos, af_cursor_left(c))), .file = AF_NONE };
 	if (type == REC_MMAP2)   /* prot, 24 bytes into the 32 after pgoff */
 		m.jit = af_le(c->data + c->pos - 8, 4) & PROT_JIT_SYMFILE_MAP;
 	bool kernel = (misc & CPUMODE_MASK) == CPUMODE_KERNEL || pid == UINT32_MAX;
@@ -1140,7 +1240,7 @@ static int read_comm(struct pd *f, struct af_cursor *c, uint64_t at)
 	struct pthread_ *th = thread_of(f, tid, pid);
 	th->pid = pid;
 	if (th->node == AF_NONE)   /* a thread already drawn keeps its first name */
-		th->name = cstr(c->data + c->pos, af_cursor_left(c));
+		th->name = keep(f, cstr(c->data + c->pos, af_cursor_left(c)));
 	return 0;
 }
 
@@ -1193,9 +1293,10 @@ static const char *extent(const uint8_t *h, size_t left, uint32_t type, uint64_t
 	return NULL;
 }
 
-static int record_extent(struct pd *f, size_t pos, size_t end, uint32_t type, uint64_t *n, uint64_t *whole)
+static int record_extent(struct pd *f, const uint8_t *h, size_t pos, size_t end, uint32_t type, uint64_t *n,
+			 uint64_t *whole)
 {
-	const char *why = extent(f->data + pos, end - pos, type, n, whole);
+	const char *why = extent(h, end - pos, type, n, whole);
 	return why ? bad(f, pos, why) : 0;
 }
 
@@ -1227,30 +1328,57 @@ static size_t first_sampled(struct pd *f)
 	return 0;
 }
 
+/* The n bytes at input offset pos, from the window (moved on to them if
+ * they are not all in it), or NULL with the diag set if the file cannot be
+ * read. The data section is read with pread() into one buffer, not through
+ * the mapping: a page fault costs about 15 us on the build machine. */
+static const uint8_t *window_at(struct pd *f, struct af_window *w, size_t pos, size_t n)
+{
+	if (pos - w->at > w->len) {   /* past the window: an AUXTRACE record's data skipped */
+		const struct af_input *in = w->in;
+		af_window_release(w);
+		af_window_init_at(w, in, pos);
+	}
+	while (w->len - (pos - w->at) < n) {
+		int rc = af_window_more(w, pos - (size_t)w->at, f->d);
+		if (rc <= 0) {
+			if (rc == 0)
+				bad(f, pos, "a record runs past the end of the file");
+			return NULL;
+		}
+	}
+	return w->data + (pos - w->at);
+}
+
 static int read_records(struct pd *f)
 {
 	uint64_t off, size;
 	if (section(f, 40, &off, &size) < 0)
 		return -1;
-	size_t pos = (size_t)off, end = (size_t)(off + size), next_consume = pos + AF_INPUT_CONSUME_STEP;
-	while (pos < end) {
-		if (end - pos < 8)
-			return bad(f, pos, "the data section ends inside a record header");
-		uint32_t type = (uint32_t)af_le(f->data + pos, 4);
-		uint16_t misc = type >= REC_SIMPLEPERF ? 0 : (uint16_t)af_le(f->data + pos + 4, 2);
-		uint64_t rsize = 0, whole = 0;
-		if (record_extent(f, pos, end, type, &rsize, &whole) < 0)
-			return -1;
-		struct af_cursor c = { f->data + pos + 8, (size_t)rsize - 8, 0 };
-		if (read_record(f, &c, pos, type, misc) < 0)
-			return -1;
-		pos += (size_t)whole;
-		if (pos >= next_consume) {
-			af_input_consumed(f->in, pos);
-			next_consume = pos + AF_INPUT_CONSUME_STEP;
+	size_t pos = (size_t)off, end = (size_t)(off + size);
+	struct af_window w;
+	af_window_init_at(&w, f->in, off);
+	int rc = 0;
+	while (pos < end && rc == 0) {
+		if (end - pos < 8) {
+			rc = bad(f, pos, "the data section ends inside a record header");
+			break;
 		}
+		const uint8_t *h = window_at(f, &w, pos, 8);
+		uint32_t type = h ? (uint32_t)af_le(h, 4) : 0;
+		uint64_t rsize = 0, whole = 0;
+		if (!h || record_extent(f, h, pos, end, type, &rsize, &whole) < 0 ||
+		    !(h = window_at(f, &w, pos, (size_t)rsize))) {
+			rc = -1;
+			break;
+		}
+		uint16_t misc = type >= REC_SIMPLEPERF ? 0 : (uint16_t)af_le(h + 4, 2);
+		struct af_cursor c = { h + 8, (size_t)rsize - 8, 0 };
+		rc = read_record(f, &c, pos, type, misc);
+		pos += (size_t)whole;
 	}
-	return 0;
+	af_window_release(&w);
+	return rc;
 }
 
 /* --info: samples whose stack did not unwind, by kind. */
@@ -1330,6 +1458,9 @@ static void pd_release(struct pd *f)
 		free(f->threads[i].chain);
 	}
 	free(f->raw);
+	for (size_t i = 0; i < f->nowned; i++)
+		free(f->owned[i]);
+	free(f->owned);
 	free(f->maps);
 	for (size_t i = 0; i < f->nattrs; i++)
 		free(f->attrs[i].name);
@@ -1341,6 +1472,7 @@ static void pd_release(struct pd *f)
 	free(f->chain);
 	free(f->sym_names);
 	free(f->sym_keys);
+	free(f->buckets);
 	free(f->ipcache_mem);
 	af_idmap_release(&f->attr_ids);
 	af_idmap_release(&f->file_by_hash);
@@ -1388,10 +1520,18 @@ static int read_all(struct pd *f)
 	f->sym_keys = af_xmalloc(nsyms * sizeof *f->sym_keys);
 	for (size_t i = 0; i < f->nsyms; i++)
 		f->sym_keys[i] = (struct symkey){ f->syms[i].addr, (uint32_t)f->syms[i].len, f->syms[i].tramp };
-	f->ipcache_mem = af_xcalloc(((size_t)1 << IPCACHE_BITS) + 1, sizeof *f->ipcache);
+	index_syms(f);
+	f->ipcache_bits = IPCACHE_MIN_BITS;
+	while (f->ipcache_bits < IPCACHE_MAX_BITS && (f->len >> 10) > ((size_t)1 << f->ipcache_bits))
+		f->ipcache_bits++;
+	f->ipcache_mem = af_xcalloc_huge(((size_t)1 << f->ipcache_bits) + 1, sizeof *f->ipcache);
 	f->ipcache = (struct ipslot *)(((uintptr_t)f->ipcache_mem + 63) & ~(uintptr_t)63);
 	f->maps_gen = 1;   /* slots start at generation 0: empty */
 	f->copy_budget = ((uint64_t)1 << 21) + f->len / 64;
+	/* the tree's table and nodes from the data's size, so they never grow
+	 * (a rehash touches every slot twice): a node per 256 bytes, more than
+	 * real and generated recordings make (one per 360-550) */
+	af_tree_path_reserve(&f->p->tree, (size_t)(f->len / 256));
 	return read_records(f);
 }
 

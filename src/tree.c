@@ -287,28 +287,51 @@ void af_tree_path_reserve(struct af_tree *t, size_t nodes)
 
 void af_tree_path_drop(struct af_tree *t)
 {
+	t->path_dropped = t->npathed > 0;
 	free(t->path_slots);
 	t->path_slots = NULL;
 	t->npath_slots = t->npathed = 0;
 }
 
 /* The first (parent, name) lookup: every node made by path goes into the
- * child table, which serves all lookups from then on. */
+ * child table, which serves all lookups from then on. The path table holds
+ * exactly those nodes (thread roots made by af_tree_add_child between them
+ * are in neither). */
 static void close_paths(struct af_tree *t)
 {
+	if (t->path_dropped)   /* its nodes made by path are in no table now */
+		AF_BUG("a (parent, name) lookup after af_tree_path_drop");
 	t->path_closed = true;
-	free(t->path_slots);
+	struct af_path_slot *slots = t->path_slots;
+	size_t n = t->npath_slots;
 	t->path_slots = NULL;
 	t->npath_slots = t->npathed = 0;
-	for (uint32_t id = t->path_from; id < t->path_to; id++)
-		hash_node(t, id);
-	t->path_from = t->path_to = 0;
+	for (size_t i = 0; i < n; i++)
+		if (slots[i].node != EMPTY_SLOT)
+			hash_node(t, slots[i].node);
+	free(slots);
 }
 
 /* The bytes of name id are s[0..len) */
 static bool same_name(const struct af_tree *t, uint32_t id, const char *s, size_t len)
 {
 	return t->names[id].len == len && memcmp(t->names[id].str, s, len) == 0;
+}
+
+/* Room for one more node in the path table. */
+static void path_room(struct af_tree *t)
+{
+	if ((t->npathed + 1) * 2 > t->npath_slots)
+		rehash_paths(t, t->npath_slots ? t->npath_slots * 2 : 4096);
+}
+
+/* A new child of parent named name, in the empty path slot i (key k). */
+static uint32_t path_add(struct af_tree *t, size_t i, uint32_t k, uint32_t parent, uint32_t name)
+{
+	uint32_t id = new_node(t, parent, name);
+	t->path_slots[i] = (struct af_path_slot){ k, parent, name, id };
+	t->npathed++;
+	return id;
 }
 
 uint32_t af_tree_path_child(struct af_tree *t, uint32_t parent, uint64_t key,
@@ -319,8 +342,7 @@ uint32_t af_tree_path_child(struct af_tree *t, uint32_t parent, uint64_t key,
 	/* a cut name is compared as interned (every long frame with the same
 	 * first AF_NAME_MAX bytes is one frame, as af_tree_intern makes it) */
 	uint32_t name = len > AF_NAME_MAX ? af_tree_intern(t, s, len) : AF_NONE;
-	if ((t->npathed + 1) * 2 > t->npath_slots)
-		rehash_paths(t, t->npath_slots ? t->npath_slots * 2 : 4096);
+	path_room(t);
 	uint32_t k = (uint32_t)key;
 	size_t mask = t->npath_slots - 1, i = k & mask;
 	for (struct af_path_slot *c; (c = &t->path_slots[i])->node != EMPTY_SLOT; i = (i + 1) & mask) {
@@ -330,17 +352,20 @@ uint32_t af_tree_path_child(struct af_tree *t, uint32_t parent, uint64_t key,
 	}
 	if (name == AF_NONE)
 		name = intern_hashed(t, s, len, (uint32_t)name_hash);
-	uint32_t id = new_node(t, parent, name);
-	t->path_slots[i] = (struct af_path_slot){ k, parent, name, id };
-	t->npathed++;
-	/* remember the node for the child table, should it be needed */
-	if (t->path_to != id) {
-		for (uint32_t n = t->path_from; n < t->path_to; n++)
-			hash_node(t, n);
-		t->path_from = id;
-	}
-	t->path_to = id + 1;
-	return id;
+	return path_add(t, i, k, parent, name);
+}
+
+uint32_t af_tree_key_child(struct af_tree *t, uint32_t parent, uint64_t key, uint32_t name)
+{
+	if (t->path_closed)
+		return af_tree_child(t, parent, name);
+	path_room(t);
+	uint32_t k = (uint32_t)key;
+	size_t mask = t->npath_slots - 1, i = k & mask;
+	for (struct af_path_slot *c; (c = &t->path_slots[i])->node != EMPTY_SLOT; i = (i + 1) & mask)
+		if (c->key == k && c->parent == parent && c->name == name)
+			return c->node;
+	return path_add(t, i, k, parent, name);
 }
 
 uint32_t af_tree_add_child(struct af_tree *t, uint32_t parent, uint32_t name)

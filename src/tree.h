@@ -38,10 +38,10 @@ struct af_tree {
 	 * table index its low bits (so growing needs no node) */
 	struct af_path_slot { uint32_t key, parent, name, node; } *path_slots;
 	size_t npath_slots, npathed;
-	/* nodes made by path and not yet in child_slots: [path_from, path_to);
-	 * path_closed once the child table has them (af_tree_child was called) */
-	uint32_t path_from, path_to;
+	/* path_closed once the child table has the nodes made by path
+	 * (af_tree_child was called) and the path table is gone */
 	bool path_closed;
+	bool path_dropped;     /* af_tree_path_drop() let go of nodes made by path */
 	/* af_tree_adopt() was used: a parent may come after its children */
 	bool adopted;
 	/* interned names: bytes in blocks, id -> (offset, len) */
@@ -135,9 +135,23 @@ static inline void af_tree_path_prefetch(const struct af_tree *t, uint64_t key)
  * these nodes into the (parent, name) table, and later calls here go there. */
 uint32_t af_tree_path_child(struct af_tree *t, uint32_t parent, uint64_t key,
 			    const char *s, size_t len, uint64_t name_hash);
+/* The same for an interned name: the child of parent named name whose path
+ * key is key, created if it does not exist. The caller chains the keys
+ * (af_tree_path_key of its parent's key and af_tree_name_key(name)) from a
+ * key of its own for its outermost parent, which may be any node whose
+ * children are all found by key (perf.data: a thread root made by
+ * af_tree_add_child). So the keys, and the slots to prefetch, are known for
+ * a whole stack before its first frame is looked up. */
+uint32_t af_tree_key_child(struct af_tree *t, uint32_t parent, uint64_t key, uint32_t name);
+/* An interned name's keyed hash, for af_tree_path_key(). */
+static inline uint64_t af_tree_name_key(const struct af_tree *t, uint32_t name)
+{
+	return t->names[name].hash;
+}
 
-/* No more frames will be found by path (the tree is only read, or
- * released, from now on): the path table's memory goes back now. */
+/* No more frames will be found by path, nor by (parent, name) (the tree is
+ * only read, or released, from now on): the path table's memory goes back
+ * now. (Its nodes are then in no table: af_tree_child() after it is a bug.) */
 void af_tree_path_drop(struct af_tree *t);
 /* A new child that af_tree_child() will never return (thread/process roots). */
 uint32_t af_tree_add_child(struct af_tree *t, uint32_t parent, uint32_t name);

@@ -88,6 +88,15 @@ python3 "$S/mkperf.py" records "$TMP/records.data"
 check "perfdata/records: the sample after an AUXTRACE record's data is read" grep -qxF "samples: 5 drawn, 0 of other event types" "$TMP/info"
 check "perfdata/records: an UNWINDING_RESULT record counted by its code" \
 	grep -qxF "unwinding failures: 1 (simpleperf's UNWINDING_RESULT records: invalid map 1)" "$TMP/info"
+# the data section is read through a 256 KiB window: AUXTRACE data larger
+# than it is skipped, and the thread names and map paths of the records
+# before it stay (mkperf.py big-aux: the corners' records around 900 KB of it)
+python3 "$S/mkperf.py" corners "$TMP/corners.data"
+python3 "$S/mkperf.py" big-aux "$TMP/big-aux.data"
+"$AFLAME" --format folded "$TMP/corners.data" >"$TMP/corners.folded" 2>/dev/null
+"$AFLAME" --format folded "$TMP/big-aux.data" >"$TMP/big-aux.folded" 2>/dev/null
+check "perfdata/big-aux: records around AUXTRACE data larger than the read window fold as without it" \
+	sh -c "[ -s '$TMP/corners.folded' ] && [ \$(stat -c %s '$TMP/big-aux.data') -gt 900000 ] && cmp -s '$TMP/corners.folded' '$TMP/big-aux.folded'"
 # simpleperf's own records longer than 64 KiB (their size is 32 bits, split
 # where misc would be) and AUXTRACE data after its record
 for f in perf_kernel perf_etm; do

@@ -8,7 +8,9 @@ sections. VARIANT "corners" is a well-formed file (two threads, one map with
 an embedded symbol table, a kernel frame, an ip outside every map); "maps"
 adds a forked process and thread and a map splitting an older one,
 "many-maps" floods them, "records" adds simpleperf's and perf's
-unusual records (UNWINDING_RESULT, AUXTRACE, SWITCH), "art" a thread
+unusual records (UNWINDING_RESULT, AUXTRACE, SWITCH), "big-aux" puts
+AUXTRACE data larger than the reader's window among the corners' records,
+"art" a thread
 whose consecutive samples share their callers up to one of ART's own
 frames that is hidden in one and drawn in the next; the
 others damage it in one place each, for the bad-input catalogue."""
@@ -98,6 +100,13 @@ def build(variant):
             rec(14, 0, b''),
             sample(100, 100, 9, [0x7110, 0x7010]),
         ]
+    if variant == 'big-aux':
+        # the corners' samples after AUXTRACE data larger than the reader's
+        # 256 KiB window, and more between them: the names and paths of the
+        # records before it must outlive the window's bytes
+        def aux(n):
+            return struct.pack('<IHH', 71, 0, 48) + struct.pack('<QQQIIII', n, 0, 0, 0, 100, 0, 0) + b'\xaa' * n
+        records = records[:4] + [aux(600000)] + records[4:6] + [aux(300000)] + records[6:]
     if variant == 'art':
         # leaf first; root first they are main > render_frame > libart's
         # invoke stub > a Java method (the stub hidden, next to Java) or
