@@ -110,6 +110,9 @@ void af_window_init(struct af_window *w, const struct af_input *in);
  * becomes data[0]. Returns 1 if bytes were added, 0 at the end of the
  * input, -1 with diag set if the file cannot be read or has shrunk. */
 int af_window_more(struct af_window *w, size_t keep, struct af_diag *d);
+/* Drop the window and go on from input offset `to` (past a record that
+ * was read elsewhere): af_window_more's returns. */
+int af_window_seek(struct af_window *w, uint64_t to, struct af_diag *d);
 void af_window_release(struct af_window *w);
 
 typedef int af_reader_fn(struct af_profile *p, const struct af_input *in,

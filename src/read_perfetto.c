@@ -77,10 +77,12 @@ struct track { int64_t pid, tid; };      /* tid -1: a process track */
 enum { EV_PRINT, EV_BEGIN, EV_END };
 
 /* A slice event, folded in time order. Kept small (24 bytes): a large
- * trace holds millions, and writing them is most of reading it. */
+ * trace holds millions, and writing them is most of reading it. Its text
+ * is in memory that lasts the walk, or, read through a window, copied to
+ * pf.texts (text.at) until it is folded. */
 struct pev {
 	uint64_t ts;
-	const uint8_t *s;
+	union { const uint8_t *s; size_t at; } text;
 	uint32_t n_kind;                      /* length << 2 | EV_* */
 	uint32_t actor;                       /* actors[] */
 };
@@ -115,6 +117,14 @@ struct source {
 	uint64_t flush;                       /* the flush it was last seen before */
 };
 
+/* Copies of bytes that must outlive the window they were read from
+ * (interned entries, names): blocks that never move. */
+struct kept {
+	struct kept *next;
+	size_t used, cap;
+	uint8_t data[];
+};
+
 struct pf {
 	struct af_profile *p;
 	const struct af_read_opts *o;
@@ -145,6 +155,14 @@ struct pf {
 	uint32_t source;                      /* its index, AF_NONE until its first event */
 	const struct af_input *in;
 	size_t consumed;                      /* in->data before this is done with */
+	/* A streaming walk and scan_names read a large mapped file through a
+	 * window (af_window): faulting the mapping in costs more than the
+	 * rest of the reading on a VM. Nothing may then point into the bytes
+	 * of a packet once it is done: */
+	bool copy;                            /* the window's bytes are reused */
+	struct af_buf texts, texts_next;      /* the gathered events' texts */
+	struct kept *kept;                    /* interned entries, names; kept
+						 from walk to walk like names */
 	struct actor *actors;
 	size_t nactors, cap_actors;
 	struct af_idmap actor_ids;            /* keyed hash of (tid, pid) -> actors[] */
@@ -204,6 +222,26 @@ static void clear_seq(struct pf *f, struct seq *s)
 	f->cleared++;
 }
 
+/* Bytes that last as long as the reader: s itself, or when it is in a
+ * window's buffer, a copy. */
+static const uint8_t *keep_bytes(struct pf *f, const uint8_t *s, size_t n)
+{
+	if (!f->copy)
+		return s;
+	struct kept *k = f->kept;
+	if (!k || k->cap - k->used < n) {
+		size_t cap = n > 65536 ? n : 65536;
+		k = af_xmalloc(sizeof *k + cap);
+		*k = (struct kept){ .next = f->kept, .cap = cap };
+		f->kept = k;
+	}
+	uint8_t *at = k->data + k->used;
+	if (n)
+		memcpy(at, s, n);
+	k->used += n;
+	return at;
+}
+
 /* Keep an interned entry (its message bytes) under iid. */
 static void intern(struct pf *f, struct seq *s, enum intern kind, const struct af_proto *m,
 		   const struct af_proto_field *fl)
@@ -216,7 +254,7 @@ static void intern(struct pf *f, struct seq *s, enum intern kind, const struct a
 		if (x.num == 1 && x.wire == AF_WIRE_VARINT)
 			iid = x.u;
 	af_grow(&f->spans, &f->cap_spans, f->nspans + 1, sizeof *f->spans);
-	f->spans[f->nspans] = (struct span){ fl->data, fl->len, e.base };
+	f->spans[f->nspans] = (struct span){ keep_bytes(f, fl->data, fl->len), fl->len, e.base };
 	af_idmap_put(&s->interned[kind], iid, (uint32_t)f->nspans++);
 }
 
@@ -337,7 +375,14 @@ static void add_event(struct pf *f, uint32_t kind, uint64_t ts, uint64_t tid, in
 	if (f->nev == f->cap_ev)
 		af_grow(&f->ev, &f->cap_ev, f->nev + 1, sizeof *f->ev);
 	uint32_t len = n > (UINT32_MAX >> 2) ? UINT32_MAX >> 2 : (uint32_t)n;   /* a mark's text, never this long */
-	f->ev[f->nev++] = (struct pev){ ts, s, len << 2 | kind, actor };
+	struct pev *e = &f->ev[f->nev++];
+	*e = (struct pev){ .ts = ts, .n_kind = len << 2 | kind, .actor = actor };
+	if (f->copy) {
+		e->text.at = f->texts.len;
+		af_buf_add(&f->texts, s, len);
+	} else {
+		e->text.s = s;
+	}
 }
 
 /* A name for a thread or process. A streaming walk has them all already,
@@ -347,7 +392,8 @@ static void add_name(struct pf *f, bool thread, uint64_t id, int64_t pid, const 
 	if (f->stream)
 		return;
 	af_grow(&f->names, &f->cap_names, f->nnames + 1, sizeof *f->names);
-	f->names[f->nnames++] = (struct name){ id, pid, s, n > 4096 ? 4096 : (uint32_t)n, thread };
+	uint32_t len = n > 4096 ? 4096 : (uint32_t)n;
+	f->names[f->nnames++] = (struct name){ id, pid, keep_bytes(f, s, len), len, thread };
 }
 
 /* ---- a fast path for the fields of ftrace events ---- */
@@ -1115,6 +1161,7 @@ static int profile_packet(struct pf *f, struct seq *s, const struct af_proto *pk
 /* ---- packets ---- */
 
 static int packets(struct pf *f, const uint8_t *data, size_t len, uint64_t base, int depth);
+static int packets_end(struct pf *f, struct af_proto *m, int rc);
 static int stream_step(struct pf *f, size_t at);
 
 /* compressed_packets: a zlib stream of more packets (bounded like atrace). */
@@ -1244,13 +1291,101 @@ static int packets(struct pf *f, const uint8_t *data, size_t len, uint64_t base,
 		if (!depth && stream_step(f, (size_t)x.offset) < 0)
 			return 0;   /* out of order: read_perfetto starts again */
 	}
-	if (rc < 0 && !depth && m.error && strcmp(m.error, "length runs past the end of its message") == 0) {
+	return depth ? (rc < 0 ? fail(f, &m) : 0) : packets_end(f, &m, rc);
+}
+
+/* The end of the top-level walk m, whose last af_proto_next returned rc: a
+ * file cut inside a packet is read up to it. */
+static int packets_end(struct pf *f, struct af_proto *m, int rc)
+{
+	if (rc < 0 && m->error && strcmp(m->error, "length runs past the end of its message") == 0) {
 		if (f->draw != DRAW_NAMES)
 			af_profile_note(f->p, "the file ends inside a packet at offset 0x%" PRIx64 ": the packets before it are used",
-					m.error_offset);
+					m->error_offset);
 		return 0;
 	}
-	return rc < 0 ? fail(f, &m) : 0;
+	return rc < 0 ? fail(f, m) : 0;
+}
+
+/* Room for a top-level field's tag and length (varints of at most 10
+ * bytes each): with this much in the window, a field that does not parse
+ * is malformed, not cut by the window's end. */
+enum { HEADER_MAX = 20 };
+
+/* Whether w's bytes end where the input does. */
+static bool window_at_end(const struct af_window *w)
+{
+	return w->at + w->len >= w->in->len;
+}
+
+/* A top-level field of the whole input at file offset at (a packet larger
+ * than half the window, already found well-formed), read where the input
+ * is mapped; x is its field. */
+static int big_packet(struct pf *f, const struct af_input *in, uint64_t at, struct af_proto_field *x,
+		      uint64_t *end)
+{
+	struct af_proto m;
+	af_proto_init(&m, in->data, in->len, 0);
+	m.c.pos = (size_t)at;
+	if (af_proto_next(&m, x) <= 0)
+		return fail(f, &m);   /* (cannot be: the window read its header) */
+	*end = m.c.pos;
+	return x->num == TRACE_PACKET && x->wire == AF_WIRE_LEN ? packet(f, &m, x, 0) : 0;
+}
+
+/* packets() for the top level of a whole input, a window at a time: each
+ * packet is read in the window when it fits in half of it, else where the
+ * input is mapped (big_packet), with the offsets, messages and end of a
+ * walk over the whole input. */
+static int windowed_packets(struct pf *f, const struct af_input *in)
+{
+	struct af_window w;
+	af_window_init(&w, in);
+	f->copy = w.buffered;   /* (a small or unmapped input is one window) */
+	size_t pos = 0;
+	int rc = 0;
+	for (;;) {
+		if (w.len - pos < HEADER_MAX && !window_at_end(&w)) {
+			if ((rc = af_window_more(&w, pos, f->d)) < 0)
+				break;
+			pos = 0;
+		}
+		struct af_proto m;
+		struct af_proto_field x;
+		af_proto_init(&m, w.data, w.len, w.at);
+		m.c.pos = pos;
+		rc = af_proto_next(&m, &x);
+		uint64_t next = w.at + m.c.pos;
+		if (rc < 0 && !window_at_end(&w) && strcmp(m.error, "length runs past the end of its message") == 0) {
+			if (w.len - pos <= w.cap / 2) {   /* the rest of it, then again */
+				rc = af_window_more(&w, pos, f->d);
+				pos = 0;
+				if (rc < 0)
+					break;
+				continue;
+			}
+			if (big_packet(f, in, w.at + pos, &x, &next) < 0 || af_window_seek(&w, next, f->d) < 0) {
+				rc = -1;
+				break;
+			}
+			pos = 0;
+		} else if (rc <= 0) {
+			rc = packets_end(f, &m, rc);
+			break;
+		} else {
+			if (x.num == TRACE_PACKET && x.wire == AF_WIRE_LEN && packet(f, &m, &x, 0) < 0) {
+				rc = -1;
+				break;
+			}
+			pos = m.c.pos;
+		}
+		if (stream_step(f, (size_t)x.offset) < 0) {
+			rc = 0;   /* out of order: read_perfetto starts again */
+			break;
+		}
+	}
+	af_window_release(&w);
+	return rc;
 }
 
 /* ---- the graph ---- */
@@ -1375,6 +1510,14 @@ static struct atrace_slices *slices_of(struct pf *f)
 	return r;
 }
 
+/* The text of a gathered event. */
+static const char *ev_text(const struct pf *f, const struct pev *e)
+{
+	if (!f->copy)
+		return (const char *)e->text.s;
+	return f->texts.data ? f->texts.data + e->text.at : "";
+}
+
 static void fold_event(struct pf *f, struct atrace_slices *r, const struct pev *e)
 {
 	const struct actor *a = &f->actors[e->actor];
@@ -1382,10 +1525,10 @@ static void fold_event(struct pf *f, struct atrace_slices *r, const struct pev *
 	if (kind == EV_PRINT) {
 		struct atrace_event ae = { .tid = a->tid, .tgid = -1, .ts = us(e->ts),
 			.event = "tracing_mark_write", .event_len = 18,
-			.payload = (const char *)e->s, .payload_len = n };
+			.payload = ev_text(f, e), .payload_len = n };
 		atrace_slices_event(r, &ae);
 	} else if (kind == EV_BEGIN) {
-		atrace_slices_begin(r, a->tid, a->pid, us(e->ts), (const char *)e->s, n);
+		atrace_slices_begin(r, a->tid, a->pid, us(e->ts), ev_text(f, e), n);
 	} else {
 		atrace_slices_end(r, a->tid, us(e->ts));
 	}
@@ -1407,10 +1550,24 @@ static void fold_upto(struct pf *f, uint64_t upto)
 	}
 	merge_release(&g);
 	size_t kept = 0;
-	for (size_t i = 0; i < f->nev; i++)
-		if (f->ev[i].ts > upto)
-			f->ev[kept++] = f->ev[i];
+	f->texts_next.len = 0;
+	for (size_t i = 0; i < f->nev; i++) {
+		struct pev e = f->ev[i];
+		if (e.ts <= upto)
+			continue;
+		if (f->copy) {   /* the texts of the events kept move to the front */
+			size_t at = f->texts_next.len;
+			af_buf_add(&f->texts_next, ev_text(f, &e), e.n_kind >> 2);
+			e.text.at = at;
+		}
+		f->ev[kept++] = e;
+	}
 	f->nev = kept;
+	if (f->copy) {
+		struct af_buf t = f->texts;
+		f->texts = f->texts_next;
+		f->texts_next = t;
+	}
 }
 
 /* Streaming: fold once this many events are gathered (or as many again as
@@ -1577,6 +1734,12 @@ static void pf_release(struct pf *f)
 	free(f->inflated);
 	af_buf_release(&f->scratch);
 	af_buf_release(&f->frame);
+	af_buf_release(&f->texts);
+	af_buf_release(&f->texts_next);
+	for (struct kept *k = f->kept, *next; k; k = next) {
+		next = k->next;
+		free(k);
+	}
 }
 
 /* One walk over the packets, folding what `draw` says (slice events are
@@ -1589,11 +1752,13 @@ static int walk(struct pf *f, const struct af_input *in, enum draw draw, bool st
 	f->hstacks = NULL;
 	af_idmap_init(&f->hstack_ids);
 	f->names = NULL;
+	f->kept = NULL;
 	pf_release(f);
 	/* every group together is bounded as one compressed file would be */
 	*f = (struct pf){ .p = keep.p, .o = keep.o, .d = keep.d, .draw = draw, .stream = stream,
 			  .in = in, .flush_at = STREAM_FOLD_MIN,
 			  .inflate_left = af_inflate_limit(in->len, keep.o->max_input) };
+	f->kept = keep.kept;   /* the names may be there */
 	if (stream) {
 		f->names = keep.names;
 		f->nnames = keep.nnames;
@@ -1610,7 +1775,7 @@ static int walk(struct pf *f, const struct af_input *in, enum draw draw, bool st
 		free(keep.hstacks);
 		af_idmap_release(&keep.hstack_ids);
 	}
-	return packets(f, in->data, in->len, 0, 0);
+	return stream ? windowed_packets(f, in) : packets(f, in->data, in->len, 0, 0);
 }
 
 /* The names of threads and processes, into f->names, for a streaming walk:
@@ -1622,11 +1787,13 @@ static bool scan_names(struct pf *f, const struct af_input *in)
 {
 	struct af_diag d = *f->d;
 	struct pf s = { .p = f->p, .o = f->o, .d = &d, .draw = DRAW_NAMES, .in = in };
-	bool ok = packets(&s, in->data, in->len, 0, 0) == 0 && s.compressed == 0;
+	bool ok = windowed_packets(&s, in) == 0 && s.compressed == 0;
 	f->names = s.names;
 	f->nnames = s.nnames;
 	f->cap_names = s.cap_names;
+	f->kept = s.kept;
 	s.names = NULL;
+	s.kept = NULL;
 	pf_release(&s);
 	return ok;
 }
