@@ -74,15 +74,22 @@ struct span { const uint8_t *p; size_t n; uint64_t off; };
 
 struct track { int64_t pid, tid; };      /* tid -1: a process track */
 
-enum { EV_PRINT, EV_BEGIN, EV_END };
+/* A trace mark's text (EV_PRINT), a track-event slice begun (EV_BEGIN,
+ * its name as text) or ended (EV_END, also a bare "E" mark), a
+ * "B|pid|name" mark (EV_MARK_BEGIN: its name in marks[]). */
+enum { EV_PRINT, EV_BEGIN, EV_END, EV_MARK_BEGIN };
 
 /* A slice event, folded in time order. Kept small (24 bytes): a large
- * trace holds millions, and writing them is most of reading it. Its text
- * is in memory that lasts the walk, or, read through a window, copied to
- * pf.texts (text.at) until it is folded. */
+ * trace holds millions, and writing them is most of reading it. A text is
+ * in memory that lasts the walk, or, read through a window, copied to
+ * pf.texts (u.at) until it is folded. */
 struct pev {
 	uint64_t ts;
-	union { const uint8_t *s; size_t at; } text;
+	union {
+		const uint8_t *s;
+		size_t at;
+		struct { uint32_t name; int32_t pid; } mark;
+	} u;
 	uint32_t n_kind;                      /* length << 2 | EV_* */
 	uint32_t actor;                       /* actors[] */
 };
@@ -90,6 +97,10 @@ struct pev {
 struct actor { uint64_t tid; int64_t pid; };   /* who an event belongs to */
 
 struct name { uint64_t id; int64_t pid; const uint8_t *s; uint32_t n; bool thread; };
+
+/* The name of a "B|pid|name" mark: its bytes (kept), and the frame name
+ * they make, found on its first fold (AF_NONE until then). */
+struct mark_name { const uint8_t *s; uint32_t n; uint32_t name; };
 
 struct sample_thread { uint64_t tid; int64_t pid; uint32_t node; size_t index; };
 
@@ -163,6 +174,9 @@ struct pf {
 	struct af_buf texts, texts_next;      /* the gathered events' texts */
 	struct kept *kept;                    /* interned entries, names; kept
 						 from walk to walk like names */
+	struct mark_name *marks;
+	size_t nmarks, cap_marks;
+	struct af_idmap mark_ids;             /* keyed hash of a mark's name -> marks[] */
 	struct actor *actors;
 	size_t nactors, cap_actors;
 	struct af_idmap actor_ids;            /* keyed hash of (tid, pid) -> actors[] */
@@ -362,12 +376,16 @@ static void source_at(struct pf *f, uint64_t ts)
 	f->sources[f->source] = (struct source){ ts, f->flushes };
 }
 
-/* A slice event, gathered for the fold (slice walks only). */
-static void add_event(struct pf *f, uint32_t kind, uint64_t ts, uint64_t tid, int64_t pid,
-		      const uint8_t *s, size_t n)
+static bool has_text(uint32_t kind)
 {
-	if (f->draw != DRAW_SLICES)
-		return;
+	return kind == EV_PRINT || kind == EV_BEGIN;
+}
+
+/* A slice event, gathered for the fold (slice walks only); s[0..n) its
+ * text if it has one. */
+static struct pev *add_event(struct pf *f, uint32_t kind, uint64_t ts, uint64_t tid, int64_t pid,
+			     const uint8_t *s, size_t n)
+{
 	if (f->stream && f->folded_any && ts < f->folded)
 		f->broken = true;   /* too late: it should have been folded already */
 	f->events++;
@@ -376,12 +394,50 @@ static void add_event(struct pf *f, uint32_t kind, uint64_t ts, uint64_t tid, in
 		af_grow(&f->ev, &f->cap_ev, f->nev + 1, sizeof *f->ev);
 	uint32_t len = n > (UINT32_MAX >> 2) ? UINT32_MAX >> 2 : (uint32_t)n;   /* a mark's text, never this long */
 	struct pev *e = &f->ev[f->nev++];
-	*e = (struct pev){ .ts = ts, .n_kind = len << 2 | kind, .actor = actor };
-	if (f->copy) {
-		e->text.at = f->texts.len;
+	*e = (struct pev){ .ts = ts, .n_kind = (has_text(kind) ? len << 2 : 0) | kind, .actor = actor };
+	if (has_text(kind) && f->copy) {
+		e->u.at = f->texts.len;
 		af_buf_add(&f->texts, s, len);
+	} else if (has_text(kind)) {
+		e->u.s = s;
+	}
+	return e;
+}
+
+/* The index in marks[] of a mark's name s[0..n), or AF_NONE when another
+ * name has its hash. */
+static uint32_t mark_name(struct pf *f, const char *s, size_t n)
+{
+	bool found;
+	uint32_t *slot = af_idmap_slot(&f->mark_ids, af_hash_keyed_bytes(s, n), &found);
+	if (found) {
+		const struct mark_name *m = &f->marks[*slot];
+		return m->n == n && memcmp(m->s, s, n) == 0 ? *slot : AF_NONE;
+	}
+	af_grow(&f->marks, &f->cap_marks, f->nmarks + 1, sizeof *f->marks);
+	f->marks[f->nmarks] = (struct mark_name){ keep_bytes(f, (const uint8_t *)s, n), (uint32_t)n, AF_NONE };
+	return *slot = (uint32_t)f->nmarks++;
+}
+
+/* A print event: a trace mark of thread tid. Its text is read here, once:
+ * a "B|pid|name" mark keeps its name's index in marks[] (a name seen
+ * before costs a hash probe and no copy), a bare end is an end; any other
+ * text is kept for the slice builder to read as atrace text. */
+static void print_event(struct pf *f, uint64_t ts, uint64_t tid, const uint8_t *s, size_t n)
+{
+	if (f->draw != DRAW_SLICES)
+		return;
+	struct atrace_mark m;
+	int kind = atrace_mark_parse((const char *)s, n, &m);
+	uint32_t name;
+	if (kind == 'E' && m.n == 0) {
+		add_event(f, EV_END, ts, tid, -1, NULL, 0);
+	} else if (kind == 'B' && m.pid >= 0 && m.pid <= INT32_MAX && m.n <= AF_NAME_MAX &&
+		   (name = mark_name(f, m.text, m.n)) != AF_NONE) {
+		add_event(f, EV_MARK_BEGIN, ts, tid, -1, NULL, 0)->u.mark.name = name;
+		f->ev[f->nev - 1].u.mark.pid = (int32_t)m.pid;
 	} else {
-		e->text.s = s;
+		add_event(f, EV_PRINT, ts, tid, -1, s, n);
 	}
 }
 
@@ -588,7 +644,7 @@ static int ftrace_event(struct pf *f, const struct af_proto *bundle, const struc
 	source_at(f, e.ts);
 	if (e.buf) {
 		f->prints++;
-		add_event(f, EV_PRINT, e.ts, e.tid, -1, e.buf, e.n);
+		print_event(f, e.ts, e.tid, e.buf, e.n);
 	} else {
 		f->other_events++;
 	}
@@ -742,7 +798,8 @@ static int track_event(struct pf *f, struct seq *s, uint64_t ts, const struct af
 		return 0;
 	}
 	f->track_slices += type == 1;
-	add_event(f, type == 1 ? EV_BEGIN : EV_END, ts, (uint64_t)tid, pid, name ? name : (const uint8_t *)"", n);
+	if (f->draw == DRAW_SLICES)
+		add_event(f, type == 1 ? EV_BEGIN : EV_END, ts, (uint64_t)tid, pid, name ? name : (const uint8_t *)"", n);
 	return 0;
 }
 
@@ -1514,8 +1571,8 @@ static struct atrace_slices *slices_of(struct pf *f)
 static const char *ev_text(const struct pf *f, const struct pev *e)
 {
 	if (!f->copy)
-		return (const char *)e->text.s;
-	return f->texts.data ? f->texts.data + e->text.at : "";
+		return (const char *)e->u.s;
+	return f->texts.data ? f->texts.data + e->u.at : "";
 }
 
 static void fold_event(struct pf *f, struct atrace_slices *r, const struct pev *e)
@@ -1529,6 +1586,11 @@ static void fold_event(struct pf *f, struct atrace_slices *r, const struct pev *
 		atrace_slices_event(r, &ae);
 	} else if (kind == EV_BEGIN) {
 		atrace_slices_begin(r, a->tid, a->pid, us(e->ts), ev_text(f, e), n);
+	} else if (kind == EV_MARK_BEGIN) {
+		struct mark_name *m = &f->marks[e->u.mark.name];
+		if (m->name == AF_NONE)
+			m->name = atrace_slices_name(r, (const char *)m->s, m->n);
+		atrace_slices_mark_begin(r, a->tid, e->u.mark.pid, us(e->ts), m->name);
 	} else {
 		atrace_slices_end(r, a->tid, us(e->ts));
 	}
@@ -1555,10 +1617,10 @@ static void fold_upto(struct pf *f, uint64_t upto)
 		struct pev e = f->ev[i];
 		if (e.ts <= upto)
 			continue;
-		if (f->copy) {   /* the texts of the events kept move to the front */
+		if (f->copy && has_text(e.n_kind & 3)) {   /* the texts of the events kept move to the front */
 			size_t at = f->texts_next.len;
 			af_buf_add(&f->texts_next, ev_text(f, &e), e.n_kind >> 2);
-			e.text.at = at;
+			e.u.at = at;
 		}
 		f->ev[kept++] = e;
 	}
@@ -1721,6 +1783,8 @@ static void pf_release(struct pf *f)
 	af_idmap_release(&f->source_ids);
 	free(f->actors);
 	af_idmap_release(&f->actor_ids);
+	free(f->marks);
+	af_idmap_release(&f->mark_ids);
 	free(f->names);
 	free(f->sthreads);
 	af_idmap_release(&f->sthread_ids);
