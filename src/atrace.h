@@ -74,12 +74,13 @@ static inline bool atrace_is_digit(char c)
 /* Digits at *p (at most 19, so no overflow); false if none. */
 static inline bool atrace_digits(const char **p, const char *end, uint64_t *v)
 {
-	const char *s = *p;
+	const char *s = *p, *q = s, *stop = end - s > 19 ? s + 19 : end;
 	uint64_t x = 0;
-	while (*p < end && atrace_is_digit(**p) && *p - s < 19)
-		x = x * 10 + (uint64_t)(*(*p)++ - '0');
+	for (unsigned d; q < stop && (d = (unsigned)(unsigned char)*q - '0') < 10; q++)
+		x = x * 10 + d;
+	*p = q;
 	*v = x;
-	return *p > s && (*p == end || !atrace_is_digit(**p));
+	return q > s && (q == end || !atrace_is_digit(*q));
 }
 
 static inline const char *atrace_spaces(const char *p, const char *end)

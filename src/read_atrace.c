@@ -70,6 +70,8 @@ struct stats {
 	bool have_entries, have_ts;
 };
 
+enum { THREADS_RECENT = 256 };
+
 struct atrace_slices {
 	struct af_profile *p;
 	const struct af_read_opts *o;
@@ -79,6 +81,9 @@ struct atrace_slices {
 	struct athread *threads;
 	size_t nthreads, cap_threads;
 	struct af_idmap by_tid;           /* tid << 20 | cpu key -> threads[] */
+	/* threads found lately, by their key's low bits: most events find
+	 * their thread here (key 0 is no thread's) */
+	struct { uint64_t key; uint32_t index; } recent[THREADS_RECENT];
 	struct aproc *procs;
 	size_t nprocs, cap_procs;
 	struct af_idmap by_pid;
@@ -94,9 +99,15 @@ struct atrace_slices {
 static struct athread *thread_at(struct atrace_slices *r, uint64_t tid, uint32_t cpu)
 {
 	uint64_t key = tid << 20 | (tid == 0 ? (uint64_t)cpu + 1 : 0);
+	size_t c = (size_t)(tid ^ tid >> 8 ^ cpu) & (THREADS_RECENT - 1);
+	if (r->recent[c].key == key)
+		return &r->threads[r->recent[c].index];
 	uint32_t i = af_idmap_get(&r->by_tid, key);
-	if (i != AF_NONE)
+	if (i != AF_NONE) {
+		r->recent[c].key = key;
+		r->recent[c].index = i;
 		return &r->threads[i];
+	}
 	af_grow(&r->threads, &r->cap_threads, r->nthreads + 1, sizeof *r->threads);
 	struct athread *th = &r->threads[r->nthreads];
 	*th = (struct athread){ .tid = tid, .cpu = cpu, .tgid = -1, .dump_tgid = -1, .mark_pid = -1,

@@ -651,6 +651,21 @@ static int ftrace_event(struct pf *f, const struct af_proto *bundle, const struc
 	return 0;
 }
 
+/* af_proto_next(), with a length-delimited field of a one-byte tag read
+ * here (the events of a bundle); anything else by the walker, which says
+ * what is wrong. */
+static inline int next_field(struct af_proto *m, struct af_proto_field *x)
+{
+	const uint8_t *p = m->c.data + m->c.pos, *end = m->c.data + m->c.len, *d, *dend;
+	if (p < end && *p >= 8 && *p < 0x80 && (*p & 7) == AF_WIRE_LEN && (dend = len_value(p + 1, end, &d))) {
+		*x = (struct af_proto_field){ .num = *p >> 3, .wire = AF_WIRE_LEN, .data = d,
+					      .len = (size_t)(dend - d), .offset = m->base + m->c.pos };
+		m->c.pos = (size_t)(dend - m->c.data);
+		return 1;
+	}
+	return af_proto_next(m, x);
+}
+
 /* FtraceEventBundle: cpu 1, events 2 (one CPU's, in time order). */
 static int ftrace_bundle(struct pf *f, const struct seq *s, const struct af_proto *pkt,
 			 const struct af_proto_field *fl)
@@ -660,7 +675,7 @@ static int ftrace_bundle(struct pf *f, const struct seq *s, const struct af_prot
 	af_proto_sub(pkt, fl, &m);
 	set_source(f, s, UINT32_MAX - 1);   /* until the bundle says its CPU */
 	int rc;
-	while ((rc = af_proto_next(&m, &x)) > 0) {
+	while ((rc = next_field(&m, &x)) > 0) {
 		if (x.num == 1 && x.wire == AF_WIRE_VARINT)
 			set_source(f, s, x.u < UINT32_MAX - 1 ? (uint32_t)x.u : UINT32_MAX - 2);
 		else if (x.num == 2 && x.wire == AF_WIRE_LEN && ftrace_event(f, &m, &x) < 0)
@@ -1454,43 +1469,50 @@ static int windowed_packets(struct pf *f, const struct af_input *in)
  * reaches its first time; runs are ordered by that time once. */
 struct run { uint64_t ts; size_t at, end; };   /* ts: ev[at].ts, the next event's */
 
+/* A run in the heap, with the key of its next event kept beside it (a
+ * comparison reads no run). */
+struct head { uint64_t ts; size_t at, run; };
+
 struct merge {
 	const struct pev *ev;
 	struct run *runs;                     /* by first time, then file order */
 	size_t nruns, next;                   /* runs[next] is the next to join */
-	size_t *heap, nheap;                  /* indices into runs[], least first */
+	struct head *heap;                    /* least first */
+	size_t nheap;
 };
 
-/* Run a's next event comes before run b's (equal times: file order). */
-static bool run_before(const struct merge *g, size_t a, size_t b)
+/* a's next event comes before b's (equal times: file order). */
+static inline bool head_before(const struct head *a, const struct head *b)
 {
-	const struct run *x = &g->runs[a], *y = &g->runs[b];
-	return x->ts != y->ts ? x->ts < y->ts : x->at < y->at;
+	return a->ts != b->ts ? a->ts < b->ts : a->at < b->at;
 }
 
 static void heap_push(struct merge *g, size_t r)
 {
+	struct head h = { g->runs[r].ts, g->runs[r].at, r };
 	size_t i = g->nheap++;
-	for (; i > 0 && run_before(g, r, g->heap[(i - 1) / 2]); i = (i - 1) / 2)
+	for (; i > 0 && head_before(&h, &g->heap[(i - 1) / 2]); i = (i - 1) / 2)
 		g->heap[i] = g->heap[(i - 1) / 2];
-	g->heap[i] = r;
+	g->heap[i] = h;
 }
 
+/* heap[0] has a new key: move it down to its place. */
 static void heap_sift_down(struct merge *g)
 {
-	size_t i = 0, r = g->heap[0];
+	struct head h = g->heap[0];
+	size_t i = 0, n = g->nheap;
 	for (;;) {
 		size_t c = 2 * i + 1;
-		if (c >= g->nheap)
+		if (c >= n)
 			break;
-		if (c + 1 < g->nheap && run_before(g, g->heap[c + 1], g->heap[c]))
+		if (c + 1 < n && head_before(&g->heap[c + 1], &g->heap[c]))
 			c++;
-		if (!run_before(g, g->heap[c], r))
+		if (!head_before(&g->heap[c], &h))
 			break;
 		g->heap[i] = g->heap[c];
 		i = c;
 	}
-	g->heap[i] = r;
+	g->heap[i] = h;
 }
 
 static int by_first(const void *a, const void *b)
@@ -1521,19 +1543,22 @@ static void merge_init(struct merge *g, const struct pev *ev, size_t n)
  * time upto. */
 static const struct pev *merge_next(struct merge *g, uint64_t upto)
 {
-	while (g->next < g->nruns && (g->nheap == 0 || !run_before(g, g->heap[0], g->next)))
+	while (g->next < g->nruns) {   /* runs whose first event comes now join */
+		const struct run *r = &g->runs[g->next];
+		struct head h = { r->ts, r->at, g->next };
+		if (g->nheap && !head_before(&h, &g->heap[0]))
+			break;
 		heap_push(g, g->next++);
-	if (g->nheap == 0)
+	}
+	if (g->nheap == 0 || g->heap[0].ts > upto)
 		return NULL;
-	struct run *r = &g->runs[g->heap[0]];
-	if (r->ts > upto)
-		return NULL;
-	const struct pev *e = &g->ev[r->at++];
-	if (r->at == r->end)
-		g->heap[0] = g->heap[--g->nheap];
+	struct head *top = &g->heap[0];
+	const struct pev *e = &g->ev[top->at];
+	if (++top->at == g->runs[top->run].end)
+		*top = g->heap[--g->nheap];
 	else
-		r->ts = g->ev[r->at].ts;
-	if (g->nheap)
+		top->ts = g->ev[top->at].ts;
+	if (g->nheap > 1)
 		heap_sift_down(g);
 	return e;
 }
