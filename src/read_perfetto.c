@@ -466,15 +466,10 @@ static inline uint64_t pack7(uint64_t w)
 	       (w >> 7 & 0x7full << 49);
 }
 
-/* A varint of more than one byte at *q (see fast_varint). */
+/* A varint of more than two bytes at *q (see fast_varint). */
 static bool long_varint(const uint8_t **q, const uint8_t *end, uint64_t *v)
 {
 	const uint8_t *p = *q;
-	if (end - p >= 2 && p[1] < 0x80) {   /* thread ids, short lengths */
-		*v = (uint64_t)(p[0] & 0x7f) | (uint64_t)p[1] << 7;
-		*q = p + 2;
-		return true;
-	}
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 	if (end - p >= 16) {
 		uint64_t w, w2;
@@ -518,8 +513,15 @@ static bool long_varint(const uint8_t **q, const uint8_t *end, uint64_t *v)
  * it. Most are one byte (tags, lengths, small numbers). */
 static inline bool fast_varint(const uint8_t **q, const uint8_t *end, uint64_t *v)
 {
-	if (*q < end && **q < 0x80) {
-		*v = *(*q)++;
+	const uint8_t *p = *q;
+	if (p < end && p[0] < 0x80) {
+		*v = p[0];
+		*q = p + 1;
+		return true;
+	}
+	if (end - p >= 2 && p[1] < 0x80) {   /* thread ids, short lengths */
+		*v = (uint64_t)(p[0] & 0x7f) | (uint64_t)p[1] << 7;
+		*q = p + 2;
 		return true;
 	}
 	return long_varint(q, end, v);
