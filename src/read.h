@@ -1,8 +1,9 @@
 /* read.h: the front ends. Each reads one whole input (already in memory,
- * usually mapped; the folded reader takes a mapped file a window at a time,
- * af_window) into a profile, and shares one signature so main() can
- * pick one from a table. On bad input a reader returns -1 with diag set and
- * leaves the profile for the caller to release. */
+ * usually mapped; the folded reader and the Perfetto reader's streaming
+ * walks take a mapped file a window at a time, af_window) into a profile,
+ * and shares one signature so main() can pick one from a table. On bad
+ * input a reader returns -1 with diag set and leaves the profile for the
+ * caller to release. */
 #ifndef AF_READ_H
 #define AF_READ_H
 

@@ -26,8 +26,11 @@
  * folded while the packets are read: each source (a sequence's CPU, or a
  * sequence's track events) comes in time order, so once every source has
  * passed a time (the watermark) no event before it can follow, and the
- * events up to it are folded while their text is still in cache; memory
- * follows the open slices and the tree, not the trace. Names must be known
+ * events up to it are folded; memory follows the open slices and the
+ * tree, not the trace. A streaming walk reads a large file a window at a
+ * time (af_window), so a print event's mark is read as it is gathered (a
+ * B|pid|name keeps an index into the names seen, a bare E is an end) and
+ * any other text kept is copied. Names must be known
  * before the first slice, so a first walk over the packets' headers gathers
  * them. An event earlier than one already folded (a source that starts
  * late, a bundle far out of order) or compressed packets make the reader
