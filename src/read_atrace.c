@@ -96,12 +96,9 @@ struct atrace_slices {
 	struct stats st;
 };
 
-static struct athread *thread_at(struct atrace_slices *r, uint64_t tid, uint32_t cpu)
+/* The thread (tid, cpu) not among the recent ones: found, or made. */
+static struct athread *thread_find(struct atrace_slices *r, uint64_t key, size_t c, uint64_t tid, uint32_t cpu)
 {
-	uint64_t key = tid << 20 | (tid == 0 ? (uint64_t)cpu + 1 : 0);
-	size_t c = (size_t)(tid ^ tid >> 8 ^ cpu) & (THREADS_RECENT - 1);
-	if (r->recent[c].key == key)
-		return &r->threads[r->recent[c].index];
 	uint32_t i = af_idmap_get(&r->by_tid, key);
 	if (i != AF_NONE) {
 		r->recent[c].key = key;
@@ -116,6 +113,15 @@ static struct athread *thread_at(struct atrace_slices *r, uint64_t tid, uint32_t
 	af_idmap_put(&r->by_tid, key, (uint32_t)r->nthreads);
 	r->nthreads++;
 	return th;
+}
+
+static inline struct athread *thread_at(struct atrace_slices *r, uint64_t tid, uint32_t cpu)
+{
+	uint64_t key = tid << 20 | (tid == 0 ? (uint64_t)cpu + 1 : 0);
+	size_t c = (size_t)(tid ^ tid >> 8 ^ cpu) & (THREADS_RECENT - 1);
+	if (r->recent[c].key == key)
+		return &r->threads[r->recent[c].index];
+	return thread_find(r, key, c, tid, cpu);
 }
 
 static struct aproc *proc_at(struct atrace_slices *r, int64_t pid)

@@ -363,7 +363,7 @@ static void set_source(struct pf *f, const struct seq *s, uint32_t cpu)
 }
 
 /* The current source has come to time ts. */
-static void source_at(struct pf *f, uint64_t ts)
+static inline void source_at(struct pf *f, uint64_t ts)
 {
 	if (!f->stream)
 		return;
@@ -386,8 +386,8 @@ static bool has_text(uint32_t kind)
 
 /* A slice event, gathered for the fold (slice walks only); s[0..n) its
  * text if it has one. */
-static struct pev *add_event(struct pf *f, uint32_t kind, uint64_t ts, uint64_t tid, int64_t pid,
-			     const uint8_t *s, size_t n)
+static inline struct pev *add_event(struct pf *f, uint32_t kind, uint64_t ts, uint64_t tid,
+				    int64_t pid, const uint8_t *s, size_t n)
 {
 	if (f->stream && f->folded_any && ts < f->folded)
 		f->broken = true;   /* too late: it should have been folded already */
