@@ -74,12 +74,13 @@ static inline bool atrace_is_digit(char c)
 /* Digits at *p (at most 19, so no overflow); false if none. */
 static inline bool atrace_digits(const char **p, const char *end, uint64_t *v)
 {
-	const char *s = *p;
+	const char *s = *p, *q = s, *stop = end - s > 19 ? s + 19 : end;
 	uint64_t x = 0;
-	while (*p < end && atrace_is_digit(**p) && *p - s < 19)
-		x = x * 10 + (uint64_t)(*(*p)++ - '0');
+	for (unsigned d; q < stop && (d = (unsigned)(unsigned char)*q - '0') < 10; q++)
+		x = x * 10 + d;
+	*p = q;
 	*v = x;
-	return *p > s && (*p == end || !atrace_is_digit(**p));
+	return q > s && (q == end || !atrace_is_digit(*q));
 }
 
 static inline const char *atrace_spaces(const char *p, const char *end)
@@ -92,6 +93,21 @@ static inline const char *atrace_spaces(const char *p, const char *end)
 /* Split one line (no "\n"). False if it is not an ftrace event line
  * (atrace_line.c). */
 bool atrace_parse_line(const char *s, size_t n, struct atrace_event *e);
+
+/* A trace mark's payload (after trace-cmd's "<ip>: " prefix) as the slice
+ * builder reads it: "B|pid|name", "E", "E|pid[|name]", "S|pid|name|cookie"
+ * and the other kinds of atrace-format.md §3.4, a trailing newline (or
+ * escaped one) dropped. atrace_mark_parse() returns the kind letter ('B',
+ * 'E', 'S'...; m filled when it has a pid, m->text NULL for a bare "E") or
+ * one of these: */
+enum { ATRACE_MARK_BAD = -1, ATRACE_MARK_OTHER = -2, ATRACE_MARK_CLOCK_SYNC = -3 };
+struct atrace_mark {
+	int64_t pid;               /* -1: none */
+	bool more;                 /* a '|' after the pid */
+	const char *text, *end;    /* after "pid|", up to the end of the payload */
+	size_t n;                  /* the name's length: end - text, 0 without more */
+};
+int atrace_mark_parse(const char *s, size_t len, struct atrace_mark *m);
 
 /* ---- the slice builder, shared with the Perfetto reader ---- */
 
@@ -111,6 +127,13 @@ void atrace_slices_event(struct atrace_slices *r, struct atrace_event *e);
 void atrace_slices_begin(struct atrace_slices *r, uint64_t tid, int64_t pid, uint64_t ts,
 			 const char *name, size_t n);
 void atrace_slices_end(struct atrace_slices *r, uint64_t tid, uint64_t ts);
+/* A trace mark parsed by the caller (atrace_mark_parse) and folded later:
+ * the frame name a slice named s[0..n) gets (in the tree the slices are
+ * folded into), and the "B|pid|name" mark of thread tid with that name,
+ * as atrace_slices_event() would fold it. A bare "E" or "E|pid" mark is
+ * atrace_slices_end(). */
+uint32_t atrace_slices_name(struct atrace_slices *r, const char *s, size_t n);
+void atrace_slices_mark_begin(struct atrace_slices *r, uint64_t tid, int64_t pid, uint64_t ts, uint32_t name);
 /* Names from a process listing (PROCESS DUMP, Perfetto's process tree and
  * descriptors); a name the thread gave itself in an event wins. */
 void atrace_slices_name_thread(struct atrace_slices *r, uint64_t tid, int64_t pid,

@@ -117,7 +117,8 @@ void af_fold_enter(struct af_fold *f, struct af_fold_thread *th,
 		   uint32_t method, uint32_t name, uint64_t t)
 {
 	t = observe(f, th, t);
-	af_grow(&th->stack, &th->cap, th->depth + 1, sizeof *th->stack);
+	if (th->depth == th->cap)
+		af_grow(&th->stack, &th->cap, th->depth + 1, sizeof *th->stack);
 	th->stack[th->depth++] = (struct af_open_frame){ AF_NONE, name, method, AF_NONE, t, 0 };
 	uint64_t p = f->window ? wpos(f, th, t) : 0;
 	if (!f->window || (p >= f->from && p < f->to))

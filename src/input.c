@@ -203,6 +203,22 @@ int af_window_more(struct af_window *w, size_t keep, struct af_diag *d)
 	return 1;
 }
 
+int af_window_seek(struct af_window *w, uint64_t to, struct af_diag *d)
+{
+	const struct af_input *in = w->in;
+	if (to > in->len)
+		to = in->len;
+	if (!w->buffered) {
+		w->data = in->data + to;
+		w->len = in->len - (size_t)to;
+		w->at = to;
+		return w->len > 0;
+	}
+	w->at = to;
+	w->len = 0;
+	return af_window_more(w, 0, d);
+}
+
 void af_window_release(struct af_window *w)
 {
 	free(w->buf);

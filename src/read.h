@@ -1,8 +1,9 @@
 /* read.h: the front ends. Each reads one whole input (already in memory,
- * usually mapped; the folded reader takes a mapped file a window at a time,
- * af_window) into a profile, and shares one signature so main() can
- * pick one from a table. On bad input a reader returns -1 with diag set and
- * leaves the profile for the caller to release. */
+ * usually mapped; the folded reader and the Perfetto reader's streaming
+ * walks take a mapped file a window at a time, af_window) into a profile,
+ * and shares one signature so main() can pick one from a table. On bad
+ * input a reader returns -1 with diag set and leaves the profile for the
+ * caller to release. */
 #ifndef AF_READ_H
 #define AF_READ_H
 
@@ -112,6 +113,9 @@ void af_window_init_at(struct af_window *w, const struct af_input *in, uint64_t 
  * becomes data[0]. Returns 1 if bytes were added, 0 at the end of the
  * input, -1 with diag set if the file cannot be read or has shrunk. */
 int af_window_more(struct af_window *w, size_t keep, struct af_diag *d);
+/* Drop the window and go on from input offset `to` (past a record that
+ * was read elsewhere): af_window_more's returns. */
+int af_window_seek(struct af_window *w, uint64_t to, struct af_diag *d);
 void af_window_release(struct af_window *w);
 
 typedef int af_reader_fn(struct af_profile *p, const struct af_input *in,

@@ -70,6 +70,8 @@ struct stats {
 	bool have_entries, have_ts;
 };
 
+enum { THREADS_RECENT = 256 };
+
 struct atrace_slices {
 	struct af_profile *p;
 	const struct af_read_opts *o;
@@ -79,6 +81,9 @@ struct atrace_slices {
 	struct athread *threads;
 	size_t nthreads, cap_threads;
 	struct af_idmap by_tid;           /* tid << 20 | cpu key -> threads[] */
+	/* threads found lately, by their key's low bits: most events find
+	 * their thread here (key 0 is no thread's) */
+	struct { uint64_t key; uint32_t index; } recent[THREADS_RECENT];
 	struct aproc *procs;
 	size_t nprocs, cap_procs;
 	struct af_idmap by_pid;
@@ -91,12 +96,15 @@ struct atrace_slices {
 	struct stats st;
 };
 
-static struct athread *thread_at(struct atrace_slices *r, uint64_t tid, uint32_t cpu)
+/* The thread (tid, cpu) not among the recent ones: found, or made. */
+static struct athread *thread_find(struct atrace_slices *r, uint64_t key, size_t c, uint64_t tid, uint32_t cpu)
 {
-	uint64_t key = tid << 20 | (tid == 0 ? (uint64_t)cpu + 1 : 0);
 	uint32_t i = af_idmap_get(&r->by_tid, key);
-	if (i != AF_NONE)
+	if (i != AF_NONE) {
+		r->recent[c].key = key;
+		r->recent[c].index = i;
 		return &r->threads[i];
+	}
 	af_grow(&r->threads, &r->cap_threads, r->nthreads + 1, sizeof *r->threads);
 	struct athread *th = &r->threads[r->nthreads];
 	*th = (struct athread){ .tid = tid, .cpu = cpu, .tgid = -1, .dump_tgid = -1, .mark_pid = -1,
@@ -105,6 +113,15 @@ static struct athread *thread_at(struct atrace_slices *r, uint64_t tid, uint32_t
 	af_idmap_put(&r->by_tid, key, (uint32_t)r->nthreads);
 	r->nthreads++;
 	return th;
+}
+
+static inline struct athread *thread_at(struct atrace_slices *r, uint64_t tid, uint32_t cpu)
+{
+	uint64_t key = tid << 20 | (tid == 0 ? (uint64_t)cpu + 1 : 0);
+	size_t c = (size_t)(tid ^ tid >> 8 ^ cpu) & (THREADS_RECENT - 1);
+	if (r->recent[c].key == key)
+		return &r->threads[r->recent[c].index];
+	return thread_find(r, key, c, tid, cpu);
 }
 
 static struct aproc *proc_at(struct atrace_slices *r, int64_t pid)
@@ -186,14 +203,14 @@ static void start_thread(struct atrace_slices *r, struct athread *th, int64_t ma
 	r->p->threads[th->pindex].process_node = pnode;
 }
 
-static void begin_slice(struct atrace_slices *r, struct athread *th, int64_t pid, const char *name, size_t n, uint64_t ts)
+/* A slice named name (in the fold's tree: the profile's, or with --async
+ * the unused one whose names must be its own) begins. */
+static void begin_slice(struct atrace_slices *r, struct athread *th, int64_t pid, uint32_t name, uint64_t ts)
 {
 	r->st.begins++;
 	if (th->node == AF_NONE)
 		start_thread(r, th, pid);
-	/* the fold's tree: the profile's, or with --async the unused one whose
-	 * names must be its own */
-	af_fold_enter(&r->fold, &th->fold, 0, name_in(r, r->fold.tree, name, n), ts);
+	af_fold_enter(&r->fold, &th->fold, 0, name, ts);
 }
 
 /* Does an E's name (after "E|pid|") name the open slice? Chromium appends
@@ -359,6 +376,35 @@ static void async_mark(struct atrace_slices *r, char kind, int64_t pid, const ch
 	}
 }
 
+int atrace_mark_parse(const char *s, size_t len, struct atrace_mark *m)
+{
+	const char *end = s + len;
+	if (end - s >= 2 && end[-2] == '\\' && end[-1] == 'n')
+		end -= 2;   /* an escaped trailing newline (catapult strips it too) */
+	while (end > s && (end[-1] == '\n' || end[-1] == '\0'))
+		end--;
+	*m = (struct atrace_mark){ .pid = -1 };
+	if (end - s == 1 && s[0] == 'E')
+		return 'E';
+	if (end - s < 2 || s[1] != '|') {
+		bool sync = (size_t)(end - s) >= 23 && memcmp(s, "trace_event_clock_sync:", 23) == 0;
+		return sync ? ATRACE_MARK_CLOCK_SYNC : ATRACE_MARK_OTHER;
+	}
+	const char *f = s + 2;
+	if (!mark_pid(&f, end, &m->pid, &m->more))
+		return ATRACE_MARK_BAD;
+	m->text = f;
+	m->end = end;
+	m->n = m->more ? (size_t)(end - f) : 0;
+	return (unsigned char)s[0];
+}
+
+static void other_mark(struct atrace_slices *r)
+{
+	if (!r->st.other_marks++)
+		r->st.first_other_mark = r->st.lines;
+}
+
 static void mark(struct atrace_slices *r, struct athread *th, const struct atrace_event *e)
 {
 	const char *s = e->payload, *end = s + e->payload_len;
@@ -368,42 +414,20 @@ static void mark(struct atrace_slices *r, struct athread *th, const struct atrac
 		if (c)
 			s = atrace_spaces(c + 2, end);
 	}
-	if (end - s >= 2 && end[-2] == '\\' && end[-1] == 'n')
-		end -= 2;   /* an escaped trailing newline (catapult strips it too) */
-	while (end > s && (end[-1] == '\n' || end[-1] == '\0'))
-		end--;
-	if (end - s == 1 && s[0] == 'E') {
-		end_slice(r, th, NULL, 0, e->ts);
-		return;
-	}
-	if (end - s < 2 || s[1] != '|') {
-		if ((size_t)(end - s) >= 23 && memcmp(s, "trace_event_clock_sync:", 23) == 0) {
-			r->st.clock_syncs++;
-		} else if (!r->st.other_marks++) {
-			r->st.first_other_mark = r->st.lines;
-		}
-		return;
-	}
-	char kind = s[0];
-	const char *f = s + 2;
-	int64_t pid;
-	bool more;
-	if (!mark_pid(&f, end, &pid, &more)) {
-		bad_mark(r);
-		return;
-	}
+	struct atrace_mark m;
+	int kind = atrace_mark_parse(s, (size_t)(end - s), &m);
 	switch (kind) {
 	case 'B':
-		begin_slice(r, th, pid, f, more ? (size_t)(end - f) : 0, e->ts);
+		begin_slice(r, th, m.pid, name_in(r, r->fold.tree, m.text, m.n), e->ts);
 		break;
 	case 'E':
-		end_slice(r, th, f, more ? (size_t)(end - f) : 0, e->ts);
+		end_slice(r, th, m.text, m.n, e->ts);
 		break;
 	case 'S': case 'F': case 'G': case 'H':
-		if (!more)
+		if (!m.more)
 			bad_mark(r);
 		else
-			async_mark(r, kind, pid, f, end, e->ts);
+			async_mark(r, (char)kind, m.pid, m.text, m.end, e->ts);
 		break;
 	case 'C':
 		r->st.counters++;
@@ -411,9 +435,14 @@ static void mark(struct atrace_slices *r, struct athread *th, const struct atrac
 	case 'I': case 'N':
 		r->st.instants++;
 		break;
+	case ATRACE_MARK_CLOCK_SYNC:
+		r->st.clock_syncs++;
+		break;
+	case ATRACE_MARK_BAD:
+		bad_mark(r);
+		break;
 	default:
-		if (!r->st.other_marks++)
-			r->st.first_other_mark = r->st.lines;
+		other_mark(r);
 	}
 }
 
@@ -628,7 +657,18 @@ void atrace_slices_begin(struct atrace_slices *r, uint64_t tid, int64_t pid, uin
 	struct athread *th = touch(r, tid, 0, &ts);
 	if (pid >= 0 && th->tgid < 0)
 		th->tgid = pid;
-	begin_slice(r, th, pid, name, n, ts);
+	begin_slice(r, th, pid, name_in(r, r->fold.tree, name, n), ts);
+}
+
+uint32_t atrace_slices_name(struct atrace_slices *r, const char *name, size_t n)
+{
+	return name_in(r, r->fold.tree, name, n);
+}
+
+void atrace_slices_mark_begin(struct atrace_slices *r, uint64_t tid, int64_t pid, uint64_t ts, uint32_t name)
+{
+	struct athread *th = touch(r, tid, 0, &ts);
+	begin_slice(r, th, pid, name, ts);
 }
 
 void atrace_slices_end(struct atrace_slices *r, uint64_t tid, uint64_t ts)

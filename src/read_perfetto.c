@@ -26,8 +26,11 @@
  * folded while the packets are read: each source (a sequence's CPU, or a
  * sequence's track events) comes in time order, so once every source has
  * passed a time (the watermark) no event before it can follow, and the
- * events up to it are folded while their text is still in cache; memory
- * follows the open slices and the tree, not the trace. Names must be known
+ * events up to it are folded; memory follows the open slices and the
+ * tree, not the trace. A streaming walk reads a large file a window at a
+ * time (af_window), so a print event's mark is read as it is gathered (a
+ * B|pid|name keeps an index into the names seen, a bare E is an end) and
+ * any other text kept is copied. Names must be known
  * before the first slice, so a first walk over the packets' headers gathers
  * them. An event earlier than one already folded (a source that starts
  * late, a bundle far out of order) or compressed packets make the reader
@@ -74,13 +77,22 @@ struct span { const uint8_t *p; size_t n; uint64_t off; };
 
 struct track { int64_t pid, tid; };      /* tid -1: a process track */
 
-enum { EV_PRINT, EV_BEGIN, EV_END };
+/* A trace mark's text (EV_PRINT), a track-event slice begun (EV_BEGIN,
+ * its name as text) or ended (EV_END, also a bare "E" mark), a
+ * "B|pid|name" mark (EV_MARK_BEGIN: its name in marks[]). */
+enum { EV_PRINT, EV_BEGIN, EV_END, EV_MARK_BEGIN };
 
 /* A slice event, folded in time order. Kept small (24 bytes): a large
- * trace holds millions, and writing them is most of reading it. */
+ * trace holds millions, and writing them is most of reading it. A text is
+ * in memory that lasts the walk, or, read through a window, copied to
+ * pf.texts (u.at) until it is folded. */
 struct pev {
 	uint64_t ts;
-	const uint8_t *s;
+	union {
+		const uint8_t *s;
+		size_t at;
+		struct { uint32_t name; int32_t pid; } mark;
+	} u;
 	uint32_t n_kind;                      /* length << 2 | EV_* */
 	uint32_t actor;                       /* actors[] */
 };
@@ -88,6 +100,10 @@ struct pev {
 struct actor { uint64_t tid; int64_t pid; };   /* who an event belongs to */
 
 struct name { uint64_t id; int64_t pid; const uint8_t *s; uint32_t n; bool thread; };
+
+/* The name of a "B|pid|name" mark: its bytes (kept), and the frame name
+ * they make, found on its first fold (AF_NONE until then). */
+struct mark_name { const uint8_t *s; uint32_t n; uint32_t name; };
 
 struct sample_thread { uint64_t tid; int64_t pid; uint32_t node; size_t index; };
 
@@ -113,6 +129,14 @@ enum draw { DRAW_SLICES, DRAW_CPU, DRAW_HEAP_SCAN, DRAW_HEAP, DRAW_NAMES };
 struct source {
 	uint64_t last;                        /* its latest event's time */
 	uint64_t flush;                       /* the flush it was last seen before */
+};
+
+/* Copies of bytes that must outlive the window they were read from
+ * (interned entries, names): blocks that never move. */
+struct kept {
+	struct kept *next;
+	size_t used, cap;
+	uint8_t data[];
 };
 
 struct pf {
@@ -145,6 +169,17 @@ struct pf {
 	uint32_t source;                      /* its index, AF_NONE until its first event */
 	const struct af_input *in;
 	size_t consumed;                      /* in->data before this is done with */
+	/* A streaming walk and scan_names read a large mapped file through a
+	 * window (af_window): faulting the mapping in costs more than the
+	 * rest of the reading on a VM. Nothing may then point into the bytes
+	 * of a packet once it is done: */
+	bool copy;                            /* the window's bytes are reused */
+	struct af_buf texts, texts_next;      /* the gathered events' texts */
+	struct kept *kept;                    /* interned entries, names; kept
+						 from walk to walk like names */
+	struct mark_name *marks;
+	size_t nmarks, cap_marks;
+	struct af_idmap mark_ids;             /* keyed hash of a mark's name -> marks[] */
 	struct actor *actors;
 	size_t nactors, cap_actors;
 	struct af_idmap actor_ids;            /* keyed hash of (tid, pid) -> actors[] */
@@ -204,6 +239,26 @@ static void clear_seq(struct pf *f, struct seq *s)
 	f->cleared++;
 }
 
+/* Bytes that last as long as the reader: s itself, or when it is in a
+ * window's buffer, a copy. */
+static const uint8_t *keep_bytes(struct pf *f, const uint8_t *s, size_t n)
+{
+	if (!f->copy)
+		return s;
+	struct kept *k = f->kept;
+	if (!k || k->cap - k->used < n) {
+		size_t cap = n > 65536 ? n : 65536;
+		k = af_xmalloc(sizeof *k + cap);
+		*k = (struct kept){ .next = f->kept, .cap = cap };
+		f->kept = k;
+	}
+	uint8_t *at = k->data + k->used;
+	if (n)
+		memcpy(at, s, n);
+	k->used += n;
+	return at;
+}
+
 /* Keep an interned entry (its message bytes) under iid. */
 static void intern(struct pf *f, struct seq *s, enum intern kind, const struct af_proto *m,
 		   const struct af_proto_field *fl)
@@ -216,7 +271,7 @@ static void intern(struct pf *f, struct seq *s, enum intern kind, const struct a
 		if (x.num == 1 && x.wire == AF_WIRE_VARINT)
 			iid = x.u;
 	af_grow(&f->spans, &f->cap_spans, f->nspans + 1, sizeof *f->spans);
-	f->spans[f->nspans] = (struct span){ fl->data, fl->len, e.base };
+	f->spans[f->nspans] = (struct span){ keep_bytes(f, fl->data, fl->len), fl->len, e.base };
 	af_idmap_put(&s->interned[kind], iid, (uint32_t)f->nspans++);
 }
 
@@ -308,7 +363,7 @@ static void set_source(struct pf *f, const struct seq *s, uint32_t cpu)
 }
 
 /* The current source has come to time ts. */
-static void source_at(struct pf *f, uint64_t ts)
+static inline void source_at(struct pf *f, uint64_t ts)
 {
 	if (!f->stream)
 		return;
@@ -324,12 +379,16 @@ static void source_at(struct pf *f, uint64_t ts)
 	f->sources[f->source] = (struct source){ ts, f->flushes };
 }
 
-/* A slice event, gathered for the fold (slice walks only). */
-static void add_event(struct pf *f, uint32_t kind, uint64_t ts, uint64_t tid, int64_t pid,
-		      const uint8_t *s, size_t n)
+static bool has_text(uint32_t kind)
 {
-	if (f->draw != DRAW_SLICES)
-		return;
+	return kind == EV_PRINT || kind == EV_BEGIN;
+}
+
+/* A slice event, gathered for the fold (slice walks only); s[0..n) its
+ * text if it has one. */
+static inline struct pev *add_event(struct pf *f, uint32_t kind, uint64_t ts, uint64_t tid,
+				    int64_t pid, const uint8_t *s, size_t n)
+{
 	if (f->stream && f->folded_any && ts < f->folded)
 		f->broken = true;   /* too late: it should have been folded already */
 	f->events++;
@@ -337,7 +396,52 @@ static void add_event(struct pf *f, uint32_t kind, uint64_t ts, uint64_t tid, in
 	if (f->nev == f->cap_ev)
 		af_grow(&f->ev, &f->cap_ev, f->nev + 1, sizeof *f->ev);
 	uint32_t len = n > (UINT32_MAX >> 2) ? UINT32_MAX >> 2 : (uint32_t)n;   /* a mark's text, never this long */
-	f->ev[f->nev++] = (struct pev){ ts, s, len << 2 | kind, actor };
+	struct pev *e = &f->ev[f->nev++];
+	*e = (struct pev){ .ts = ts, .n_kind = (has_text(kind) ? len << 2 : 0) | kind, .actor = actor };
+	if (has_text(kind) && f->copy) {
+		e->u.at = f->texts.len;
+		af_buf_add(&f->texts, s, len);
+	} else if (has_text(kind)) {
+		e->u.s = s;
+	}
+	return e;
+}
+
+/* The index in marks[] of a mark's name s[0..n), or AF_NONE when another
+ * name has its hash. */
+static uint32_t mark_name(struct pf *f, const char *s, size_t n)
+{
+	bool found;
+	uint32_t *slot = af_idmap_slot(&f->mark_ids, af_hash_keyed_bytes(s, n), &found);
+	if (found) {
+		const struct mark_name *m = &f->marks[*slot];
+		return m->n == n && memcmp(m->s, s, n) == 0 ? *slot : AF_NONE;
+	}
+	af_grow(&f->marks, &f->cap_marks, f->nmarks + 1, sizeof *f->marks);
+	f->marks[f->nmarks] = (struct mark_name){ keep_bytes(f, (const uint8_t *)s, n), (uint32_t)n, AF_NONE };
+	return *slot = (uint32_t)f->nmarks++;
+}
+
+/* A print event: a trace mark of thread tid. Its text is read here, once:
+ * a "B|pid|name" mark keeps its name's index in marks[] (a name seen
+ * before costs a hash probe and no copy), a bare end is an end; any other
+ * text is kept for the slice builder to read as atrace text. */
+static void print_event(struct pf *f, uint64_t ts, uint64_t tid, const uint8_t *s, size_t n)
+{
+	if (f->draw != DRAW_SLICES)
+		return;
+	struct atrace_mark m;
+	int kind = atrace_mark_parse((const char *)s, n, &m);
+	uint32_t name;
+	if (kind == 'E' && m.n == 0) {
+		add_event(f, EV_END, ts, tid, -1, NULL, 0);
+	} else if (kind == 'B' && m.pid >= 0 && m.pid <= INT32_MAX && m.n <= AF_NAME_MAX &&
+		   (name = mark_name(f, m.text, m.n)) != AF_NONE) {
+		add_event(f, EV_MARK_BEGIN, ts, tid, -1, NULL, 0)->u.mark.name = name;
+		f->ev[f->nev - 1].u.mark.pid = (int32_t)m.pid;
+	} else {
+		add_event(f, EV_PRINT, ts, tid, -1, s, n);
+	}
 }
 
 /* A name for a thread or process. A streaming walk has them all already,
@@ -347,7 +451,8 @@ static void add_name(struct pf *f, bool thread, uint64_t id, int64_t pid, const 
 	if (f->stream)
 		return;
 	af_grow(&f->names, &f->cap_names, f->nnames + 1, sizeof *f->names);
-	f->names[f->nnames++] = (struct name){ id, pid, s, n > 4096 ? 4096 : (uint32_t)n, thread };
+	uint32_t len = n > 4096 ? 4096 : (uint32_t)n;
+	f->names[f->nnames++] = (struct name){ id, pid, keep_bytes(f, s, len), len, thread };
 }
 
 /* ---- a fast path for the fields of ftrace events ---- */
@@ -364,15 +469,10 @@ static inline uint64_t pack7(uint64_t w)
 	       (w >> 7 & 0x7full << 49);
 }
 
-/* A varint of more than one byte at *q (see fast_varint). */
+/* A varint of more than two bytes at *q (see fast_varint). */
 static bool long_varint(const uint8_t **q, const uint8_t *end, uint64_t *v)
 {
 	const uint8_t *p = *q;
-	if (end - p >= 2 && p[1] < 0x80) {   /* thread ids, short lengths */
-		*v = (uint64_t)(p[0] & 0x7f) | (uint64_t)p[1] << 7;
-		*q = p + 2;
-		return true;
-	}
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 	if (end - p >= 16) {
 		uint64_t w, w2;
@@ -416,8 +516,15 @@ static bool long_varint(const uint8_t **q, const uint8_t *end, uint64_t *v)
  * it. Most are one byte (tags, lengths, small numbers). */
 static inline bool fast_varint(const uint8_t **q, const uint8_t *end, uint64_t *v)
 {
-	if (*q < end && **q < 0x80) {
-		*v = *(*q)++;
+	const uint8_t *p = *q;
+	if (p < end && p[0] < 0x80) {
+		*v = p[0];
+		*q = p + 1;
+		return true;
+	}
+	if (end - p >= 2 && p[1] < 0x80) {   /* thread ids, short lengths */
+		*v = (uint64_t)(p[0] & 0x7f) | (uint64_t)p[1] << 7;
+		*q = p + 2;
 		return true;
 	}
 	return long_varint(q, end, v);
@@ -542,11 +649,26 @@ static int ftrace_event(struct pf *f, const struct af_proto *bundle, const struc
 	source_at(f, e.ts);
 	if (e.buf) {
 		f->prints++;
-		add_event(f, EV_PRINT, e.ts, e.tid, -1, e.buf, e.n);
+		print_event(f, e.ts, e.tid, e.buf, e.n);
 	} else {
 		f->other_events++;
 	}
 	return 0;
+}
+
+/* af_proto_next(), with a length-delimited field of a one-byte tag read
+ * here (the events of a bundle); anything else by the walker, which says
+ * what is wrong. */
+static inline int next_field(struct af_proto *m, struct af_proto_field *x)
+{
+	const uint8_t *p = m->c.data + m->c.pos, *end = m->c.data + m->c.len, *d, *dend;
+	if (p < end && *p >= 8 && *p < 0x80 && (*p & 7) == AF_WIRE_LEN && (dend = len_value(p + 1, end, &d))) {
+		*x = (struct af_proto_field){ .num = *p >> 3, .wire = AF_WIRE_LEN, .data = d,
+					      .len = (size_t)(dend - d), .offset = m->base + m->c.pos };
+		m->c.pos = (size_t)(dend - m->c.data);
+		return 1;
+	}
+	return af_proto_next(m, x);
 }
 
 /* FtraceEventBundle: cpu 1, events 2 (one CPU's, in time order). */
@@ -558,7 +680,7 @@ static int ftrace_bundle(struct pf *f, const struct seq *s, const struct af_prot
 	af_proto_sub(pkt, fl, &m);
 	set_source(f, s, UINT32_MAX - 1);   /* until the bundle says its CPU */
 	int rc;
-	while ((rc = af_proto_next(&m, &x)) > 0) {
+	while ((rc = next_field(&m, &x)) > 0) {
 		if (x.num == 1 && x.wire == AF_WIRE_VARINT)
 			set_source(f, s, x.u < UINT32_MAX - 1 ? (uint32_t)x.u : UINT32_MAX - 2);
 		else if (x.num == 2 && x.wire == AF_WIRE_LEN && ftrace_event(f, &m, &x) < 0)
@@ -696,7 +818,8 @@ static int track_event(struct pf *f, struct seq *s, uint64_t ts, const struct af
 		return 0;
 	}
 	f->track_slices += type == 1;
-	add_event(f, type == 1 ? EV_BEGIN : EV_END, ts, (uint64_t)tid, pid, name ? name : (const uint8_t *)"", n);
+	if (f->draw == DRAW_SLICES)
+		add_event(f, type == 1 ? EV_BEGIN : EV_END, ts, (uint64_t)tid, pid, name ? name : (const uint8_t *)"", n);
 	return 0;
 }
 
@@ -1115,6 +1238,7 @@ static int profile_packet(struct pf *f, struct seq *s, const struct af_proto *pk
 /* ---- packets ---- */
 
 static int packets(struct pf *f, const uint8_t *data, size_t len, uint64_t base, int depth);
+static int packets_end(struct pf *f, struct af_proto *m, int rc);
 static int stream_step(struct pf *f, size_t at);
 
 /* compressed_packets: a zlib stream of more packets (bounded like atrace). */
@@ -1244,13 +1368,101 @@ static int packets(struct pf *f, const uint8_t *data, size_t len, uint64_t base,
 		if (!depth && stream_step(f, (size_t)x.offset) < 0)
 			return 0;   /* out of order: read_perfetto starts again */
 	}
-	if (rc < 0 && !depth && m.error && strcmp(m.error, "length runs past the end of its message") == 0) {
+	return depth ? (rc < 0 ? fail(f, &m) : 0) : packets_end(f, &m, rc);
+}
+
+/* The end of the top-level walk m, whose last af_proto_next returned rc: a
+ * file cut inside a packet is read up to it. */
+static int packets_end(struct pf *f, struct af_proto *m, int rc)
+{
+	if (rc < 0 && m->error && strcmp(m->error, "length runs past the end of its message") == 0) {
 		if (f->draw != DRAW_NAMES)
 			af_profile_note(f->p, "the file ends inside a packet at offset 0x%" PRIx64 ": the packets before it are used",
-					m.error_offset);
+					m->error_offset);
 		return 0;
 	}
-	return rc < 0 ? fail(f, &m) : 0;
+	return rc < 0 ? fail(f, m) : 0;
+}
+
+/* Room for a top-level field's tag and length (varints of at most 10
+ * bytes each): with this much in the window, a field that does not parse
+ * is malformed, not cut by the window's end. */
+enum { HEADER_MAX = 20 };
+
+/* Whether w's bytes end where the input does. */
+static bool window_at_end(const struct af_window *w)
+{
+	return w->at + w->len >= w->in->len;
+}
+
+/* A top-level field of the whole input at file offset at (a packet larger
+ * than half the window, already found well-formed), read where the input
+ * is mapped; x is its field. */
+static int big_packet(struct pf *f, const struct af_input *in, uint64_t at, struct af_proto_field *x,
+		      uint64_t *end)
+{
+	struct af_proto m;
+	af_proto_init(&m, in->data, in->len, 0);
+	m.c.pos = (size_t)at;
+	if (af_proto_next(&m, x) <= 0)
+		return fail(f, &m);   /* (cannot be: the window read its header) */
+	*end = m.c.pos;
+	return x->num == TRACE_PACKET && x->wire == AF_WIRE_LEN ? packet(f, &m, x, 0) : 0;
+}
+
+/* packets() for the top level of a whole input, a window at a time: each
+ * packet is read in the window when it fits in half of it, else where the
+ * input is mapped (big_packet), with the offsets, messages and end of a
+ * walk over the whole input. */
+static int windowed_packets(struct pf *f, const struct af_input *in)
+{
+	struct af_window w;
+	af_window_init(&w, in);
+	f->copy = w.buffered;   /* (a small or unmapped input is one window) */
+	size_t pos = 0;
+	int rc = 0;
+	for (;;) {
+		if (w.len - pos < HEADER_MAX && !window_at_end(&w)) {
+			if ((rc = af_window_more(&w, pos, f->d)) < 0)
+				break;
+			pos = 0;
+		}
+		struct af_proto m;
+		struct af_proto_field x;
+		af_proto_init(&m, w.data, w.len, w.at);
+		m.c.pos = pos;
+		rc = af_proto_next(&m, &x);
+		uint64_t next = w.at + m.c.pos;
+		if (rc < 0 && !window_at_end(&w) && strcmp(m.error, "length runs past the end of its message") == 0) {
+			if (w.len - pos <= w.cap / 2) {   /* the rest of it, then again */
+				rc = af_window_more(&w, pos, f->d);
+				pos = 0;
+				if (rc < 0)
+					break;
+				continue;
+			}
+			if (big_packet(f, in, w.at + pos, &x, &next) < 0 || af_window_seek(&w, next, f->d) < 0) {
+				rc = -1;
+				break;
+			}
+			pos = 0;
+		} else if (rc <= 0) {
+			rc = packets_end(f, &m, rc);
+			break;
+		} else {
+			if (x.num == TRACE_PACKET && x.wire == AF_WIRE_LEN && packet(f, &m, &x, 0) < 0) {
+				rc = -1;
+				break;
+			}
+			pos = m.c.pos;
+		}
+		if (stream_step(f, (size_t)x.offset) < 0) {
+			rc = 0;   /* out of order: read_perfetto starts again */
+			break;
+		}
+	}
+	af_window_release(&w);
+	return rc;
 }
 
 /* ---- the graph ---- */
@@ -1262,43 +1474,50 @@ static int packets(struct pf *f, const uint8_t *data, size_t len, uint64_t base,
  * reaches its first time; runs are ordered by that time once. */
 struct run { uint64_t ts; size_t at, end; };   /* ts: ev[at].ts, the next event's */
 
+/* A run in the heap, with the key of its next event kept beside it (a
+ * comparison reads no run). */
+struct head { uint64_t ts; size_t at, run; };
+
 struct merge {
 	const struct pev *ev;
 	struct run *runs;                     /* by first time, then file order */
 	size_t nruns, next;                   /* runs[next] is the next to join */
-	size_t *heap, nheap;                  /* indices into runs[], least first */
+	struct head *heap;                    /* least first */
+	size_t nheap;
 };
 
-/* Run a's next event comes before run b's (equal times: file order). */
-static bool run_before(const struct merge *g, size_t a, size_t b)
+/* a's next event comes before b's (equal times: file order). */
+static inline bool head_before(const struct head *a, const struct head *b)
 {
-	const struct run *x = &g->runs[a], *y = &g->runs[b];
-	return x->ts != y->ts ? x->ts < y->ts : x->at < y->at;
+	return a->ts != b->ts ? a->ts < b->ts : a->at < b->at;
 }
 
 static void heap_push(struct merge *g, size_t r)
 {
+	struct head h = { g->runs[r].ts, g->runs[r].at, r };
 	size_t i = g->nheap++;
-	for (; i > 0 && run_before(g, r, g->heap[(i - 1) / 2]); i = (i - 1) / 2)
+	for (; i > 0 && head_before(&h, &g->heap[(i - 1) / 2]); i = (i - 1) / 2)
 		g->heap[i] = g->heap[(i - 1) / 2];
-	g->heap[i] = r;
+	g->heap[i] = h;
 }
 
+/* heap[0] has a new key: move it down to its place. */
 static void heap_sift_down(struct merge *g)
 {
-	size_t i = 0, r = g->heap[0];
+	struct head h = g->heap[0];
+	size_t i = 0, n = g->nheap;
 	for (;;) {
 		size_t c = 2 * i + 1;
-		if (c >= g->nheap)
+		if (c >= n)
 			break;
-		if (c + 1 < g->nheap && run_before(g, g->heap[c + 1], g->heap[c]))
+		if (c + 1 < n && head_before(&g->heap[c + 1], &g->heap[c]))
 			c++;
-		if (!run_before(g, g->heap[c], r))
+		if (!head_before(&g->heap[c], &h))
 			break;
 		g->heap[i] = g->heap[c];
 		i = c;
 	}
-	g->heap[i] = r;
+	g->heap[i] = h;
 }
 
 static int by_first(const void *a, const void *b)
@@ -1329,19 +1548,22 @@ static void merge_init(struct merge *g, const struct pev *ev, size_t n)
  * time upto. */
 static const struct pev *merge_next(struct merge *g, uint64_t upto)
 {
-	while (g->next < g->nruns && (g->nheap == 0 || !run_before(g, g->heap[0], g->next)))
+	while (g->next < g->nruns) {   /* runs whose first event comes now join */
+		const struct run *r = &g->runs[g->next];
+		struct head h = { r->ts, r->at, g->next };
+		if (g->nheap && !head_before(&h, &g->heap[0]))
+			break;
 		heap_push(g, g->next++);
-	if (g->nheap == 0)
+	}
+	if (g->nheap == 0 || g->heap[0].ts > upto)
 		return NULL;
-	struct run *r = &g->runs[g->heap[0]];
-	if (r->ts > upto)
-		return NULL;
-	const struct pev *e = &g->ev[r->at++];
-	if (r->at == r->end)
-		g->heap[0] = g->heap[--g->nheap];
+	struct head *top = &g->heap[0];
+	const struct pev *e = &g->ev[top->at];
+	if (++top->at == g->runs[top->run].end)
+		*top = g->heap[--g->nheap];
 	else
-		r->ts = g->ev[r->at].ts;
-	if (g->nheap)
+		top->ts = g->ev[top->at].ts;
+	if (g->nheap > 1)
 		heap_sift_down(g);
 	return e;
 }
@@ -1375,6 +1597,14 @@ static struct atrace_slices *slices_of(struct pf *f)
 	return r;
 }
 
+/* The text of a gathered event. */
+static const char *ev_text(const struct pf *f, const struct pev *e)
+{
+	if (!f->copy)
+		return (const char *)e->u.s;
+	return f->texts.data ? f->texts.data + e->u.at : "";
+}
+
 static void fold_event(struct pf *f, struct atrace_slices *r, const struct pev *e)
 {
 	const struct actor *a = &f->actors[e->actor];
@@ -1382,10 +1612,15 @@ static void fold_event(struct pf *f, struct atrace_slices *r, const struct pev *
 	if (kind == EV_PRINT) {
 		struct atrace_event ae = { .tid = a->tid, .tgid = -1, .ts = us(e->ts),
 			.event = "tracing_mark_write", .event_len = 18,
-			.payload = (const char *)e->s, .payload_len = n };
+			.payload = ev_text(f, e), .payload_len = n };
 		atrace_slices_event(r, &ae);
 	} else if (kind == EV_BEGIN) {
-		atrace_slices_begin(r, a->tid, a->pid, us(e->ts), (const char *)e->s, n);
+		atrace_slices_begin(r, a->tid, a->pid, us(e->ts), ev_text(f, e), n);
+	} else if (kind == EV_MARK_BEGIN) {
+		struct mark_name *m = &f->marks[e->u.mark.name];
+		if (m->name == AF_NONE)
+			m->name = atrace_slices_name(r, (const char *)m->s, m->n);
+		atrace_slices_mark_begin(r, a->tid, e->u.mark.pid, us(e->ts), m->name);
 	} else {
 		atrace_slices_end(r, a->tid, us(e->ts));
 	}
@@ -1407,10 +1642,24 @@ static void fold_upto(struct pf *f, uint64_t upto)
 	}
 	merge_release(&g);
 	size_t kept = 0;
-	for (size_t i = 0; i < f->nev; i++)
-		if (f->ev[i].ts > upto)
-			f->ev[kept++] = f->ev[i];
+	f->texts_next.len = 0;
+	for (size_t i = 0; i < f->nev; i++) {
+		struct pev e = f->ev[i];
+		if (e.ts <= upto)
+			continue;
+		if (f->copy && has_text(e.n_kind & 3)) {   /* the texts of the events kept move to the front */
+			size_t at = f->texts_next.len;
+			af_buf_add(&f->texts_next, ev_text(f, &e), e.n_kind >> 2);
+			e.u.at = at;
+		}
+		f->ev[kept++] = e;
+	}
 	f->nev = kept;
+	if (f->copy) {
+		struct af_buf t = f->texts;
+		f->texts = f->texts_next;
+		f->texts_next = t;
+	}
 }
 
 /* Streaming: fold once this many events are gathered (or as many again as
@@ -1564,6 +1813,8 @@ static void pf_release(struct pf *f)
 	af_idmap_release(&f->source_ids);
 	free(f->actors);
 	af_idmap_release(&f->actor_ids);
+	free(f->marks);
+	af_idmap_release(&f->mark_ids);
 	free(f->names);
 	free(f->sthreads);
 	af_idmap_release(&f->sthread_ids);
@@ -1577,6 +1828,12 @@ static void pf_release(struct pf *f)
 	free(f->inflated);
 	af_buf_release(&f->scratch);
 	af_buf_release(&f->frame);
+	af_buf_release(&f->texts);
+	af_buf_release(&f->texts_next);
+	for (struct kept *k = f->kept, *next; k; k = next) {
+		next = k->next;
+		free(k);
+	}
 }
 
 /* One walk over the packets, folding what `draw` says (slice events are
@@ -1589,11 +1846,13 @@ static int walk(struct pf *f, const struct af_input *in, enum draw draw, bool st
 	f->hstacks = NULL;
 	af_idmap_init(&f->hstack_ids);
 	f->names = NULL;
+	f->kept = NULL;
 	pf_release(f);
 	/* every group together is bounded as one compressed file would be */
 	*f = (struct pf){ .p = keep.p, .o = keep.o, .d = keep.d, .draw = draw, .stream = stream,
 			  .in = in, .flush_at = STREAM_FOLD_MIN,
 			  .inflate_left = af_inflate_limit(in->len, keep.o->max_input) };
+	f->kept = keep.kept;   /* the names may be there */
 	if (stream) {
 		f->names = keep.names;
 		f->nnames = keep.nnames;
@@ -1610,7 +1869,7 @@ static int walk(struct pf *f, const struct af_input *in, enum draw draw, bool st
 		free(keep.hstacks);
 		af_idmap_release(&keep.hstack_ids);
 	}
-	return packets(f, in->data, in->len, 0, 0);
+	return stream ? windowed_packets(f, in) : packets(f, in->data, in->len, 0, 0);
 }
 
 /* The names of threads and processes, into f->names, for a streaming walk:
@@ -1622,11 +1881,13 @@ static bool scan_names(struct pf *f, const struct af_input *in)
 {
 	struct af_diag d = *f->d;
 	struct pf s = { .p = f->p, .o = f->o, .d = &d, .draw = DRAW_NAMES, .in = in };
-	bool ok = packets(&s, in->data, in->len, 0, 0) == 0 && s.compressed == 0;
+	bool ok = windowed_packets(&s, in) == 0 && s.compressed == 0;
 	f->names = s.names;
 	f->nnames = s.nnames;
 	f->cap_names = s.cap_names;
+	f->kept = s.kept;
 	s.names = NULL;
+	s.kept = NULL;
 	pf_release(&s);
 	return ok;
 }

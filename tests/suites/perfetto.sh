@@ -150,15 +150,22 @@ else
 	"$AFLAME" --format folded --flamechart "$TMP/o-sorted.pftrace" >"$TMP/o-sorted.chart" 2>/dev/null
 	check "perfetto/streaming: the sorted trace has deep stacks on every thread" \
 		test "$(grep -c '^com.example.order (100);worker-5 (106);.*;.*;.*;' "$TMP/o-sorted.folded")" -gt 20
-	for v in percpu late-cpu rewind late-name decorated; do
+	for v in percpu late-cpu rewind late-name decorated marks padded; do
 		python3 "$ORDER" $v "$TMP/o-$v.pftrace"
 		"$AFLAME" --format folded "$TMP/o-$v.pftrace" >"$TMP/o-$v.folded" 2>/dev/null
 		"$AFLAME" --format folded --flamechart "$TMP/o-$v.pftrace" >"$TMP/o-$v.chart" 2>/dev/null
 	done
-	for v in percpu late-cpu rewind decorated; do
+	for v in percpu late-cpu rewind decorated marks padded; do
 		same_file "perfetto/streaming: $v folds as sorted" "$TMP/o-$v.folded" "$TMP/o-sorted.folded"
 		same_file "perfetto/streaming: $v charts as sorted" "$TMP/o-$v.chart" "$TMP/o-sorted.chart"
 	done
+	# the marks kept as text (copied out of the reader's window) are read
+	# as written: every counter counted, every end names its open slice
+	"$AFLAME" --info "$TMP/o-marks.pftrace" >"$TMP/o-marks.info" 2>&1
+	check "perfetto/streaming: marks kept as text count 8000 counters" grep -qx 'counters: 8000' "$TMP/o-marks.info"
+	check "perfetto/streaming: marks kept as text name the slices they end" \
+		grep -qx '  18 slices still open at the end (closed at their thread.s last event)' "$TMP/o-marks.info"
+	check "perfetto/streaming: marks kept as text: no other warning" grep -qx 'warnings: 1' "$TMP/o-marks.info"
 	sed -e 's/^com.example.order (100);worker-5 (106)/process-200 (200);worker-5 (106)/' \
 		-e 's/;main (101)/;main-renamed (101)/' "$TMP/o-sorted.folded" | LC_ALL=C sort >"$TMP/o-renamed.folded"
 	LC_ALL=C sort "$TMP/o-late-name.folded" >"$TMP/o-late-name.sorted"

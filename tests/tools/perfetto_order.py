@@ -20,6 +20,14 @@ fallback:
   late-name  as percpu, with a second process tree at the end that renames
              thread 101 and moves thread 106 to process 200 (the last name
              wins, and a thread's process is known at its first slice)
+  marks      as percpu, each end naming its slice ("E|100|draw") and a
+             counter mark ("C|100|queue|n") after every third event, on its
+             thread at its time: marks the reader keeps as text until they
+             are folded (read through a window: copied, then moved at
+             every fold), none of which changes a stack
+  padded     as percpu, with a field the reader skips in some packets that
+             makes them larger than half of the reader's 256 KiB window
+             (some larger than all of it): read where the file is mapped
 
 Enough events (24000) that the reader folds several times before the end.
 Deterministic (a fixed seed)."""
@@ -111,6 +119,33 @@ def events(rng, n):
     return out
 
 
+def with_marks(evs):
+    """Named ends and counters (see 'marks')."""
+    stacks = {t: [] for t in TIDS}
+    out = []
+    for k, (ts, tid, mark, cpu) in enumerate(evs):
+        if mark.startswith(b"B|"):
+            stacks[tid].append(mark[6:-1])
+        else:
+            mark = b"E|100|" + stacks[tid].pop() + b"\n"
+        out.append((ts, tid, mark, cpu))
+        if k % 3 == 0:
+            out.append((ts, tid, b"C|100|queue|%d\n" % k, cpu))
+    return out
+
+
+def padded(packet, k):
+    """Some packets with an unknown field (999) of 150 or 300 KB."""
+    if k % 50 != 7:
+        return packet
+    pad = b"\x00" * (300_000 if k % 100 == 7 else 150_000)
+    i = 1   # the packet's length varint, after its tag byte
+    while packet[i] & 0x80:
+        i += 1
+    body = packet[i + 1:] + field_bytes(999, pad)
+    return field_bytes(1, body)
+
+
 def percpu(evs):
     """Bundles of each CPU's events, written every 64 events of the trace
     (as traced_probes reads every CPU's buffer): [(cpu, [events])]."""
@@ -134,16 +169,17 @@ def main():
         for i in range(0, len(evs), 256):
             data += bundle(0, [e[:3] for e in evs[i:i + 256]], 1)
     else:
-        bundles = percpu(evs)
+        bundles = percpu(with_marks(evs) if variant == "marks" else evs)
         if variant == "late-cpu":
             bundles = [b for b in bundles if b[0] != 3] + [b for b in bundles if b[0] == 3]
         elif variant == "rewind":
             k = next(i for i, b in enumerate(bundles) if b[0] == 0 and i > 40)
             bundles = bundles[:k] + bundles[k + 1:] + [bundles[k]]
-        elif variant not in ("percpu", "late-name", "decorated"):
+        elif variant not in ("percpu", "late-name", "decorated", "marks", "padded"):
             sys.exit("unknown variant " + variant)
-        for cpu, evs_of_cpu in bundles:
-            data += bundle(cpu, evs_of_cpu, 1, variant == "decorated")
+        for k, (cpu, evs_of_cpu) in enumerate(bundles):
+            packet = bundle(cpu, evs_of_cpu, 1, variant == "decorated")
+            data += padded(packet, k) if variant == "padded" else packet
         if variant == "late-name":
             data += process_tree(b"main-renamed", 200)
     with open(path, "wb") as f:
