@@ -28,7 +28,6 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 
 enum { MAX_DECIMALS = 6 };
 
@@ -464,14 +463,9 @@ static void folded_free(struct folded *f)
  * lines as a single pass would, and the second tree is dropped. */
 
 /* AFLAME_SPLIT_BYTES moves the threshold, for tests: 0 splits every input
- * with a line past its middle, a large value none. A process whose address
- * space is limited (serve --max-memory) reads in one pass: the second tree
- * could take it past the limit. */
+ * with a line past its middle, a large value none. */
 static size_t split_bytes(void)
 {
-	struct rlimit as;
-	if (getrlimit(RLIMIT_AS, &as) == 0 && as.rlim_cur != RLIM_INFINITY)
-		return SIZE_MAX;
 	const char *e = getenv("AFLAME_SPLIT_BYTES");
 	char *end;
 	unsigned long long v = e && *e ? strtoull(e, &end, 10) : 0;
