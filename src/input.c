@@ -105,24 +105,11 @@ void af_input_consumed(const struct af_input *in, size_t upto)
 {
 	if (!in->mapped)
 		return;
-	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
-	/* whole pages: a part's first page may hold the end of the part before
-	 * it, which a dropped page only makes fault in again, unchanged */
-	uintptr_t from = (uintptr_t)in->data & ~(page - 1);
-	uintptr_t to = ((uintptr_t)in->data + (upto < in->len ? upto : in->len)) & ~(page - 1);
-	if (to > from)
-		madvise((void *)from, to - from, MADV_DONTNEED);
-}
-
-struct af_input af_input_part(const struct af_input *in, size_t from, size_t to)
-{
-	struct af_input part = *in;
-	part.data = in->data + from;
-	part.len = to - from;
-	part.fd_at = in->fd_at + from;
-	part.parts = NULL;
-	part.nparts = 0;
-	return part;
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	size_t len = upto < in->len ? upto : in->len;
+	len &= ~(page - 1);   /* the mapping starts on a page */
+	if (len)
+		madvise((void *)(uintptr_t)in->data, len, MADV_DONTNEED);
 }
 
 const char *af_input_line_source(const struct af_input *in, uint64_t *line)
@@ -193,10 +180,10 @@ int af_window_more(struct af_window *w, size_t keep, struct af_diag *d)
 		want = (size_t)(in->len - next);
 	ssize_t n;
 	do
-		n = pread(in->fd, w->buf + kept, want, (off_t)(in->fd_at + next));
+		n = pread(in->fd, w->buf + kept, want, (off_t)next);
 	while (n < 0 && errno == EINTR);
 	if (n <= 0)
-		return af_diag_offset(d, in->fd_at + next, "cannot read: %s",
+		return af_diag_offset(d, next, "cannot read: %s",
 				      n < 0 ? strerror(errno) : "the file shrank while it was read");
 	w->data = w->buf;
 	w->len = kept + (size_t)n;

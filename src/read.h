@@ -65,8 +65,6 @@ struct af_input {
 	bool mapped;           /* data is a read-only mapping of the whole of
 				  file fd (input.c), open until it is released */
 	int fd;                /* only when mapped */
-	uint64_t fd_at;        /* where data[0] is in file fd: a part of a
-				  file (af_input_part) starts past 0 */
 	const struct af_part *parts;  /* several files concatenated, or NULL */
 	size_t nparts;
 };
@@ -74,10 +72,6 @@ struct af_input {
 /* The file that holds line *line of in, with *line made relative to it
  * (in->name and *line unchanged for a single file). */
 const char *af_input_line_source(const struct af_input *in, uint64_t *line);
-
-/* in's bytes [from, to) as an input of their own (the same file and name;
- * line numbers restart at 1). */
-struct af_input af_input_part(const struct af_input *in, size_t from, size_t to);
 
 /* The reader is done with data[0, upto): a mapped input's pages there stop
  * counting towards memory (a later read faults them in again from the page

@@ -25,7 +25,6 @@
 #include "util.h"
 
 #include <inttypes.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -46,9 +45,6 @@ struct folded {
 	struct af_diag *d;
 	unsigned decimals;
 	uint64_t bad, first_bad, lines, stacks, samples_overflow;
-	/* a count was refused for what the lines before it added up to (too
-	 * large to scale or add): a half read alone cannot know (fold_halves) */
-	bool order_bound;
 	uint64_t at;           /* flame chart: samples before this line */
 	bool diff;             /* a line had two counts: before weights kept */
 	/* rewritten stacks (reverse, wakers): two buffers, so the previous
@@ -259,7 +255,6 @@ static void add_stack(struct folded *f, const char *s, size_t n, uint64_t count,
 	if (*w > UINT64_MAX - count || f->at > UINT64_MAX - count ||
 	    (f->diff && af_tree_before(t, node) > UINT64_MAX - b)) {
 		f->samples_overflow++;
-		f->order_bound = true;
 	} else {
 		*w += count;
 		f->at += count;
@@ -364,7 +359,6 @@ static int fold_line(struct folded *f, const char *s, size_t n)
 			f->stacks++;
 			return 0;
 		}
-		f->order_bound = true;
 	}
 	if (f->o->strict) {
 		uint64_t line = f->lines;   /* several files: the one it is in */
@@ -444,182 +438,6 @@ static int read_lines(struct folded *f)
 	return rc;
 }
 
-static void folded_free(struct folded *f)
-{
-	free(f->path);
-	for (size_t i = 0; i < 3; i++)
-		free(f->scratch[i]);
-}
-
-/* ---- large inputs: two halves at once ----
- * An input of split_bytes() or more is folded as two halves at once: the
- * second on a thread of its own into a tree of its own, which is then
- * merged into the first. Folding only adds counts, so the merged tree is
- * the one a single pass makes (its frames numbered differently, which no
- * output shows: the pipeline suite compares every output with a single
- * pass's). What a single pass decides by the order of lines (a count
- * refused because the lines before it made it too large, a --strict error,
- * an unreadable file) makes the first half go on through the second's
- * lines as a single pass would, and the second tree is dropped. */
-
-/* AFLAME_SPLIT_BYTES moves the threshold, for tests: 0 splits every input
- * with a line past its middle, a large value none. */
-static size_t split_bytes(void)
-{
-	const char *e = getenv("AFLAME_SPLIT_BYTES");
-	char *end;
-	unsigned long long v = e && *e ? strtoull(e, &end, 10) : 0;
-	return e && *e && !*end ? (size_t)(v < SIZE_MAX ? v : SIZE_MAX) : (size_t)8 << 20;
-}
-
-struct half {
-	struct folded f;
-	struct af_profile p;
-	struct af_input in;
-	struct af_diag d;
-	int rc;
-};
-
-static void *fold_half(void *arg)
-{
-	struct half *h = arg;
-	h->rc = read_lines(&h->f);
-	return NULL;
-}
-
-static uint64_t pow10_of(unsigned n)
-{
-	uint64_t k = 1;
-	while (n--)
-		k *= 10;
-	return k;
-}
-
-/* *sum = the half's weights times k, added up (before: its first counts);
- * false if that does not fit in 64 bits. */
-static bool scaled_sum(const struct folded *f, bool before, uint64_t k, uint64_t *sum)
-{
-	const struct af_tree *t = &f->p->tree;
-	uint64_t s = 0;
-	for (size_t i = 0; i < t->nnodes; i++) {
-		uint64_t w = before && f->diff ? af_tree_before(t, (uint32_t)i) : t->nodes[i].self;
-		if (w > UINT64_MAX / k || s > UINT64_MAX - w * k)
-			return false;
-		s += w * k;
-	}
-	*sum = s;
-	return true;
-}
-
-/* Whether a single pass would have taken every count of b after a's: the
- * sums of both, at the scale of the one with more decimals, fit (no count
- * or subtotal of a single pass is larger). */
-static bool halves_fit(const struct folded *a, const struct folded *b)
-{
-	unsigned most = a->decimals > b->decimals ? a->decimals : b->decimals;
-	uint64_t ka = pow10_of(most - a->decimals), kb = pow10_of(most - b->decimals);
-	for (int before = 0; before < 2; before++) {
-		uint64_t sa, sb;
-		if (!scaled_sum(a, before, ka, &sa) || !scaled_sum(b, before, kb, &sb) || sa > UINT64_MAX - sb)
-			return false;
-	}
-	return !b->order_bound;
-}
-
-/* Add b's tree to a's: each of b's frames (a parent before its children)
- * found or made by its path, its keys fetched ahead as scan_frames does. */
-static void graft(struct folded *a, const struct folded *b)
-{
-	struct af_tree *to = &a->p->tree;
-	const struct af_tree *from = &b->p->tree;
-	size_t n = from->nnodes;
-	uint64_t *key = af_xmalloc(n * sizeof *key);
-	uint32_t *node = af_xmalloc(n * sizeof *node);
-	uint64_t *name_hash = af_xmalloc((from->nnames ? from->nnames : 1) * sizeof *name_hash);
-	for (size_t i = 0; i < from->nnames; i++)
-		name_hash[i] = af_tree_name_hash(af_tree_name(from, (uint32_t)i), af_tree_name_len(from, (uint32_t)i));
-	key[AF_ROOT] = AF_PATH_ROOT_KEY;
-	for (size_t i = 1; i < n; i++)
-		key[i] = af_tree_path_key(key[from->nodes[i].parent], name_hash[from->nodes[i].name]);
-	enum { AHEAD = 16 };
-	for (size_t i = 0; i < n; i++) {
-		const struct af_node *f = &from->nodes[i];
-		if (i + AHEAD < n)
-			af_tree_path_prefetch(to, key[i + AHEAD]);
-		node[i] = i == AF_ROOT ? AF_ROOT
-				       : af_tree_path_child(to, node[f->parent], key[i], af_tree_name(from, f->name),
-							    af_tree_name_len(from, f->name), name_hash[f->name]);
-		to->nodes[node[i]].self += f->self;
-		if (a->diff)
-			af_tree_add_before(to, node[i], b->diff ? af_tree_before(from, (uint32_t)i) : f->self);
-	}
-	free(name_hash);
-	free(node);
-	free(key);
-}
-
-/* b after a, as a single pass reads them (halves_fit said it may). */
-static void merge_halves(struct folded *a, struct folded *b)
-{
-	unsigned most = a->decimals > b->decimals ? a->decimals : b->decimals;
-	if (most > a->decimals)
-		rescale(a, most);
-	if (most > b->decimals)
-		rescale(b, most);
-	if (b->diff && !a->diff)
-		start_diff(a);
-	graft(a, b);
-	if (b->bad && !a->bad)
-		a->first_bad = a->lines + b->first_bad;
-	a->bad += b->bad;
-	a->lines += b->lines;
-	a->stacks += b->stacks;
-}
-
-/* Every line of a->in, in two halves at once when it is large. */
-static int fold_lines(struct folded *a)
-{
-	const struct af_input *in = a->in;
-	size_t mid = in->len / 2;
-	const uint8_t *nl = in->len && in->len >= split_bytes() && !in->nparts && !a->o->timeline
-				    ? memchr(in->data + mid, '\n', in->len - mid) : NULL;
-	if (!nl || nl + 1 == in->data + in->len)
-		return read_lines(a);
-	size_t split = (size_t)(nl - in->data) + 1;
-	struct af_input first = af_input_part(in, 0, split);
-	struct half *h = af_xcalloc(1, sizeof *h);
-	h->in = af_input_part(in, split, in->len);
-	af_diag_init(&h->d, a->d->source);
-	af_tree_init(&h->p.tree);
-	/* as much room as the whole input's: half of an input in random
-	 * order makes most of its frames (and growing the table holds the
-	 * old one and the new at once) */
-	af_tree_path_reserve(&h->p.tree, in->len / 256);
-	h->f = (struct folded){ .p = &h->p, .in = &h->in, .o = a->o, .d = &h->d };
-	pthread_t thread;
-	bool apart = pthread_create(&thread, NULL, fold_half, h) == 0;
-	a->in = &first;
-	int rc = read_lines(a);
-	if (apart)
-		pthread_join(thread, NULL);
-	if (rc == 0 && apart && h->rc == 0 && halves_fit(a, &h->f)) {
-		af_tree_path_drop(&h->p.tree);   /* its memory, before the graft's */
-		merge_halves(a, &h->f);
-	} else if (rc == 0) {
-		/* on as one pass: the second half's lines after the first's */
-		a->in = &h->in;
-		a->prev = NULL;
-		a->prev_len = a->depth = 0;
-		a->prev_in_input = false;
-		rc = read_lines(a);
-	}
-	a->in = in;
-	folded_free(&h->f);
-	af_tree_release(&h->p.tree);
-	free(h);
-	return rc;
-}
-
 static int read_folded(struct af_profile *p, const struct af_input *in,
 		   const struct af_read_opts *o, struct af_diag *d)
 {
@@ -631,8 +449,10 @@ static int read_folded(struct af_profile *p, const struct af_input *in,
 	 * 2000 input bytes: room for one per 256 spares growing the table */
 	if (!o->timeline)
 		af_tree_path_reserve(&p->tree, in->len / 256);
-	int rc = fold_lines(&f);
-	folded_free(&f);
+	int rc = read_lines(&f);
+	free(f.path);
+	for (size_t i = 0; i < 3; i++)
+		free(f.scratch[i]);
 	p->decimals = f.decimals;
 	if (rc < 0)
 		return -1;

@@ -286,22 +286,12 @@ void af_tree_path_reserve(struct af_tree *t, size_t nodes)
 	}
 }
 
-void af_tree_path_drop(struct af_tree *t)
-{
-	t->path_dropped = t->npathed > 0;
-	free(t->path_slots);
-	t->path_slots = NULL;
-	t->npath_slots = t->npathed = 0;
-}
-
 /* The first (parent, name) lookup: every node made by path goes into the
  * child table, which serves all lookups from then on. The path table holds
  * exactly those nodes (thread roots made by af_tree_add_child between them
  * are in neither). */
 static void close_paths(struct af_tree *t)
 {
-	if (t->path_dropped)   /* its nodes made by path are in no table now */
-		AF_BUG("a (parent, name) lookup after af_tree_path_drop");
 	t->path_closed = true;
 	struct af_path_slot *slots = t->path_slots;
 	size_t n = t->npath_slots;

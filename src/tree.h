@@ -41,7 +41,6 @@ struct af_tree {
 	/* path_closed once the child table has the nodes made by path
 	 * (af_tree_child was called) and the path table is gone */
 	bool path_closed;
-	bool path_dropped;     /* af_tree_path_drop() let go of nodes made by path */
 	/* af_tree_adopt() was used: a parent may come after its children */
 	bool adopted;
 	/* interned names: bytes in blocks, id -> (offset, len) */
@@ -149,10 +148,6 @@ static inline uint64_t af_tree_name_key(const struct af_tree *t, uint32_t name)
 	return t->names[name].hash;
 }
 
-/* No more frames will be found by path, nor by (parent, name) (the tree is
- * only read, or released, from now on): the path table's memory goes back
- * now. (Its nodes are then in no table: af_tree_child() after it is a bug.) */
-void af_tree_path_drop(struct af_tree *t);
 /* A new child that af_tree_child() will never return (thread/process roots). */
 uint32_t af_tree_add_child(struct af_tree *t, uint32_t parent, uint32_t name);
 /* A new child of parent named name that takes over all of parent's other
