@@ -60,7 +60,7 @@ static void find_dir(void)
 				 "AFLAME_FONT_DIR '%.120s' has no readable " AF_FONT_FILE, env);
 		return;
 	}
-	char inst[PATH_MAX + 64];
+	char inst[sizeof font_dir];   /* "" when the path would not fit */
 	installed_dir(inst, sizeof inst);
 	if (inst[0] && has_font(inst)) {
 		snprintf(font_dir, sizeof font_dir, "%s", inst);
