@@ -88,22 +88,33 @@ run_wave() {
 	done
 	wait "${pids[@]}"   # the clients only: the server is a child too
 	check "load/wave $w: GET / while uploading and rendering (slowest ${worst} ms)" test $slow = 0
-	local ok=0 bad=0 why=
+	local ok=0 bad=0 why= get=() r hash state code
+	# each upload's state once it is final, then its page and first SVG,
+	# all in one client (a curl process costs 50 ms of CPU)
 	k=0
 	while read -r kind f; do
 		k=$((k + 1))
-		local r hash state code
 		r=$(cat "$d/r$k")
 		hash=$(sha256sum <"$f" | cut -c1-64)
+		echo "$hash" >"$d/hash$k"
 		if [ "$r" != "303 $URL/trace/$hash" ]; then
 			why="$why $(basename "$f"): '$r';"
 			continue
 		fi
-		state=$(wait_done "$hash" 300)
-		code=$(curl -sS --max-time 30 -o "$d/p$k" -w '%{http_code}' "$URL/trace/$hash")
+		wait_done "$hash" 300 >"$d/state$k"
+		get+=(--next -sS --max-time 30 -o "$d/p$k" -w "$k %{http_code}\n" "$URL/trace/$hash"
+			--next -sS --max-time 30 -o "$d/s$k" "$URL/trace/$hash/t0.svg")
+	done <"$d/list"
+	: >"$d/codes"
+	[ ${#get[@]} -gt 0 ] && curl "${get[@]:1}" >"$d/codes"
+	k=0
+	while read -r kind f; do
+		k=$((k + 1))
+		[ -e "$d/state$k" ] || continue
+		hash=$(cat "$d/hash$k") state=$(cat "$d/state$k")
+		code=$(awk -v k="$k" '$1 == k { print $2 }' "$d/codes")
 		if [ "$kind" = good ] && [ "$state" = done ] && [ "$code" = 200 ] &&
-			grep -q "src=\"/trace/$hash/t0.svg\"" "$d/p$k" &&
-			curl -sS --max-time 30 "$URL/trace/$hash/t0.svg" | xmllint --noout - 2>/dev/null; then
+			grep -q "src=\"/trace/$hash/t0.svg\"" "$d/p$k" && xmllint --noout "$d/s$k" 2>/dev/null; then
 			ok=$((ok + 1))
 		elif [ "$kind" = bad ] && [ "$state" = failed ] && [ "$code" = 422 ] &&
 			grep -q '<p class="msg">uploaded file[:]' "$d/p$k"; then
