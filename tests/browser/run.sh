@@ -34,17 +34,45 @@ if ! command -v "$chromium" >/dev/null 2>&1; then
 fi
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/aflame-browser.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
 failed=0
+
+# With node at hand, the pages given a budget share one browser, started at
+# the first (cdp.js: a browser start costs about 2 s of CPU), which waits
+# for each page's driver to finish instead of running virtual time; the
+# timed pages (no budget) each get a fresh browser, as a user opening the
+# file would.
+CDP_PID=
+cdp_started=0
+start_cdp() {
+	cdp_started=1
+	command -v node >/dev/null 2>&1 || return 0
+	coproc CDP { exec node "$here/cdp.js" "$chromium" "$tmp/profile-cdp" 2>"$tmp/cdp.err"; }
+}
+finish() {
+	if [ -n "$CDP_PID" ]; then
+		eval "exec ${CDP[1]}>&-"
+		wait "$CDP_PID"
+	fi
+	rm -rf "$tmp"
+}
+trap finish EXIT
 
 # Runs before anything else in each page: records alert()/confirm() calls,
 # which no frame name may ever cause.
 pre='window.__aftAlerts=[];window.alert=window.confirm=function(m){window.__aftAlerts.push(String(m));};'
 
 # browse URL [budget]: print the DOM after load. A budget uses virtual time
-# (deterministic; timings then mean nothing); without one, timings are real.
+# or the shared browser (timings then mean nothing); without one, a fresh
+# browser in real time.
 browse() {
 	local budget=()
+	[ -n "${2:-}" ] && [ "$cdp_started" = 0 ] && start_cdp
+	if [ -n "${2:-}" ] && [ -n "$CDP_PID" ] && kill -0 "$CDP_PID" 2>/dev/null; then
+		rm -f "$tmp/cdp.dom"
+		printf '%s %s\n' "$tmp/cdp.dom" "$1" >&"${CDP[1]}" &&
+			read -r -t 150 _ <&"${CDP[0]}" && cat "$tmp/cdp.dom"
+		return
+	fi
 	[ -n "${2:-}" ] && budget=(--virtual-time-budget="$2")
 	timeout 120 "$chromium" --headless --no-sandbox --disable-gpu --disable-quic \
 		--no-first-run --disable-background-networking --disable-component-update \
