@@ -46,6 +46,11 @@ void read_input(struct read_result *res, const void *data, size_t len, const cha
 		res->folded = folded_below(&res->p.tree, AF_ROOT);
 }
 
+bool under_sanitizers(void)
+{
+	return getenv("AFLAME_SANITIZED") != NULL;
+}
+
 void read_result_release(struct read_result *res)
 {
 	free(res->folded);

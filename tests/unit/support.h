@@ -26,6 +26,11 @@ char *folded_below(struct af_tree *t, uint32_t root);
 /* The same, leaving out nodes with excluded[node] != 0 (may be NULL). */
 char *folded_skipping(struct af_tree *t, uint32_t root, const uint8_t *excluded);
 
+/* Under the sanitizers (make check sets AFLAME_SANITIZED for the sanitized
+ * build's run) every reading costs several times more: sweeps and timing
+ * checks there use smaller inputs; the plain run keeps the full ones. */
+bool under_sanitizers(void);
+
 /* The warning whose text starts with prefix, or NULL. */
 const struct af_warning *find_warning(const struct af_profile *p, const char *prefix);
 

@@ -140,13 +140,12 @@ static bool damage_loop(struct damage *dm, const struct af_buf *f, size_t step, 
 	return ok;
 }
 
-/* Under the sanitizers (make check sets AFLAME_SANITIZED) every reading
- * costs several times more: about every 4th of the plain sweep's damages,
- * an odd step so that cuts and all three flips still occur. The plain run
- * keeps the dense sweep; the fuzz targets go deeper under sanitizers. */
+/* Under the sanitizers about every 4th of the plain sweep's damages, an odd
+ * step so that cuts and all three flips still occur; the fuzz targets go
+ * deeper under sanitizers. */
 static size_t sanitized_step(size_t step)
 {
-	return getenv("AFLAME_SANITIZED") ? step * 4 + 1 : step;
+	return under_sanitizers() ? step * 4 + 1 : step;
 }
 
 /* Cut at every `step`-th offset and flip bytes there (three ways). The
