@@ -620,6 +620,18 @@ static inline const uint8_t *len_value(const uint8_t *p, const uint8_t *end, con
 	return p + n;
 }
 
+/* A one-byte length at *r of a value that runs exactly to end; *r moves
+ * past the length. */
+static inline bool len_to_end(const uint8_t **r, const uint8_t *end)
+{
+	const uint8_t *p = *r;
+	if (p < end && *p < 0x80 && (size_t)(end - p) == 1u + *p) {
+		*r = p + 1;
+		return true;
+	}
+	return false;
+}
+
 /* The event's timestamp (1), pid (2) and print (3) text (its field 2),
  * the last of each as the walk keeps them; false when the bytes need the
  * walker (a tag of more than one byte, anything malformed). Most of a
@@ -627,16 +639,17 @@ static inline const uint8_t *len_value(const uint8_t *p, const uint8_t *end, con
 static bool ftrace_event_fast(const uint8_t *p, const uint8_t *end, struct fev *e)
 {
 	/* First the layout traced_probes writes for a print: timestamp,
-	 * pid, print { ip, buf }, each once, in that order. */
-	const uint8_t *r = p, *buf = NULL;
+	 * pid, print { ip, buf }, each once, in that order (lengths of one
+	 * byte: a mark of up to 127 bytes). */
+	const uint8_t *r = p;
 	struct fev x = { 0 };
 	if (r < end && *r++ == (1 << 3 | AF_WIRE_VARINT) && fast_varint(&r, end, &x.ts) &&
 	    r < end && *r++ == (2 << 3 | AF_WIRE_VARINT) && fast_varint(&r, end, &x.tid) &&
-	    r < end && *r++ == (3 << 3 | AF_WIRE_LEN) && len_value(r, end, &r) == end &&
+	    r < end && *r++ == (3 << 3 | AF_WIRE_LEN) && len_to_end(&r, end) &&
 	    r < end && *r++ == (1 << 3 | AF_WIRE_VARINT) && (r = skip_value(r, end, AF_WIRE_VARINT)) &&
-	    r < end && *r++ == (2 << 3 | AF_WIRE_LEN) && len_value(r, end, &buf) == end) {
-		x.buf = buf;
-		x.n = (size_t)(end - buf);
+	    r < end && *r++ == (2 << 3 | AF_WIRE_LEN) && len_to_end(&r, end)) {
+		x.buf = r;
+		x.n = (size_t)(end - r);
 		*e = x;
 		return true;
 	}
@@ -728,13 +741,18 @@ static int ftrace_event(struct pf *f, const struct af_proto *bundle, const struc
 static inline int next_field(struct af_proto *m, struct af_proto_field *x)
 {
 	const uint8_t *p = m->c.data + m->c.pos, *end = m->c.data + m->c.len, *d, *dend;
-	if (p < end && *p >= 8 && *p < 0x80 && (*p & 7) == AF_WIRE_LEN && (dend = len_value(p + 1, end, &d))) {
-		*x = (struct af_proto_field){ .num = *p >> 3, .wire = AF_WIRE_LEN, .data = d,
-					      .len = (size_t)(dend - d), .offset = m->base + m->c.pos };
-		m->c.pos = (size_t)(dend - m->c.data);
-		return 1;
+	if (p == end || *p < 8 || *p >= 0x80 || (*p & 7) != AF_WIRE_LEN)
+		return af_proto_next(m, x);
+	if (end - p >= 2 && p[1] < 0x80 && p[1] <= end - p - 2) {   /* a one-byte length (an event) */
+		d = p + 2;
+		dend = d + p[1];
+	} else if (!(dend = len_value(p + 1, end, &d))) {
+		return af_proto_next(m, x);
 	}
-	return af_proto_next(m, x);
+	*x = (struct af_proto_field){ .num = *p >> 3, .wire = AF_WIRE_LEN, .data = d,
+				      .len = (size_t)(dend - d), .offset = m->base + m->c.pos };
+	m->c.pos = (size_t)(dend - m->c.data);
+	return 1;
 }
 
 /* FtraceEventBundle: cpu 1, events 2 (one CPU's, in time order). */
