@@ -1694,7 +1694,7 @@ static void merge_release(struct merge *g)
 /* ns to the µs the slice builder counts in, rounded */
 static uint64_t us(uint64_t ns)
 {
-	return ns / 1000 + (ns % 1000 >= 500);
+	return ns <= UINT64_MAX - 500 ? (ns + 500) / 1000 : ns / 1000 + (ns % 1000 >= 500);   /* one division */
 }
 
 /* The slice builder, made with every name on first use: the same calls
