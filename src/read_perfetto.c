@@ -719,13 +719,14 @@ static int ftrace_event_walk(struct pf *f, const struct af_proto *bundle, const 
 }
 
 /* One FtraceEvent: print events are trace marks; the rest are counted. */
-static int ftrace_event(struct pf *f, const struct af_proto *bundle, const struct af_proto_field *fl)
+static int ftrace_event(struct pf *f, const struct af_proto *bundle, const struct af_proto_field *fl,
+			uint64_t *ts)
 {
 	struct fev e = { 0 };
 	if (!ftrace_event_fast(fl->data, fl->data + fl->len, &e) && ftrace_event_walk(f, bundle, fl, &e) < 0)
 		return -1;
 	f->ftrace++;
-	source_at(f, e.ts);
+	*ts = e.ts;
 	if (e.buf) {
 		f->prints++;
 		print_event(f, e.ts, e.tid, e.buf, e.n);
@@ -763,13 +764,25 @@ static int ftrace_bundle(struct pf *f, const struct seq *s, const struct af_prot
 	struct af_proto_field x;
 	af_proto_sub(pkt, fl, &m);
 	set_source(f, s, UINT32_MAX - 1);   /* until the bundle says its CPU */
+	/* The source's time is what its latest event says when the walk
+	 * next looks (after the packet): set once per run of its events. */
+	uint64_t ts = 0;
+	bool any = false;
 	int rc;
 	while ((rc = next_field(&m, &x)) > 0) {
-		if (x.num == 1 && x.wire == AF_WIRE_VARINT)
+		if (x.num == 1 && x.wire == AF_WIRE_VARINT) {
+			if (any)
+				source_at(f, ts);
+			any = false;
 			set_source(f, s, x.u < UINT32_MAX - 1 ? (uint32_t)x.u : UINT32_MAX - 2);
-		else if (x.num == 2 && x.wire == AF_WIRE_LEN && ftrace_event(f, &m, &x) < 0)
-			return -1;
+		} else if (x.num == 2 && x.wire == AF_WIRE_LEN) {
+			if (ftrace_event(f, &m, &x, &ts) < 0)
+				return -1;
+			any = true;
+		}
 	}
+	if (any)
+		source_at(f, ts);
 	return rc < 0 ? fail(f, &m) : 0;
 }
 
