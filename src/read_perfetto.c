@@ -1566,28 +1566,21 @@ static int windowed_packets(struct pf *f, const struct af_input *in)
 
 /* Events in time order, equal times in file order, without sorting them
  * all: they come as runs already in order (an ftrace bundle is one CPU's
- * events; only bundles overlap), so a merge of the runs holds just the
- * runs open at one time. A run joins the merge when it reaches its first
- * time; runs are ordered by that time once. The open runs play a
- * tournament (a loser tree): each event taken costs one match per level
- * on the way from its run's slot to the root, about half what a heap's
- * sift-down compares. */
+ * events; only bundles overlap), so a merge of the runs with a heap holds
+ * just the runs open at one time. A run joins the heap when the merge
+ * reaches its first time; runs are ordered by that time once. */
 struct run { uint64_t ts; size_t at, end; };   /* ts: ev[at].ts, the next event's */
 
-/* A run in its slot, with the key of its next event kept beside it (a
- * match reads no run); an empty slot sorts after every event. */
+/* A run in the heap, with the key of its next event kept beside it (a
+ * comparison reads no run). */
 struct head { uint64_t ts; size_t at, run; };
-static const struct head NO_HEAD = { UINT64_MAX, SIZE_MAX, SIZE_MAX };
 
 struct merge {
 	const struct pev *ev;
 	struct run *runs;                     /* by first time, then file order */
 	size_t nruns, next;                   /* runs[next] is the next to join */
-	struct head *slot;                    /* k slots (a power of two) */
-	uint32_t *loser;                      /* loser[1..k): each match's loser,
-						 loser[0]: the winner */
-	uint32_t *win;                        /* 2k: a rebuild's winners */
-	size_t k, open;                       /* slots, slots holding a run */
+	struct head *heap;                    /* least first */
+	size_t nheap;
 };
 
 /* a's next event comes before b's (equal times: file order). */
@@ -1596,38 +1589,33 @@ static inline bool head_before(const struct head *a, const struct head *b)
 	return a->ts != b->ts ? a->ts < b->ts : a->at < b->at;
 }
 
-/* Play every match again (after a run joined). */
-static void merge_build(struct merge *g)
+static void heap_push(struct merge *g, size_t r)
 {
-	for (size_t i = 0; i < g->k; i++)
-		g->win[g->k + i] = (uint32_t)i;
-	for (size_t n = g->k - 1; n > 0; n--) {
-		uint32_t a = g->win[2 * n], b = g->win[2 * n + 1];
-		bool b_first = head_before(&g->slot[b], &g->slot[a]);
-		g->win[n] = b_first ? b : a;
-		g->loser[n] = b_first ? a : b;
-	}
-	g->loser[0] = g->win[1];
+	struct head h = { g->runs[r].ts, g->runs[r].at, r };
+	size_t i = g->nheap++;
+	for (; i > 0 && head_before(&h, &g->heap[(i - 1) / 2]); i = (i - 1) / 2)
+		g->heap[i] = g->heap[(i - 1) / 2];
+	g->heap[i] = h;
 }
 
-/* runs[next] takes an empty slot (twice the slots when none is). */
-static void merge_join(struct merge *g)
+/* Put h in heap[0]'s place and move it down to where it belongs. h comes
+ * by value: written into heap[0] field by field and read back whole, it
+ * would stall on the stores. */
+static inline void heap_sift_down(struct merge *g, struct head h)
 {
-	if (g->open == g->k) {
-		g->k *= 2;   /* at most twice the runs: no overflow */
-		g->slot = af_xrealloc(g->slot, g->k * sizeof *g->slot);
-		g->loser = af_xrealloc(g->loser, g->k * sizeof *g->loser);
-		g->win = af_xrealloc(g->win, 2 * g->k * sizeof *g->win);
-		for (size_t i = g->k / 2; i < g->k; i++)
-			g->slot[i] = NO_HEAD;
+	size_t i = 0, n = g->nheap;
+	for (;;) {
+		size_t c = 2 * i + 1;
+		if (c >= n)
+			break;
+		if (c + 1 < n && head_before(&g->heap[c + 1], &g->heap[c]))
+			c++;
+		if (!head_before(&g->heap[c], &h))
+			break;
+		g->heap[i] = g->heap[c];
+		i = c;
 	}
-	size_t s = 0;
-	while (g->slot[s].at != SIZE_MAX)
-		s++;
-	const struct run *r = &g->runs[g->next];
-	g->slot[s] = (struct head){ r->ts, r->at, g->next++ };
-	g->open++;
-	merge_build(g);
+	g->heap[i] = h;
 }
 
 static int by_first(const void *a, const void *b)
@@ -1640,7 +1628,7 @@ static int by_first(const void *a, const void *b)
 
 static void merge_init(struct merge *g, const struct pev *ev, size_t n)
 {
-	*g = (struct merge){ .ev = ev, .k = 8 };
+	*g = (struct merge){ .ev = ev };
 	size_t cap = 0;
 	for (size_t i = 0; i < n; i++) {
 		if (i == 0 || ev[i].ts < ev[i - 1].ts) {
@@ -1651,12 +1639,7 @@ static void merge_init(struct merge *g, const struct pev *ev, size_t n)
 	}
 	if (g->nruns > 1)
 		qsort(g->runs, g->nruns, sizeof *g->runs, by_first);
-	g->slot = af_xmalloc(g->k * sizeof *g->slot);
-	g->loser = af_xmalloc(g->k * sizeof *g->loser);
-	g->win = af_xmalloc(2 * g->k * sizeof *g->win);
-	for (size_t i = 0; i < g->k; i++)
-		g->slot[i] = NO_HEAD;
-	merge_build(g);
+	g->heap = af_xcalloc(g->nruns ? g->nruns : 1, sizeof *g->heap);
 }
 
 /* The next event in time order, or NULL when none is left at or before
@@ -1666,42 +1649,27 @@ static const struct pev *merge_next(struct merge *g, uint64_t upto)
 	while (g->next < g->nruns) {   /* runs whose first event comes now join */
 		const struct run *r = &g->runs[g->next];
 		struct head h = { r->ts, r->at, g->next };
-		if (g->open && !head_before(&h, &g->slot[g->loser[0]]))
+		if (g->nheap && !head_before(&h, &g->heap[0]))
 			break;
-		merge_join(g);
+		heap_push(g, g->next++);
 	}
-	uint32_t w = g->loser[0];
-	struct head h = g->slot[w];
-	if (g->open == 0 || h.ts > upto)
+	if (g->nheap == 0 || g->heap[0].ts > upto)
 		return NULL;
+	struct head h = g->heap[0];
 	const struct pev *e = &g->ev[h.at];
 	if (++h.at < g->runs[h.run].end) {
 		h.ts = g->ev[h.at].ts;
-	} else {
-		h = NO_HEAD;
-		g->open--;
+		heap_sift_down(g, h);
+	} else if (--g->nheap) {
+		heap_sift_down(g, g->heap[g->nheap]);
 	}
-	g->slot[w] = h;
-	/* the matches on the way up, against each one's loser; h is the
-	 * winner's head so far (kept here, not read back from its slot) */
-	for (size_t n = (w + g->k) / 2; n > 0; n /= 2) {
-		uint32_t o = g->loser[n];
-		if (head_before(&g->slot[o], &h)) {
-			g->loser[n] = w;
-			w = o;
-			h = g->slot[o];
-		}
-	}
-	g->loser[0] = w;
 	return e;
 }
 
 static void merge_release(struct merge *g)
 {
 	free(g->runs);
-	free(g->slot);
-	free(g->loser);
-	free(g->win);
+	free(g->heap);
 }
 
 /* ns to the µs the slice builder counts in, rounded */
