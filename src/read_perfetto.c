@@ -180,6 +180,7 @@ struct pf {
 	struct mark_name *marks;
 	size_t nmarks, cap_marks;
 	struct af_idmap mark_ids;             /* keyed hash of a mark's name -> marks[] */
+	uint32_t *mark_cache;                 /* MARK_CACHE slots: marks[] met lately */
 	struct actor *actors;
 	size_t nactors, cap_actors;
 	struct af_idmap actor_ids;            /* keyed hash of (tid, pid) -> actors[] */
@@ -407,19 +408,53 @@ static inline struct pev *add_event(struct pf *f, uint32_t kind, uint64_t ts, ui
 	return e;
 }
 
+/* Slots of pf.mark_cache: a trace repeats a few thousand names millions
+ * of times, and the keyed hash and probe of mark_ids cost more than the
+ * rest of reading a mark. A slot is found by a cheap hash and checked by
+ * comparing the name, so a collision (chosen by a hostile file or not)
+ * only sends the name on to mark_ids. */
+enum { MARK_CACHE_BITS = 12, MARK_CACHE = 1 << MARK_CACHE_BITS };
+
+static inline size_t mark_slot(const char *s, size_t n)
+{
+	const uint64_t k = 0x9e3779b97f4a7c15ull;
+	uint64_t h = (uint64_t)n * k, w;
+	size_t i = 0;
+	for (; n - i >= 8; i += 8) {
+		memcpy(&w, s + i, 8);
+		h = (h ^ w) * k;
+	}
+	if (n >= 8 && i < n) {   /* the last 8 bytes, overlapping */
+		memcpy(&w, s + n - 8, 8);
+		h = (h ^ w) * k;
+	} else if (i < n) {
+		for (w = 0; i < n; i++)
+			w = w << 8 | (unsigned char)s[i];
+		h = (h ^ w) * k;
+	}
+	return (size_t)(h >> (64 - MARK_CACHE_BITS));
+}
+
 /* The index in marks[] of a mark's name s[0..n), or AF_NONE when another
  * name has its hash. */
 static uint32_t mark_name(struct pf *f, const char *s, size_t n)
 {
+	if (!f->mark_cache) {
+		f->mark_cache = af_xmalloc(MARK_CACHE * sizeof *f->mark_cache);
+		memset(f->mark_cache, 0xff, MARK_CACHE * sizeof *f->mark_cache);   /* AF_NONE */
+	}
+	uint32_t *c = &f->mark_cache[mark_slot(s, n)];
+	if (*c != AF_NONE && f->marks[*c].n == n && memcmp(f->marks[*c].s, s, n) == 0)
+		return *c;
 	bool found;
 	uint32_t *slot = af_idmap_slot(&f->mark_ids, af_hash_keyed_bytes(s, n), &found);
 	if (found) {
 		const struct mark_name *m = &f->marks[*slot];
-		return m->n == n && memcmp(m->s, s, n) == 0 ? *slot : AF_NONE;
+		return m->n == n && memcmp(m->s, s, n) == 0 ? (*c = *slot) : AF_NONE;
 	}
 	af_grow(&f->marks, &f->cap_marks, f->nmarks + 1, sizeof *f->marks);
 	f->marks[f->nmarks] = (struct mark_name){ keep_bytes(f, (const uint8_t *)s, n), (uint32_t)n, AF_NONE };
-	return *slot = (uint32_t)f->nmarks++;
+	return *c = *slot = (uint32_t)f->nmarks++;
 }
 
 /* A print event: a trace mark of thread tid. Its text is read here, once:
@@ -461,12 +496,13 @@ static void add_name(struct pf *f, bool thread, uint64_t id, int64_t pid, const 
 struct fev { uint64_t ts, tid; const uint8_t *buf; size_t n; };
 
 /* The 7-bit groups of the first 8 bytes of a varint (continuation bits
- * and bytes past its end already zero). */
+ * and bytes past its end already zero), joined pairwise: 8 groups of 7
+ * bits, then 4 of 14, then 2 of 28. */
 static inline uint64_t pack7(uint64_t w)
 {
-	return (w & 0x7f) | (w >> 1 & 0x7full << 7) | (w >> 2 & 0x7full << 14) | (w >> 3 & 0x7full << 21) |
-	       (w >> 4 & 0x7full << 28) | (w >> 5 & 0x7full << 35) | (w >> 6 & 0x7full << 42) |
-	       (w >> 7 & 0x7full << 49);
+	w = (w & 0x007f007f007f007full) | (w & 0x7f007f007f007f00ull) >> 1;
+	w = (w & 0x00003fff00003fffull) | (w & 0x3fff00003fff0000ull) >> 2;
+	return (w & 0x000000000fffffffull) | (w & 0x0fffffff00000000ull) >> 4;
 }
 
 /* A varint of more than two bytes at *q (see fast_varint). */
@@ -513,7 +549,9 @@ static bool long_varint(const uint8_t **q, const uint8_t *end, uint64_t *v)
 
 /* A varint at *q, as af_cursor_uleb reads it (at most 10 bytes, bits past
  * the 64th dropped), 8 bytes at a time where 16 are left; *q moves past
- * it. Most are one byte (tags, lengths, small numbers). */
+ * it. Most are one byte (tags, lengths, small numbers), two (thread ids,
+ * short lengths) or at most eight (timestamps): those are read here,
+ * longer ones by long_varint. */
 static inline bool fast_varint(const uint8_t **q, const uint8_t *end, uint64_t *v)
 {
 	const uint8_t *p = *q;
@@ -522,11 +560,24 @@ static inline bool fast_varint(const uint8_t **q, const uint8_t *end, uint64_t *
 		*q = p + 1;
 		return true;
 	}
-	if (end - p >= 2 && p[1] < 0x80) {   /* thread ids, short lengths */
+	if (end - p >= 2 && p[1] < 0x80) {
 		*v = (uint64_t)(p[0] & 0x7f) | (uint64_t)p[1] << 7;
 		*q = p + 2;
 		return true;
 	}
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	if (end - p >= 16) {
+		uint64_t w;
+		memcpy(&w, p, sizeof w);
+		uint64_t stop = ~w & 0x8080808080808080ull;
+		if (stop) {   /* ends in these 8 bytes: at the first clear top bit */
+			unsigned bits = (unsigned)__builtin_ctzll(stop) + 1;
+			*v = pack7(bits < 64 ? w & ((1ull << bits) - 1) : w);
+			*q = p + bits / 8;
+			return true;
+		}
+	}
+#endif
 	return long_varint(q, end, v);
 }
 
@@ -569,12 +620,40 @@ static inline const uint8_t *len_value(const uint8_t *p, const uint8_t *end, con
 	return p + n;
 }
 
+/* A one-byte length at *r of a value that runs exactly to end; *r moves
+ * past the length. */
+static inline bool len_to_end(const uint8_t **r, const uint8_t *end)
+{
+	const uint8_t *p = *r;
+	if (p < end && *p < 0x80 && (size_t)(end - p) == 1u + *p) {
+		*r = p + 1;
+		return true;
+	}
+	return false;
+}
+
 /* The event's timestamp (1), pid (2) and print (3) text (its field 2),
  * the last of each as the walk keeps them; false when the bytes need the
  * walker (a tag of more than one byte, anything malformed). Most of a
  * large trace is these. */
 static bool ftrace_event_fast(const uint8_t *p, const uint8_t *end, struct fev *e)
 {
+	/* First the layout traced_probes writes for a print: timestamp,
+	 * pid, print { ip, buf }, each once, in that order (lengths of one
+	 * byte: a mark of up to 127 bytes). */
+	const uint8_t *r = p;
+	struct fev x = { 0 };
+	if (r < end && *r++ == (1 << 3 | AF_WIRE_VARINT) && fast_varint(&r, end, &x.ts) &&
+	    r < end && *r++ == (2 << 3 | AF_WIRE_VARINT) && fast_varint(&r, end, &x.tid) &&
+	    r < end && *r++ == (3 << 3 | AF_WIRE_LEN) && len_to_end(&r, end) &&
+	    r < end && *r++ == (1 << 3 | AF_WIRE_VARINT) && (r = skip_value(r, end, AF_WIRE_VARINT)) &&
+	    r < end && *r++ == (2 << 3 | AF_WIRE_LEN) && len_to_end(&r, end)) {
+		x.buf = r;
+		x.n = (size_t)(end - r);
+		*e = x;
+		return true;
+	}
+	/* Any other order or fields: */
 	while (p && p < end) {
 		unsigned tag = *p++;
 		if (tag >= 0x80 || tag < 8)
@@ -640,13 +719,14 @@ static int ftrace_event_walk(struct pf *f, const struct af_proto *bundle, const 
 }
 
 /* One FtraceEvent: print events are trace marks; the rest are counted. */
-static int ftrace_event(struct pf *f, const struct af_proto *bundle, const struct af_proto_field *fl)
+static int ftrace_event(struct pf *f, const struct af_proto *bundle, const struct af_proto_field *fl,
+			uint64_t *ts)
 {
 	struct fev e = { 0 };
 	if (!ftrace_event_fast(fl->data, fl->data + fl->len, &e) && ftrace_event_walk(f, bundle, fl, &e) < 0)
 		return -1;
 	f->ftrace++;
-	source_at(f, e.ts);
+	*ts = e.ts;
 	if (e.buf) {
 		f->prints++;
 		print_event(f, e.ts, e.tid, e.buf, e.n);
@@ -662,13 +742,18 @@ static int ftrace_event(struct pf *f, const struct af_proto *bundle, const struc
 static inline int next_field(struct af_proto *m, struct af_proto_field *x)
 {
 	const uint8_t *p = m->c.data + m->c.pos, *end = m->c.data + m->c.len, *d, *dend;
-	if (p < end && *p >= 8 && *p < 0x80 && (*p & 7) == AF_WIRE_LEN && (dend = len_value(p + 1, end, &d))) {
-		*x = (struct af_proto_field){ .num = *p >> 3, .wire = AF_WIRE_LEN, .data = d,
-					      .len = (size_t)(dend - d), .offset = m->base + m->c.pos };
-		m->c.pos = (size_t)(dend - m->c.data);
-		return 1;
+	if (p == end || *p < 8 || *p >= 0x80 || (*p & 7) != AF_WIRE_LEN)
+		return af_proto_next(m, x);
+	if (end - p >= 2 && p[1] < 0x80 && p[1] <= end - p - 2) {   /* a one-byte length (an event) */
+		d = p + 2;
+		dend = d + p[1];
+	} else if (!(dend = len_value(p + 1, end, &d))) {
+		return af_proto_next(m, x);
 	}
-	return af_proto_next(m, x);
+	*x = (struct af_proto_field){ .num = *p >> 3, .wire = AF_WIRE_LEN, .data = d,
+				      .len = (size_t)(dend - d), .offset = m->base + m->c.pos };
+	m->c.pos = (size_t)(dend - m->c.data);
+	return 1;
 }
 
 /* FtraceEventBundle: cpu 1, events 2 (one CPU's, in time order). */
@@ -679,13 +764,25 @@ static int ftrace_bundle(struct pf *f, const struct seq *s, const struct af_prot
 	struct af_proto_field x;
 	af_proto_sub(pkt, fl, &m);
 	set_source(f, s, UINT32_MAX - 1);   /* until the bundle says its CPU */
+	/* The source's time is what its latest event says when the walk
+	 * next looks (after the packet): set once per run of its events. */
+	uint64_t ts = 0;
+	bool any = false;
 	int rc;
 	while ((rc = next_field(&m, &x)) > 0) {
-		if (x.num == 1 && x.wire == AF_WIRE_VARINT)
+		if (x.num == 1 && x.wire == AF_WIRE_VARINT) {
+			if (any)
+				source_at(f, ts);
+			any = false;
 			set_source(f, s, x.u < UINT32_MAX - 1 ? (uint32_t)x.u : UINT32_MAX - 2);
-		else if (x.num == 2 && x.wire == AF_WIRE_LEN && ftrace_event(f, &m, &x) < 0)
-			return -1;
+		} else if (x.num == 2 && x.wire == AF_WIRE_LEN) {
+			if (ftrace_event(f, &m, &x, &ts) < 0)
+				return -1;
+			any = true;
+		}
 	}
+	if (any)
+		source_at(f, ts);
 	return rc < 0 ? fail(f, &m) : 0;
 }
 
@@ -1501,10 +1598,11 @@ static void heap_push(struct merge *g, size_t r)
 	g->heap[i] = h;
 }
 
-/* heap[0] has a new key: move it down to its place. */
-static void heap_sift_down(struct merge *g)
+/* Put h in heap[0]'s place and move it down to where it belongs. h comes
+ * by value: written into heap[0] field by field and read back whole, it
+ * would stall on the stores. */
+static inline void heap_sift_down(struct merge *g, struct head h)
 {
-	struct head h = g->heap[0];
 	size_t i = 0, n = g->nheap;
 	for (;;) {
 		size_t c = 2 * i + 1;
@@ -1557,14 +1655,14 @@ static const struct pev *merge_next(struct merge *g, uint64_t upto)
 	}
 	if (g->nheap == 0 || g->heap[0].ts > upto)
 		return NULL;
-	struct head *top = &g->heap[0];
-	const struct pev *e = &g->ev[top->at];
-	if (++top->at == g->runs[top->run].end)
-		*top = g->heap[--g->nheap];
-	else
-		top->ts = g->ev[top->at].ts;
-	if (g->nheap > 1)
-		heap_sift_down(g);
+	struct head h = g->heap[0];
+	const struct pev *e = &g->ev[h.at];
+	if (++h.at < g->runs[h.run].end) {
+		h.ts = g->ev[h.at].ts;
+		heap_sift_down(g, h);
+	} else if (--g->nheap) {
+		heap_sift_down(g, g->heap[g->nheap]);
+	}
 	return e;
 }
 
@@ -1577,7 +1675,7 @@ static void merge_release(struct merge *g)
 /* ns to the µs the slice builder counts in, rounded */
 static uint64_t us(uint64_t ns)
 {
-	return ns / 1000 + (ns % 1000 >= 500);
+	return ns <= UINT64_MAX - 500 ? (ns + 500) / 1000 : ns / 1000 + (ns % 1000 >= 500);   /* one division */
 }
 
 /* The slice builder, made with every name on first use: the same calls
@@ -1815,6 +1913,7 @@ static void pf_release(struct pf *f)
 	af_idmap_release(&f->actor_ids);
 	free(f->marks);
 	af_idmap_release(&f->mark_ids);
+	free(f->mark_cache);
 	free(f->names);
 	free(f->sthreads);
 	af_idmap_release(&f->sthread_ids);

@@ -37,6 +37,45 @@ static bool task_is(const struct atrace_event *e, const char *s)
 	return e->task_len == strlen(s) && memcmp(e->task, s, e->task_len) == 0;
 }
 
+/* atrace_digits reads fewer than 8 digits 8 bytes at a time: the same
+ * answers as a digit at a time, for random runs of digits, bytes around
+ * '0'..'9' and any byte (past 0xf9 too), at every length. */
+static bool digits_slowly(const char **p, const char *end, uint64_t *v)
+{
+	const char *s = *p, *q = s, *stop = end - s > 19 ? s + 19 : end;
+	uint64_t x = 0;
+	for (; q < stop && atrace_is_digit(*q); q++)
+		x = x * 10 + (uint64_t)(*q - '0');
+	*p = q;
+	*v = x;
+	return q > s && (q == end || !atrace_is_digit(*q));
+}
+
+void test_atrace_digits_fast(void)
+{
+	char buf[24];
+	uint64_t r = 0x9e3779b97f4a7c15ull;
+	unsigned bad = 0;
+	for (unsigned it = 0; it < 400000; it++) {
+		size_t len = it % 24;
+		for (size_t i = 0; i < len; i++) {
+			r = r * 6364136223846793005ull + 1442695040888963407ull;
+			unsigned k = (unsigned)(r >> 59);
+			buf[i] = (char)(k < 22 ? '0' + k % 10 : k < 27 ? 0x3a + (r >> 40) % 6 : (r >> 32) & 0xff);
+		}
+		const char *p1 = buf, *p2 = buf;
+		uint64_t v1 = 7, v2 = 7;
+		bool a = digits_slowly(&p1, buf + len, &v1), b = atrace_digits(&p2, buf + len, &v2);
+		bad += a != b || v1 != v2 || (a && p1 != p2);
+	}
+	INT_EQ(bad, 0);
+	const char *p = "1234567|x";
+	uint64_t v;
+	OK(atrace_digits(&p, p + 9, &v));
+	INT_EQ(v, 1234567);
+	OK(*p == '|');
+}
+
 void test_atrace_line_variants(void)
 {
 	struct atrace_event e;
