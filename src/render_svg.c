@@ -30,7 +30,8 @@ struct svg {
 	char id[11];           /* "af" + 8 hex digits: class prefix, unique ids */
 	double char_px;        /* estimated advance of one character */
 	uint32_t ngroups;      /* colour groups, see colour_groups() */
-	uint32_t *group, *order, *first;
+	uint32_t *group;       /* frame -> its colour group */
+	uint32_t *colour;      /* group -> its colour */
 	uint32_t *na;          /* frames with --nameattr attributes */
 	size_t nna;
 	bool per_frame;        /* colours are not a function of the name
@@ -255,14 +256,12 @@ static void legend(struct svg *g)
  * subpath is a third of a <rect>'s bytes). The script finds frames from the
  * pointer position and redraws the paths when zooming.
  *
- * Colour groups: group[i] is the path of frame i's colour. Returns the
- * number of groups; *order gets the frames sorted by group, in pre-order
- * within each group, *first (ngroups + 1 entries) where each group starts in
- * it; *per_frame says whether two frames of one name differ in colour (a
- * differential graph), else the script gets one group per name. Caller
- * frees all three arrays with free(). */
+ * Colour groups: group[i] is the path of frame i's colour, colour[k] the
+ * colour of path k. Returns the number of groups; *per_frame says whether
+ * two frames of one name differ in colour (a differential graph), else the
+ * script gets one group per name. Caller frees both arrays with free(). */
 static uint32_t colour_groups(const struct af_layout *l, uint32_t **group_out,
-			      uint32_t **order_out, uint32_t **first_out, bool *per_frame)
+			      uint32_t **colour_out, bool *per_frame)
 {
 	size_t nf = l->nframes ? l->nframes : 1;
 	size_t nslots = 16;
@@ -296,53 +295,173 @@ static uint32_t colour_groups(const struct af_layout *l, uint32_t **group_out,
 		else
 			by_name[f->name] = slot[h];
 	}
-	uint32_t *first = af_xcalloc((size_t)ngroups + 1, sizeof *first);
-	uint32_t *order = af_xmalloc(nf * sizeof *order);
-	for (size_t i = 0; i < l->nframes; i++)
-		first[group[i] + 1]++;
-	for (uint32_t k = 0; k < ngroups; k++)
-		first[k + 1] += first[k];
-	uint32_t *fill = af_xmalloc(((size_t)ngroups + 1) * sizeof *fill);
-	memcpy(fill, first, ((size_t)ngroups + 1) * sizeof *fill);
-	for (size_t i = 0; i < l->nframes; i++)
-		order[fill[group[i]]++] = (uint32_t)i;
-	free(fill);
 	free(slot);
-	free(colour);
 	free(by_name);
 	*group_out = group;
-	*order_out = order;
-	*first_out = first;
+	*colour_out = colour;
 	return ngroups;
 }
 
+/* The rectangles of the static picture (issue 19). At 200k frames most
+ * frames are a fraction of a pixel wide, and parsing a subpath for each was
+ * most of a browser's load time, for pixels that antialiasing blends
+ * anyway. So a frame at least a pixel wide is a rectangle of its own, and
+ * frames narrower than that, side by side on one row, are drawn as one
+ * rectangle while together they span at most a pixel: from the first one's
+ * left edge to the rightmost right edge, in the mean of their colours
+ * weighted by width (what antialiasing shows for the pixel), each channel
+ * rounded to a multiple of 17 so that few paths hold them all. No frame
+ * moves, no row's extent changes by more than that pixel, and a lone narrow
+ * frame is drawn as it is. merge() in draw.js applies the same rule after a
+ * zoom. */
+struct box {
+	double x, y, w;
+	uint32_t group;        /* colour group, or ngroups + a blend's index */
+};
+
+/* a run being gathered on one row: the box it will fill, its extent, its
+ * first frame's group and its colour channels summed weighted by width */
+struct run {
+	size_t box;
+	double x, end, sum[3], weight;
+	uint32_t group, frames;
+};
+
+/* the blended colours, each a path after the colour groups' */
+struct blends {
+	uint32_t index[4096];  /* 4-bit channels -> blend + 1 (0: none yet) */
+	uint32_t colour[4096];
+	uint32_t n;
+};
+
+static void run_add(struct run *r, const struct af_frame *f)
+{
+	for (int c = 0; c < 3; c++)
+		r->sum[c] += f->w * (f->colour >> (16 - 8 * c) & 255);
+	r->weight += f->w;
+	r->end = f->x + f->w > r->end ? f->x + f->w : r->end;
+	r->frames++;
+}
+
+static void run_close(const struct svg *g, struct run *r, struct box *b, struct blends *bl)
+{
+	if (!r->frames)
+		return;
+	uint32_t group = r->group;
+	if (r->frames > 1) {
+		uint32_t q = 0;
+		for (int c = 0; c < 3; c++) {
+			uint32_t v = r->weight > 0 ? (uint32_t)(r->sum[c] / r->weight + 0.5) : 0;
+			q = q << 4 | (v + 8) / 17;
+		}
+		if (!bl->index[q]) {
+			bl->colour[bl->n] = (q >> 8) * 17 << 16 | (q >> 4 & 15) * 17 << 8 | (q & 15) * 17;
+			bl->index[q] = ++bl->n;
+		}
+		group = g->ngroups + bl->index[q] - 1;
+	}
+	b[r->box] = (struct box){ r->x, b[r->box].y, r->end - r->x, group };
+	r->frames = 0;
+}
+
+/* Fills *out (caller frees) with the boxes, in pre-order of their first
+ * frames, and bl with the blends; returns how many boxes. */
+static size_t boxes(const struct svg *g, struct box **out, struct blends *bl)
+{
+	const struct af_layout *l = g->l;
+	double top = l->frames[0].y, bottom = top, fh = l->frame_height;
+	for (size_t i = 1; i < l->nframes; i++) {
+		top = l->frames[i].y < top ? l->frames[i].y : top;
+		bottom = l->frames[i].y > bottom ? l->frames[i].y : bottom;
+	}
+	size_t nrows = (size_t)((bottom - top) / fh + 0.5) + 1, nb = 0;
+	struct run *runs = af_xcalloc(nrows, sizeof *runs);
+	struct box *b = af_xmalloc(l->nframes * sizeof *b);
+	for (size_t i = 0; i < l->nframes; i++) {
+		const struct af_frame *f = &l->frames[i];
+		struct run *r = &runs[(size_t)((f->y - top) / fh + 0.5)];
+		bool narrow = f->w < 1;
+		if (r->frames && (!narrow || f->x + f->w > r->x + 1))
+			run_close(g, r, b, bl);
+		if (!narrow) {
+			b[nb++] = (struct box){ f->x, f->y, f->w, g->group[i] };
+			continue;
+		}
+		if (!r->frames) {
+			*r = (struct run){ .box = nb, .x = f->x, .end = f->x, .group = g->group[i] };
+			b[nb++].y = f->y;
+		}
+		run_add(r, f);
+	}
+	for (size_t k = 0; k < nrows; k++)
+		run_close(g, &runs[k], b, bl);
+	free(runs);
+	*out = b;
+	return nb;
+}
+
+static void box_subpath(struct af_sink *out, const struct box *b, double h)
+{
+	af_sink_putc(out, 'M');
+	af_sink_fixed(out, b->x, 1);
+	af_sink_putc(out, ' ');
+	af_sink_fixed(out, b->y, 1);
+	af_sink_putc(out, 'h');
+	af_sink_fixed(out, b->w, 1);
+	af_sink_putc(out, 'v');
+	af_sink_fixed(out, h, 1);
+	af_sink_write(out, "h-", 2);
+	af_sink_fixed(out, b->w, 1);
+}
+
+/* the <path> of colour group or blend k: its boxes in pre-order */
+static void group_path(struct af_sink *out, uint32_t rgb, const struct box *b,
+		       const size_t *order, size_t from, size_t to, double h)
+{
+	af_sink_write(out, "<path fill=\"", 12);
+	put_colour(out, rgb);
+	af_sink_write(out, "\" d=\"", 5);
+	for (size_t j = from; j < to; j++) {
+		if (j > from)
+			af_sink_putc(out, (j - from) % 8 ? ' ' : '\n');
+		box_subpath(out, &b[order[j]], h);
+	}
+	af_sink_write(out, "\"/>\n", 4);
+}
+
+/* One <path> per colour group, then (when runs were merged) one per blend
+ * in <g class="fm">. A group whose every frame went into blends keeps its
+ * empty path: the script finds a group's path by its position. */
 static void frames(struct svg *g)
 {
 	const struct af_layout *l = g->l;
 	struct af_sink *out = g->out;
+	struct blends *bl = af_xcalloc(1, sizeof *bl);
+	struct box *b;
+	size_t nb = boxes(g, &b, bl), ng = (size_t)g->ngroups + bl->n;
+	size_t *first = af_xcalloc(ng + 1, sizeof *first);
+	size_t *fill = af_xmalloc((ng + 1) * sizeof *fill);
+	size_t *order = af_xmalloc((nb ? nb : 1) * sizeof *order);
+	for (size_t i = 0; i < nb; i++)
+		first[b[i].group + 1]++;
+	for (size_t k = 0; k < ng; k++)
+		first[k + 1] += first[k];
+	memcpy(fill, first, (ng + 1) * sizeof *fill);
+	for (size_t i = 0; i < nb; i++)
+		order[fill[b[i].group]++] = i;
 	af_sink_puts(out, "<g class=\"fr\">\n");
-	for (uint32_t k = 0; k < g->ngroups; k++) {
-		af_sink_write(out, "<path fill=\"", 12);
-		put_colour(out, l->frames[g->order[g->first[k]]].colour);
-		af_sink_write(out, "\" d=\"", 5);
-		for (uint32_t j = g->first[k]; j < g->first[k + 1]; j++) {
-			const struct af_frame *f = &l->frames[g->order[j]];
-			if (j > g->first[k])
-				af_sink_putc(out, (j - g->first[k]) % 8 ? ' ' : '\n');
-			af_sink_putc(out, 'M');
-			af_sink_fixed(out, f->x, 1);
-			af_sink_putc(out, ' ');
-			af_sink_fixed(out, f->y, 1);
-			af_sink_putc(out, 'h');
-			af_sink_fixed(out, f->w, 1);
-			af_sink_putc(out, 'v');
-			af_sink_fixed(out, l->frame_height - 1, 1);
-			af_sink_write(out, "h-", 2);
-			af_sink_fixed(out, f->w, 1);
-		}
-		af_sink_write(out, "\"/>\n", 4);
+	for (size_t k = 0; k < ng; k++) {
+		if (k == g->ngroups)
+			af_sink_puts(out, "<g class=\"fm\">\n");
+		uint32_t rgb = k < g->ngroups ? g->colour[k] : bl->colour[k - g->ngroups];
+		group_path(out, rgb, b, order, first[k], first[k + 1], l->frame_height - 1);
 	}
-	af_sink_puts(out, "</g>\n");
+	af_sink_puts(out, bl->n ? "</g>\n</g>\n" : "</g>\n");
+	free(order);
+	free(fill);
+	free(first);
+	free(b);
+	free(bl);
 }
 
 /* Labels of the frames wide enough for three characters, truncated to what
@@ -710,7 +829,7 @@ int af_render_svg(const struct af_layout *l, const struct af_render_opts *o,
 	if (!(g.char_px > 0))
 		return af_diag_error(d, "font size must be positive");
 	make_id(&g);
-	g.ngroups = colour_groups(l, &g.group, &g.order, &g.first, &g.per_frame);
+	g.ngroups = colour_groups(l, &g.group, &g.colour, &g.per_frame);
 	header(&g);
 	style(&g);
 	bands(&g);
@@ -724,7 +843,6 @@ int af_render_svg(const struct af_layout *l, const struct af_render_opts *o,
 	af_sink_puts(out, "</svg>\n");
 	free(g.na);
 	free(g.group);
-	free(g.order);
-	free(g.first);
+	free(g.colour);
 	return 0;
 }
