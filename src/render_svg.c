@@ -313,7 +313,10 @@ static uint32_t colour_groups(const struct af_layout *l, uint32_t **group_out,
  * rounded to a multiple of 17 so that few paths hold them all. No frame
  * moves, no row's extent changes by more than that pixel, and a lone narrow
  * frame is drawn as it is. merge() in draw.js applies the same rule after a
- * zoom. */
+ * zoom, with the page's own arithmetic: so that both decide alike where
+ * the rule meets a tie (frames of exactly half a pixel, a channel's mean
+ * at .5), every comparison allows MERGE_EPS. */
+#define MERGE_EPS 1e-6
 struct box {
 	double x, y, w;
 	uint32_t group;        /* colour group, or ngroups + a blend's index */
@@ -351,7 +354,7 @@ static void run_close(const struct svg *g, struct run *r, struct box *b, struct 
 	if (r->frames > 1) {
 		uint32_t q = 0;
 		for (int c = 0; c < 3; c++) {
-			uint32_t v = r->weight > 0 ? (uint32_t)(r->sum[c] / r->weight + 0.5) : 0;
+			uint32_t v = r->weight > 0 ? (uint32_t)(r->sum[c] / r->weight + 0.5 + MERGE_EPS) : 0;
 			q = q << 4 | (v + 8) / 17;
 		}
 		if (!bl->index[q]) {
@@ -380,8 +383,8 @@ static size_t boxes(const struct svg *g, struct box **out, struct blends *bl)
 	for (size_t i = 0; i < l->nframes; i++) {
 		const struct af_frame *f = &l->frames[i];
 		struct run *r = &runs[(size_t)((f->y - top) / fh + 0.5)];
-		bool narrow = f->w < 1;
-		if (r->frames && (!narrow || f->x + f->w > r->x + 1))
+		bool narrow = f->w < 1 - MERGE_EPS;
+		if (r->frames && (!narrow || f->x + f->w > r->x + 1 + MERGE_EPS))
 			run_close(g, r, b, bl);
 		if (!narrow) {
 			b[nb++] = (struct box){ f->x, f->y, f->w, g->group[i] };

@@ -52,7 +52,9 @@ function addBox(x, y, w, g) {
  * wide or more is a box of its own; narrower ones side by side are one box
  * while they span at most a pixel, in the mean of their colours weighted
  * by width with each channel rounded to a multiple of 17 (a blend), or in
- * their group's colour when the run is one frame. */
+ * their group's colour when the run is one frame. Ties are decided with
+ * MERGE_EPS, as there. */
+var MERGE_EPS = 1e-6;
 function merge() {
 	var r, p, hi, j, x, w, y, rx = 0, rend = 0, n1, g1 = 0, sr = 0, sg = 0, sb = 0, sw = 0, c;
 	for (r = 0; r < nrows; r++) {
@@ -64,13 +66,13 @@ function merge() {
 			j = p < hi ? row[p] : -1;
 			x = j < 0 ? 0 : XP + (st[j] - st[Z]) * K;
 			w = j < 0 ? 1 : wd[j] * K;
-			if (n1 && (w >= 1 || x + w > rx + 1)) {   /* the run ends */
+			if (n1 && (w >= 1 - MERGE_EPS || x + w > rx + 1 + MERGE_EPS)) {   /* the run ends */
 				addBox(rx, y, rend - rx, n1 === 1 ? g1 : blend(sr, sg, sb, sw));
 				n1 = 0;
 			}
 			if (j < 0) break;
 			c = grp(j);
-			if (w >= 1) {
+			if (w >= 1 - MERGE_EPS) {
 				addBox(x, y, w, c);
 				continue;
 			}
@@ -101,7 +103,7 @@ function blend(r, g, b, w) {
 }
 /* a channel's mean rounded, in 16ths of 255 (as run_close() in
  * render_svg.c) */
-function q17(s, w) { return w > 0 ? Math.floor((Math.floor(s / w + 0.5) + 8) / 17) : 0; }
+function q17(s, w) { return w > 0 ? Math.floor((Math.floor(s / w + 0.5 + MERGE_EPS) + 8) / 17) : 0; }
 
 /* Path data of the boxes, per path: written as bytes and decoded once per
  * path, because building a string per box cost several times as much at

@@ -19,6 +19,9 @@
  *                     in AFT.x.expect; prints each view's URL fragment
  *           "viewurl" the same graph loaded with one of those fragments
  *                     (AFT.x.want names which)
+ *           "merged"  frames half a pixel wide (AFT.x.frames of them):
+ *                     runs merged into blended boxes, the same after a
+ *                     zoom at the same scale as in the file
  *           "generic" any aflame-render SVG (also reports timings)
  * This file is pasted into CDATA and into an HTML <script>: it must never
  * contain the CDATA end marker nor a closing script tag. */
@@ -675,6 +678,59 @@
 		checkIntact("", cfg.scripts);
 	}
 
+	/* runs of sub-pixel frames (issue 19): every box of every path, in
+	 * order of colour, row and x */
+	function boxes(g) {
+		var p = g.fr.getElementsByTagName("path"), out = [];
+		for (var i = 0; i < p.length; i++) out = out.concat(rects(p[i]));
+		return out.sort(function (a, b) {
+			return a.fill < b.fill ? -1 : a.fill > b.fill ? 1 : a.y - b.y || a.x - b.x;
+		});
+	}
+	/* boxes the same but for rounding to 0.1 px (the layout's widths and
+	 * the page's weight * scale may round apart) */
+	function sameBox(a, b) {
+		return a.fill === b.fill && a.y === b.y && a.h === b.h &&
+			Math.abs(a.x - b.x) < 0.11 && Math.abs(a.w - b.w) < 0.11;
+	}
+	function blended(fm) {
+		var p = fm ? fm.getElementsByTagName("path") : [], out = [];
+		for (var i = 0; i < p.length; i++) out = out.concat(rects(p[i]));
+		return out;
+	}
+	function merged(g) {
+		var fm = g.svg.getElementsByClassName("fm")[0], file = boxes(g), initial = g.geometry().join("|");
+		run("runs merged in the file", function () {
+			ok("blends drawn", fm && rects(fm.getElementsByTagName("path")[0]).length > 0, "no <g class=fm> with boxes");
+			ok("fewer boxes than frames", file.length < cfg.x.frames * 0.6, file.length + " boxes, " + cfg.x.frames + " frames");
+			ok("blended boxes at most a pixel wide", blended(fm).every(function (r) { return r.w > 0 && r.w <= 1; }),
+			   JSON.stringify(blended(fm).filter(function (r) { return !(r.w > 0 && r.w <= 1); }).slice(0, 2)));
+		});
+		run("zoom at the same scale draws the file's boxes", function () {
+			/* the root's only child, all_threads, is as wide as the root */
+			var rows = g.drawn().filter(function (r) { return r.w === 1180; }).map(function (r) { return r.y; });
+			rows.sort(function (a, b) { return b - a; });
+			g.click({ x: 10, y: rows[1], w: 1180, h: 15 });
+			var now = boxes(g), diff = now.filter(function (b, i) { return !file[i] || !sameBox(b, file[i]); });
+			ok("same boxes", now.length === file.length && diff.length === 0,
+			   now.length + " vs " + file.length + " boxes; first differing: " + JSON.stringify(diff.slice(0, 2)));
+			ok("zoomed", !hiddenEl(g.rz), "Reset Zoom hidden");
+			g.press(g.rz);
+			ok("Reset Zoom restores the file's paths", g.geometry().join("|") === initial, "geometry differs");
+		});
+		run("zoom into a quarter: no runs left", function () {
+			var q = g.drawn().filter(function (r) { return r.w > 200 && r.w < 400; })[0];
+			g.click(q);
+			var now = g.drawn(), narrow = now.filter(function (r) { return r.w < 1; }).length;
+			/* its tail frames are two pixels wide now: none merged */
+			ok("no box under a pixel", q && narrow === 0 && blended(fm).length === 0,
+			   narrow + " narrow boxes, " + blended(fm).length + " blended");
+			g.press(g.rz);
+			ok("Reset Zoom restores the file's paths", g.geometry().join("|") === initial, "geometry differs");
+		});
+		checkIntact("", cfg.scripts);
+	}
+
 	/* any graph: invariants and timings, no knowledge of the input */
 	function generic(g) {
 		var rs = g.drawn(), n = rs.length;
@@ -780,6 +836,7 @@
 			else if (cfg.mode === "redos") redos(g);
 			else if (cfg.mode === "views") views(g);
 			else if (cfg.mode === "viewurl") viewurl(g);
+			else if (cfg.mode === "merged") merged(g);
 			else generic(g);
 		}
 	});

@@ -5,6 +5,8 @@
 #                                     and check hover, zoom, search, URL state,
 #                                     hostile names, two graphs in one page,
 #                                     an icicle graph and a differential graph,
+#                                     runs of sub-pixel frames merged alike
+#                                     in the file and after a zoom,
 #                                     the views (menu, Back, Esc, invert,
 #                                     sandwich) against the CLI's results and
 #                                     through their URL fragments
@@ -275,6 +277,25 @@ if render "$tmp/views.svg" "$tmp/views.folded" &&
 		browse "file://$tmp/viewurl-t.svg$hash" 5000 > "$tmp/dom"
 		report "url-$want" < "$tmp/dom"
 	done < "$tmp/hashes"
+fi
+
+# Frames narrower than a pixel (issue 19): 2,400 stacks of a 3-level prefix
+# and a 12-frame tail, each tail frame half a pixel wide. The file draws
+# runs of them as blended boxes; the page must draw the same boxes after a
+# zoom at the same scale (its merge() against render_svg.c's boxes()), and
+# the generic checks must hold.
+awk 'BEGIN { for (i = 0; i < 2400; i++) { s = "all_threads"; v = i
+	for (d = 0; d < 3; d++) { s = s ";p" d ".C" (v % 4); v = int(v / 4) }
+	for (d = 0; d < 12; d++) s = s ";tail.K" ((i * 7 + d * 13) % 97) ".m" d
+	print s, 1000 } }' > "$tmp/narrow.folded"
+if render "$tmp/narrow.svg" "$tmp/narrow.folded"; then
+	nframes=$("$bin" --format frames "$tmp/narrow.folded" | grep -vc '^#')
+	instrument "$tmp/narrow.svg" "$tmp/narrow-t.svg" merged merged "{frames:$nframes}" &&
+		browse "file://$tmp/narrow-t.svg" 5000 > "$tmp/dom" && report merged < "$tmp/dom"
+	generic "$tmp/narrow.svg" narrow 5000
+else
+	echo "FAIL: merged: render failed: $(head -n 1 "$tmp/stderr")"
+	failed=1
 fi
 
 art=""
