@@ -126,13 +126,18 @@ function putNum(v) {
 		BUF[bp++] = 48 + f;
 	}
 }
-/* the path data of each of np paths into out[] */
+/* the path data of each of np paths into out[]; a box's y (the same for
+ * a row) and its width's second copy are copied, not formatted again */
 function write(np, out) {
-	var first = new Int32Array(np + 1), order = new Int32Array(nbox), k, b, g, from;
+	var first = new Int32Array(np + 1), order = new Int32Array(nbox), k, b, g, from, most = 0;
+	var y = NaN, yb = new Uint8Array(32), yn = 0, t, w0, wn;
 	for (b = 0; b < nbox; b++) first[BG[b] + 1]++;
-	for (g = 0; g < np; g++) first[g + 1] += first[g];
+	for (g = 0; g < np; g++) {
+		most = Math.max(most, first[g + 1]);
+		first[g + 1] += first[g];
+	}
 	for (b = 0; b < nbox; b++) order[first[BG[b]]++] = b;
-	if (BUF.length < nbox * 64 + 64) BUF = new Uint8Array(nbox * 96 + 64);
+	if (BUF.length < most * 96 + 64) BUF = new Uint8Array(most * 96 + 64);
 	for (g = 0, k = 0; g < np; g++) {
 		bp = 0;
 		for (from = k; k < first[g]; k++) {
@@ -141,11 +146,20 @@ function write(np, out) {
 			BUF[bp++] = 77;
 			putNum(BX[b]);
 			BUF[bp++] = 32;
-			putNum(BY[b]);
+			if (BY[b] !== y) {
+				y = BY[b];
+				w0 = bp;
+				putNum(y);
+				for (yn = 0; w0 + yn < bp; yn++) yb[yn] = BUF[w0 + yn];
+			} else {
+				for (t = 0; t < yn; t++) BUF[bp++] = yb[t];
+			}
 			BUF[bp++] = 104;
+			w0 = bp;
 			putNum(BW[b]);
-			for (var t = 0; t < TAIL.length; t++) BUF[bp++] = TAIL[t];
-			putNum(BW[b]);
+			wn = bp - w0;
+			for (t = 0; t < TAIL.length; t++) BUF[bp++] = TAIL[t];
+			for (t = 0; t < wn; t++) BUF[bp++] = BUF[w0 + t];
 		}
 		out[g] = bp ? utf8.decode(BUF.subarray(0, bp)) : "";
 	}
