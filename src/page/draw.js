@@ -172,11 +172,12 @@ function draw() {
 		for (g = 0; g < ng; g++) parts[g] = orig[g];
 		for (k in bOrig) blends[k] = bOrig[k];
 	} else {
-		if (BX.length < n + nrows) {
-			BX = new Float64Array(n + nrows);
-			BY = new Float64Array(n + nrows);
-			BW = new Float64Array(n + nrows);
-			BG = new Int32Array(n + nrows);
+		k = en[Z] - Z + nrows;   /* at most the subtree and an ancestor a row */
+		if (BX.length < k) {
+			BX = new Float64Array(k);
+			BY = new Float64Array(k);
+			BW = new Float64Array(k);
+			BG = new Int32Array(k);
 		}
 		nbox = 0;
 		bIndex.fill(-1);
