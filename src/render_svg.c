@@ -311,8 +311,13 @@ static uint32_t colour_groups(const struct af_layout *l, uint32_t **group_out,
  * left edge to the rightmost right edge, in the mean of their colours
  * weighted by width (what antialiasing shows for the pixel), each channel
  * rounded to a multiple of 17 so that few paths hold them all. No frame
- * moves, no row's extent changes by more than that pixel, and a lone narrow
- * frame is drawn as it is. merge() in draw.js applies the same rule after a
+ * moves and no row's extent changes by more than that pixel. A lone narrow
+ * frame is drawn where it is, its colour rounded alike: otherwise a zoom
+ * that leaves frames just under a pixel wide (a quarter of the 200k-frame
+ * benchmark) draws each alone in its own colour, one <path> per name, and
+ * making those thousands of paths doubled the zoom's time; no eye tells
+ * 8/255 of a channel apart on a frame under a pixel wide.
+ * merge() in draw.js applies the same rule after a
  * zoom, with the page's own arithmetic: so that both decide alike where
  * the rule meets a tie (frames of exactly half a pixel, a channel's mean
  * at .5), every comparison allows MERGE_EPS. */
@@ -322,12 +327,12 @@ struct box {
 	uint32_t group;        /* colour group, or ngroups + a blend's index */
 };
 
-/* a run being gathered on one row: the box it will fill, its extent, its
- * first frame's group and its colour channels summed weighted by width */
+/* a run being gathered on one row: the box it will fill, its extent and
+ * its colour channels summed weighted by width */
 struct run {
 	size_t box;
 	double x, end, sum[3], weight;
-	uint32_t group, frames;
+	uint32_t frames;
 };
 
 /* the blended colours, each a path after the colour groups' */
@@ -350,20 +355,16 @@ static void run_close(const struct svg *g, struct run *r, struct box *b, struct 
 {
 	if (!r->frames)
 		return;
-	uint32_t group = r->group;
-	if (r->frames > 1) {
-		uint32_t q = 0;
-		for (int c = 0; c < 3; c++) {
-			uint32_t v = r->weight > 0 ? (uint32_t)(r->sum[c] / r->weight + 0.5 + MERGE_EPS) : 0;
-			q = q << 4 | (v + 8) / 17;
-		}
-		if (!bl->index[q]) {
-			bl->colour[bl->n] = (q >> 8) * 17 << 16 | (q >> 4 & 15) * 17 << 8 | (q & 15) * 17;
-			bl->index[q] = ++bl->n;
-		}
-		group = g->ngroups + bl->index[q] - 1;
+	uint32_t q = 0;
+	for (int c = 0; c < 3; c++) {
+		uint32_t v = r->weight > 0 ? (uint32_t)(r->sum[c] / r->weight + 0.5 + MERGE_EPS) : 0;
+		q = q << 4 | (v + 8) / 17;
 	}
-	b[r->box] = (struct box){ r->x, b[r->box].y, r->end - r->x, group };
+	if (!bl->index[q]) {
+		bl->colour[bl->n] = (q >> 8) * 17 << 16 | (q >> 4 & 15) * 17 << 8 | (q & 15) * 17;
+		bl->index[q] = ++bl->n;
+	}
+	b[r->box] = (struct box){ r->x, b[r->box].y, r->end - r->x, g->ngroups + bl->index[q] - 1 };
 	r->frames = 0;
 }
 
@@ -391,7 +392,7 @@ static size_t boxes(const struct svg *g, struct box **out, struct blends *bl)
 			continue;
 		}
 		if (!r->frames) {
-			*r = (struct run){ .box = nb, .x = f->x, .end = f->x, .group = g->group[i] };
+			*r = (struct run){ .box = nb, .x = f->x, .end = f->x };
 			b[nb++].y = f->y;
 		}
 		run_add(r, f);
@@ -432,9 +433,11 @@ static void group_path(struct af_sink *out, uint32_t rgb, const struct box *b,
 	af_sink_write(out, "\"/>\n", 4);
 }
 
-/* One <path> per colour group, then (when runs were merged) one per blend
- * in <g class="fm">. A group whose every frame went into blends keeps its
- * empty path: the script finds a group's path by its position. */
+/* One <path> per colour group that has boxes, then (when runs were merged)
+ * one per blend in <g class="fm">. A group whose every frame went into
+ * blends has no path: at 200k frames nearly every name's frames do, and
+ * thousands of empty <path> elements were most of a browser's load time
+ * (the script finds paths by their colour, and D.gc gives each group's). */
 static void frames(struct svg *g)
 {
 	const struct af_layout *l = g->l;
@@ -456,6 +459,8 @@ static void frames(struct svg *g)
 	for (size_t k = 0; k < ng; k++) {
 		if (k == g->ngroups)
 			af_sink_puts(out, "<g class=\"fm\">\n");
+		if (k < g->ngroups && first[k] == first[k + 1])
+			continue;
 		uint32_t rgb = k < g->ngroups ? g->colour[k] : bl->colour[k - g->ngroups];
 		group_path(out, rgb, b, order, first[k], first[k + 1], l->frame_height - 1);
 	}
@@ -633,7 +638,7 @@ static void data_scalars(struct svg *g)
 }
 
 /* D.n: the distinct names in order of first use; D.c: each one's colour
- * group (its <path>). Fills index[name id] with the position in D.n. */
+ * group (its colour in D.gc). Fills index[name id] with the position in D.n. */
 static void data_names(struct svg *g, uint32_t *index)
 {
 	const struct af_layout *l = g->l;
@@ -748,12 +753,17 @@ static void data_compare(struct svg *g)
 	af_sink_putc(out, '"');
 }
 
-/* D.g: each frame's colour group, when colours are not per name; D.d:
+/* D.gc: each colour group's colour (0xRRGGBB); D.g: each frame's colour
+ * group, when colours are not per name; D.d:
  * differential graphs, each frame's change of its own weight. */
 static void data_per_frame(struct svg *g)
 {
 	const struct af_layout *l = g->l;
 	struct af_sink *out = g->out;
+	list_begin(out, "gc");
+	for (uint32_t k = 0; k < g->ngroups; k++)
+		list_u64(out, k, g->colour[k]);
+	list_end(out);
 	if (g->per_frame) {
 		list_begin(out, "g");
 		for (size_t i = 0; i < l->nframes; i++)

@@ -9,7 +9,7 @@
 /* the current frame set's arrays, set by use() */
 var FS = null, n = 0, nm, dp, par, en, st, wd, rw, rowAt, row, nrows = 0, TOTAL = 0;
 
-/* The lists of integers in D (f, g, d, bf, af, na) arrive as strings
+/* The lists of integers in D (f, g, gc, d, bf, af, na) arrive as strings
  * (see list_begin() in render_svg.c): a browser parses an array literal of
  * a million numbers for about a second, a string as long in milliseconds.
  * Each number is in base 32, lowest digit first, the last digit from
@@ -50,31 +50,53 @@ function ints(s) {
 	for (var k = 0; k < a.length; k++) a[k] = next();
 	return a;
 }
-["g", "d", "bf", "af", "na"].forEach(function (k) {
+["g", "gc", "d", "bf", "af", "na"].forEach(function (k) {
 	if (typeof D[k] === "string") D[k] = ints(D[k]);
 });
 
 /* D.f decoded: four integers per frame (see data_frames() in render_svg.c),
- * read straight into the frame set */
+ * read straight into the frame set in one pass over the string: at 200k
+ * frames a call per number (reader()) was a fifth of the page's load */
 function decode() {
-	var num = reader(D.f), N = counted(D.f) >> 2, next = [], path = [], i, j, d, gap, pop;
-	var fs = { n: N, nm: new Int32Array(N), dp: new Int32Array(N), par: new Int32Array(N),
-		   en: new Int32Array(N), st: new Float64Array(N), wd: new Float64Array(N), own: true };
-	for (i = 0; i < N; i++) {
-		fs.nm[i] = num();
-		gap = num();
-		fs.wd[i] = num();
-		pop = num();
-		d = i ? fs.dp[i - 1] + 1 - pop : 0;
-		fs.dp[i] = d;
-		fs.st[i] = (i === 0 ? 0 : d === fs.dp[i - 1] + 1 ? fs.st[i - 1] : next[d]) + gap;
-		next[d] = fs.st[i] + fs.wd[i];
-		if (i)
-			for (j = fs.dp[i - 1]; j >= d; j--) fs.en[path[j]] = i;
-		path[d] = i;
-		fs.par[i] = d ? path[d - 1] : -1;
+	var s = D.f, L = s.length, cap = (L >> 2) + 1, next = [], path = [];
+	var nm = new Int32Array(cap), dp = new Int32Array(cap), par = new Int32Array(cap);
+	var en = new Int32Array(cap), st = new Float64Array(cap), wd = new Float64Array(cap);
+	var i = 0, p = 0, f = 0, v = 0, m = 1, neg = false, c, j, d, gap = 0;
+	while (p < L) {
+		c = DIGIT[s.charCodeAt(p++) & 127];
+		if (c >= 32) {
+			v += (c - 32) * m;
+			m *= 32;
+			continue;
+		}
+		if (c < 0) {
+			neg = true;
+			continue;
+		}
+		v += c * m;
+		if (neg) v = -v;
+		if (f === 0) nm[i] = v;
+		else if (f === 1) gap = v;
+		else if (f === 2) wd[i] = v;
+		else {   /* v: levels popped since the previous frame */
+			d = i ? dp[i - 1] + 1 - v : 0;
+			dp[i] = d;
+			st[i] = (i === 0 ? 0 : d === dp[i - 1] + 1 ? st[i - 1] : next[d]) + gap;
+			next[d] = st[i] + wd[i];
+			if (i)
+				for (j = dp[i - 1]; j >= d; j--) en[path[j]] = i;
+			path[d] = i;
+			par[i] = d ? path[d - 1] : -1;
+			i++;
+		}
+		f = (f + 1) & 3;
+		v = 0;
+		m = 1;
+		neg = false;
 	}
-	for (j = fs.dp[N - 1]; j >= 0; j--) fs.en[path[j]] = N;
+	for (j = i ? dp[i - 1] : -1; j >= 0; j--) en[path[j]] = i;
+	var fs = { n: i, nm: nm.subarray(0, i), dp: dp.subarray(0, i), par: par.subarray(0, i),
+		   en: en.subarray(0, i), st: st.subarray(0, i), wd: wd.subarray(0, i), own: true };
 	fs.rw = fs.dp.slice();
 	banded(fs);
 	return indexRows(fs);

@@ -19,9 +19,10 @@
  * u (count unit), n (distinct frame names) and f (four integers per frame,
  * see data_frames() in render_svg.c; it and the other lists of integers
  * are strings that frames.js decodes); b (flame-chart bands, see frames.js);
- * when set, dc (decimals of the weights), k (--factor), nt (--nametype), c
- * (each name's colour path) or g (each frame's, when colours are not per
- * name), d (differential graphs: each frame's change of its own weight, or
+ * gc (each colour group's colour, 0xRRGGBB); when set, dc (decimals of the
+ * weights), k (--factor), nt (--nametype), c (each name's colour group) or
+ * g (each frame's, when colours are not per name), d (differential graphs:
+ * each frame's change of its own weight, or
  * with dt of its inclusive weight; negated when ng) and, comparing two runs
  * (--diff), bf and af (each frame's inclusive weight in the first and
  * second run) and dk (each frame's kind, a digit: 0 plain, 1 removed, 2

@@ -297,6 +297,21 @@ else
 	echo "FAIL: merged: render failed: $(head -n 1 "$tmp/stderr")"
 	failed=1
 fi
+# the same with 1,700 stacks: tail frames 0.69 px wide, no two of them fit
+# in a pixel, so each is a run of its own and must still be a blend (a
+# path per name would be back, thousands of them after a zoom)
+awk 'BEGIN { for (i = 0; i < 1700; i++) { s = "all_threads"; v = i
+	for (d = 0; d < 3; d++) { s = s ";p" d ".C" (v % 4); v = int(v / 4) }
+	for (d = 0; d < 12; d++) s = s ";tail.K" ((i * 7 + d * 13) % 97) ".m" d
+	print s, 1000 } }' > "$tmp/lone.folded"
+if render "$tmp/lone.svg" "$tmp/lone.folded"; then
+	nframes=$("$bin" --format frames "$tmp/lone.folded" | grep -vc '^#')
+	instrument "$tmp/lone.svg" "$tmp/lone-t.svg" merged lone "{frames:$nframes,lone:1}" &&
+		browse "file://$tmp/lone-t.svg" 5000 > "$tmp/dom" && report lone < "$tmp/dom"
+else
+	echo "FAIL: lone: render failed: $(head -n 1 "$tmp/stderr")"
+	failed=1
+fi
 
 art=""
 if [ -f "$corpus/art/perflib-exception.trace" ] &&
