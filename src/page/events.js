@@ -1,7 +1,9 @@
 /* page/events.js: one delegated set of listeners on the svg, and the keys
  * when the SVG is the page */
 
+/* every listener first makes sure the frames are decoded (main.js) */
 function track(e) {
+	ready();
 	var p = pointer(e), i = p ? frameAt(p.x, p.y) : -1;
 	if (i >= 0) hover(i, e);
 	else unhover();
@@ -10,9 +12,11 @@ function track(e) {
 svg.addEventListener("mouseover", track);
 svg.addEventListener("mousemove", track);
 svg.addEventListener("mouseout", function (e) {
+	ready();
 	if (!e.relatedTarget || !svg.contains(e.relatedTarget)) unhover();
 });
 svg.addEventListener("click", function (e) {
+	ready();
 	var t = e.target;
 	if (menuFrame >= 0) {   /* a click closes the menu, or picks from it */
 		menuClick(t);
@@ -38,12 +42,14 @@ svg.addEventListener("click", function (e) {
 });
 /* right-click on a frame: the menu of the views */
 svg.addEventListener("contextmenu", function (e) {
+	ready();
 	var p = pointer(e), i = p && VIEWS ? frameAt(p.x, p.y) : -1;
 	closeMenu();
 	if (i >= 0 && openMenu(i, p)) e.preventDefault();
 });
 if (top) {
 	document.addEventListener("keydown", function (e) {
+		ready();
 		var key = (e.key || "").toLowerCase();
 		if ((e.ctrlKey || e.metaKey) && key === "f") {
 			e.preventDefault();
