@@ -6,7 +6,7 @@
  * blended colour, in the paths of <g class="fm"> (merge()).
  *
  * A path is a slot: slot g < NG is colour group g (its colour D.gc[g]),
- * slot NG + q the blend q (three 4-bit channels, see blend()). The file
+ * slot NG + q the blend q (three 4-bit channels, see closeRun()). The file
  * has paths only for the slots it uses; a redraw sets "d" on the paths it
  * has, empties the file's unused ones, makes the ones it lacks and removes
  * those it made once they are unused, so Reset Zoom and Back give back
