@@ -11,6 +11,18 @@ check() {
 	if "$@" >/dev/null 2>&1; then pass "$name"; else fail "$name" "failed: $*"; fi
 }
 
+# best_cpu_seconds COMMAND...: the least CPU time (user + system, in
+# seconds) of three runs of COMMAND, its output dropped (the machine is
+# shared; bash's own timer, as make check installs no other)
+best_cpu_seconds() {
+	local TIMEFORMAT='%U %S' times=$TMP/.cpu-times
+	: >"$times"
+	for _ in 1 2 3; do
+		{ time "$@" >/dev/null 2>&1; } 2>>"$times"
+	done
+	awk 'NR == 1 || $1 + $2 < best { best = $1 + $2 } END { printf "%.3f", best }' "$times"
+}
+
 # Compare a file with its expected version (or bless it).
 # same_file NAME GOT EXPECTED
 same_file() {

@@ -200,18 +200,11 @@ pkt = fb(1, fv(1, 0) + bytes(evs)) + fv(10, 1)
 open(sys.argv[2], "wb").write(fb(1, pkt))
 PY
 }
-best_cpu() {   # best_cpu FILE: best of 3 CPU seconds (user + system) of a read (--info)
-	local TIMEFORMAT='%U %S'
-	for _ in 1 2 3; do
-		{ time "$AFLAME" --info "$1" >"$TMP/ov.out" 2>&1; } 2>>"$TMP/ov.times"
-	done
-	awk 'NR == 1 || $1 + $2 < best { best = $1 + $2 } END { printf "%.3f", best }' "$TMP/ov.times"
-	rm -f "$TMP/ov.times"
-}
 if command -v python3 >/dev/null &&
 	overlapping 20000 "$TMP/ov1.pftrace" && overlapping 80000 "$TMP/ov4.pftrace"; then
-	t1=$(best_cpu "$TMP/ov1.pftrace")
-	t4=$(best_cpu "$TMP/ov4.pftrace")
+	t1=$(best_cpu_seconds "$AFLAME" --info "$TMP/ov1.pftrace")
+	t4=$(best_cpu_seconds "$AFLAME" --info "$TMP/ov4.pftrace")
+	"$AFLAME" --info "$TMP/ov4.pftrace" >"$TMP/ov.out" 2>&1
 	if grep -qx 'slices: 80000 B, 80000 E' "$TMP/ov.out" &&
 		awk -v a="$t1" -v b="$t4" 'BEGIN { exit !(b < 10 * (a + 0.02)) }'; then
 		pass "perfetto/overlapping runs merge in linear time (20k: ${t1}s, 80k: ${t4}s)"
