@@ -21,7 +21,8 @@
 #
 # How: driver.js is appended to a copy of each SVG (or to an HTML page with
 # graphs inlined); it dispatches DOM events, reads what the graph shows and
-# writes its results into the document, which --dump-dom prints.
+# writes its results into the document, which is then read back (cdp.js, or
+# --dump-dom for a timed page or without node).
 set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
