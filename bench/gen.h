@@ -56,6 +56,19 @@ static inline unsigned long parse_arg(const char *s, const char *what)
 	return v;
 }
 
+/* The arguments COUNT SEED of a generator that takes only those: the count,
+ * with the seed set; a usage line and exit 2 otherwise. */
+static inline unsigned long count_and_seed(int argc, char **argv, const char *usage, const char *what)
+{
+	if (argc != 3) {
+		fprintf(stderr, "usage: %s\n", usage);
+		exit(2);
+	}
+	unsigned long count = parse_arg(argv[1], what);
+	rng_state = parse_arg(argv[2], "seed");
+	return count;
+}
+
 /* ---- a program of sections (gen_atrace.c, gen_perfetto.c) ----
  * Section m opens ncallees[m] fixed sections, in order, a fixed number of
  * times (a loop) unless a branch skips one; its callees are among the

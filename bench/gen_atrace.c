@@ -15,12 +15,7 @@ enum { THREADS = 8, MAX_DEPTH = 24, SECTIONS = 240, SPAN = 30, NAMES = 20 };
 
 int main(int argc, char **argv)
 {
-	if (argc != 3) {
-		fprintf(stderr, "usage: gen_atrace LINES SEED\n");
-		return 2;
-	}
-	unsigned long lines = parse_arg(argv[1], "line count");
-	rng_state = parse_arg(argv[2], "seed");
+	unsigned long lines = count_and_seed(argc, argv, "gen_atrace LINES SEED", "line count");
 	struct program prog;
 	program_make(&prog, SECTIONS, SPAN);
 	static char buf[1 << 20];

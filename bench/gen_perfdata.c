@@ -281,12 +281,7 @@ static void write_files(void)
 
 int main(int argc, char **argv)
 {
-	if (argc != 3) {
-		fprintf(stderr, "usage: gen_perfdata SAMPLES SEED\n");
-		return 2;
-	}
-	unsigned long samples = parse_arg(argv[1], "sample count");
-	rng_state = parse_arg(argv[2], "seed");
+	unsigned long samples = count_and_seed(argc, argv, "gen_perfdata SAMPLES SEED", "sample count");
 	/* header and one attr (120 bytes + its id section), filled in at the end */
 	const uint64_t sample_type = 1 | 2 | 4 | 128 | 256 | 32;   /* IP TID TIME CPU PERIOD CALLCHAIN */
 	zeros(104);

@@ -174,12 +174,7 @@ static void flush(struct bytes *out, struct cpu *cpu, unsigned c)
 
 int main(int argc, char **argv)
 {
-	if (argc != 3) {
-		fprintf(stderr, "usage: gen_perfetto EVENTS SEED\n");
-		return 2;
-	}
-	unsigned long events = parse_arg(argv[1], "event count");
-	rng_state = parse_arg(argv[2], "seed");
+	unsigned long events = count_and_seed(argc, argv, "gen_perfetto EVENTS SEED", "event count");
 	make_program();
 	static char obuf[1 << 20];
 	setvbuf(stdout, obuf, _IOFBF, sizeof obuf);
