@@ -280,39 +280,33 @@ if render "$tmp/views.svg" "$tmp/views.folded" &&
 	done < "$tmp/hashes"
 fi
 
-# Frames narrower than a pixel (issue 19): 2,400 stacks of a 3-level prefix
-# and a 12-frame tail, each tail frame half a pixel wide. The file draws
-# runs of them as blended boxes; the page must draw the same boxes after a
-# zoom at the same scale (its merge() against render_svg.c's boxes()), and
-# the generic checks must hold.
-awk 'BEGIN { for (i = 0; i < 2400; i++) { s = "all_threads"; v = i
-	for (d = 0; d < 3; d++) { s = s ";p" d ".C" (v % 4); v = int(v / 4) }
-	for (d = 0; d < 12; d++) s = s ";tail.K" ((i * 7 + d * 13) % 97) ".m" d
-	print s, 1000 } }' > "$tmp/narrow.folded"
-if render "$tmp/narrow.svg" "$tmp/narrow.folded"; then
-	nframes=$("$bin" --format frames "$tmp/narrow.folded" | grep -vc '^#')
-	instrument "$tmp/narrow.svg" "$tmp/narrow-t.svg" merged merged "{frames:$nframes}" &&
-		browse "file://$tmp/narrow-t.svg" 5000 > "$tmp/dom" && report merged < "$tmp/dom"
-	generic "$tmp/narrow.svg" narrow 5000
-else
-	echo "FAIL: merged: render failed: $(head -n 1 "$tmp/stderr")"
-	failed=1
-fi
-# the same with 1,700 stacks: tail frames 0.69 px wide, no two of them fit
-# in a pixel, so each is a run of its own and must still be a blend (a
-# path per name would be back, thousands of them after a zoom)
-awk 'BEGIN { for (i = 0; i < 1700; i++) { s = "all_threads"; v = i
-	for (d = 0; d < 3; d++) { s = s ";p" d ".C" (v % 4); v = int(v / 4) }
-	for (d = 0; d < 12; d++) s = s ";tail.K" ((i * 7 + d * 13) % 97) ".m" d
-	print s, 1000 } }' > "$tmp/lone.folded"
-if render "$tmp/lone.svg" "$tmp/lone.folded"; then
-	nframes=$("$bin" --format frames "$tmp/lone.folded" | grep -vc '^#')
-	instrument "$tmp/lone.svg" "$tmp/lone-t.svg" merged lone "{frames:$nframes,lone:1}" &&
-		browse "file://$tmp/lone-t.svg" 5000 > "$tmp/dom" && report lone < "$tmp/dom"
-else
-	echo "FAIL: lone: render failed: $(head -n 1 "$tmp/stderr")"
-	failed=1
-fi
+# Frames narrower than a pixel (issue 19). narrow STACKS LABEL [X]: STACKS
+# stacks of a 3-level prefix and a 12-frame tail, in the mode `merged`: the
+# file draws runs of sub-pixel frames as blended boxes, and the page must
+# draw the same boxes after a zoom at the same scale (its merge() against
+# render_svg.c's boxes()); X adds to the driver's config
+narrow() {
+	local n=$1 label=$2 nframes
+	awk -v n="$n" 'BEGIN { for (i = 0; i < n; i++) { s = "all_threads"; v = i
+		for (d = 0; d < 3; d++) { s = s ";p" d ".C" (v % 4); v = int(v / 4) }
+		for (d = 0; d < 12; d++) s = s ";tail.K" ((i * 7 + d * 13) % 97) ".m" d
+		print s, 1000 } }' > "$tmp/$label.folded"
+	if ! render "$tmp/$label.svg" "$tmp/$label.folded"; then
+		echo "FAIL: $label: render failed: $(head -n 1 "$tmp/stderr")"
+		failed=1
+		return 1
+	fi
+	nframes=$("$bin" --format frames "$tmp/$label.folded" | grep -vc '^#')
+	instrument "$tmp/$label.svg" "$tmp/$label-t.svg" merged "$label" "{frames:$nframes${3:-}}" &&
+		browse "file://$tmp/$label-t.svg" 5000 > "$tmp/dom" && report "$label" < "$tmp/dom"
+	return 0
+}
+# 2,400 stacks: each tail frame half a pixel wide; the generic checks too
+narrow 2400 merged && generic "$tmp/merged.svg" narrow 5000
+# 1,700 stacks: tail frames 0.69 px wide, no two of them fit in a pixel, so
+# each is a run of its own and must still be a blend (a path per name would
+# be back, thousands of them after a zoom)
+narrow 1700 lone ",lone:1"
 
 art=""
 if [ -f "$corpus/art/perflib-exception.trace" ] &&
