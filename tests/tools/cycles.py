@@ -6,16 +6,22 @@ import subprocess
 import sys
 
 defined, uses = {}, {}
-for obj in sys.argv[1:]:
-    name = obj.rsplit('/', 1)[-1].removesuffix('.o')
+names = {obj: obj.rsplit('/', 1)[-1].removesuffix('.o') for obj in sys.argv[1:]}
+for name in names.values():
     uses[name] = set()
-    out = subprocess.run(['nm', obj], capture_output=True, text=True, check=True).stdout
-    for line in out.splitlines():
-        parts = line.split()
-        if len(parts) == 2 and parts[0] == 'U':
-            uses[name].add(parts[1])
-        elif len(parts) == 3 and parts[1] in 'TDBRCGSV':
-            defined[parts[2]] = name
+# one nm for every object (-A names the file, -P: "file: symbol type ..."):
+# a process per object cost seconds on a machine where each start is dear
+out = subprocess.run(['nm', '-A', '-P', *sys.argv[1:]], capture_output=True, text=True, check=True).stdout
+for line in out.splitlines():
+    obj, _, rest = line.partition(': ')
+    parts = rest.split()
+    if obj not in names or len(parts) < 2:
+        continue
+    name, symbol, kind = names[obj], parts[0], parts[1]
+    if kind == 'U':
+        uses[name].add(symbol)
+    elif kind in 'TDBRCGSV':
+        defined[symbol] = name
 
 edges = {m: {defined[s] for s in syms if s in defined and defined[s] != m} for m, syms in uses.items()}
 
