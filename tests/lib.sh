@@ -66,31 +66,29 @@ renders_valid() {
 }
 
 # damage_sweep NAME READER FILE [ARGS...]: FILE cut at every offset and with
-# the byte at every offset flipped. Every damaged file goes through READER's
-# fuzz replay program in one process (the reader and every back end; it
-# traps if a failure gives no reason; under the sanitizers its leak check
-# covers every input), and every 8th through the command line with ARGS
-# (under the sanitizers, where each process costs 20-40x more, 16 offsets
-# spread over the file); each must end in exit 0 or 1 (a message), never a
-# crash.
+# the byte at every offset flipped. Every damaged input goes through READER's
+# fuzz replay program in one process, made there in memory (`--sweep`; the
+# reader and every back end; it traps if a failure gives no reason; under
+# the sanitizers its leak check covers every input), and every 8th through
+# the command line with ARGS (under the sanitizers, where each process costs
+# 20-40x more, 16 offsets spread over the file); each must end in exit 0 or
+# 1 (a message), never a crash.
 damage_sweep() {
 	local name=$1 reader=$2 f=$3 n bad=0 x replay stride=8
 	shift 3
 	replay=$(dirname "$AFLAME")/fuzz-replay-$reader
 	n=$(stat -c %s "$f")
 	[ -n "${AFLAME_SANITIZED:-}" ] && [ "$n" -gt 128 ] && stride=$((n / 16))
-	rm -rf "$TMP/damage" && mkdir -p "$TMP/damage/cli" "$TMP/damage/replay"
-	python3 - "$f" "$TMP/damage" "$stride" <<'PY'
+	rm -rf "$TMP/damage" && mkdir -p "$TMP/damage/cli"
+	python3 - "$f" "$TMP/damage/cli" "$stride" <<'PY'
 import sys
 d = open(sys.argv[1], 'rb').read()
 stride = int(sys.argv[3])
-for i in range(len(d)):
+for i in range(0, len(d), stride):
     f = bytearray(d)
     f[i] ^= 0xff
     for kind, data in (('cut', d[:i]), ('flip', bytes(f))):
-        open('%s/replay/%s-%d' % (sys.argv[2], kind, i), 'wb').write(b'\0' + data)
-        if i % stride == 0:
-            open('%s/cli/%s-%d' % (sys.argv[2], kind, i), 'wb').write(data)
+        open('%s/%s-%d' % (sys.argv[2], kind, i), 'wb').write(data)
 PY
 	for x in "$TMP"/damage/cli/*; do
 		"$AFLAME" --format folded "$@" "$x" >/dev/null 2>&1
@@ -98,7 +96,8 @@ PY
 	done
 	if [ ! -x "$replay" ]; then
 		fail "$name: damage sweep" "$replay is not built"
-	elif ! "$replay" "$TMP/damage/replay" >"$TMP/damage/out" 2>&1; then
+	elif ! "$replay" --sweep "$f" >"$TMP/damage/out" 2>&1 ||
+		! grep -qxF "PASS: fuzz replay $f ($((2 * n)) inputs)" "$TMP/damage/out"; then
 		bad=$((bad + 1))
 		tail -3 "$TMP/damage/out" >&2
 	fi
