@@ -145,13 +145,13 @@ if ! command -v python3 >/dev/null; then
 	skip "perfetto/streaming fold" "python3 not installed"
 else
 	ORDER=tests/tools/perfetto_order.py
-	python3 "$ORDER" sorted "$TMP/o-sorted.pftrace"
+	variants="percpu late-cpu rewind late-name decorated marks padded"
+	python3 "$ORDER" sorted "$TMP/o-sorted.pftrace" $(for v in $variants; do echo "$v $TMP/o-$v.pftrace"; done)
 	"$AFLAME" --format folded "$TMP/o-sorted.pftrace" >"$TMP/o-sorted.folded" 2>/dev/null
 	"$AFLAME" --format folded --flamechart "$TMP/o-sorted.pftrace" >"$TMP/o-sorted.chart" 2>/dev/null
 	check "perfetto/streaming: the sorted trace has deep stacks on every thread" \
 		test "$(grep -c '^com.example.order (100);worker-5 (106);.*;.*;.*;' "$TMP/o-sorted.folded")" -gt 20
-	for v in percpu late-cpu rewind late-name decorated marks padded; do
-		python3 "$ORDER" $v "$TMP/o-$v.pftrace"
+	for v in $variants; do
 		"$AFLAME" --format folded "$TMP/o-$v.pftrace" >"$TMP/o-$v.folded" 2>/dev/null
 		"$AFLAME" --format folded --flamechart "$TMP/o-$v.pftrace" >"$TMP/o-$v.chart" 2>/dev/null
 	done

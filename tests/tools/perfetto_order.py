@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""perfetto_order.py VARIANT OUT: one Perfetto trace (ftrace print events,
+"""perfetto_order.py VARIANT OUT [VARIANT OUT ...]: one Perfetto trace (ftrace print events,
 atrace B/E marks of 6 threads that migrate between 4 CPUs) laid out in the
 file in one of several orders. Every variant holds the same events, so every
 one must fold to the same graph as 'sorted' (one CPU, time order); the
@@ -30,12 +30,18 @@ fallback:
              (some larger than all of it): read where the file is mapped
 
 Enough events (24000) that the reader folds several times before the end.
-Deterministic (a fixed seed)."""
+Deterministic (a fixed seed). Several variants in one run share the events
+(the tests ask for all of them; each start of Python costs)."""
 import random
 import sys
 
 
+SMALL = [bytes((v,)) for v in range(0x80)]
+
+
 def varint(v):
+    if v < 0x80:
+        return SMALL[v]
     out = bytearray()
     while True:
         b = v & 0x7F
@@ -160,30 +166,37 @@ def percpu(evs):
     return out
 
 
-def main():
-    variant, path = sys.argv[1], sys.argv[2]
-    rng = random.Random(16)
-    evs = events(rng, 24000)
+def layout(variant, evs):
+    """The file's bytes for one variant of the events."""
     data = [process_tree(b"main")]   # joined once: += on bytes copies it all each time
     if variant == "sorted":
         for i in range(0, len(evs), 256):
             data.append(bundle(0, [e[:3] for e in evs[i:i + 256]], 1))
-    else:
-        bundles = percpu(with_marks(evs) if variant == "marks" else evs)
-        if variant == "late-cpu":
-            bundles = [b for b in bundles if b[0] != 3] + [b for b in bundles if b[0] == 3]
-        elif variant == "rewind":
-            k = next(i for i, b in enumerate(bundles) if b[0] == 0 and i > 40)
-            bundles = bundles[:k] + bundles[k + 1:] + [bundles[k]]
-        elif variant not in ("percpu", "late-name", "decorated", "marks", "padded"):
-            sys.exit("unknown variant " + variant)
-        for k, (cpu, evs_of_cpu) in enumerate(bundles):
-            packet = bundle(cpu, evs_of_cpu, 1, variant == "decorated")
-            data.append(padded(packet, k) if variant == "padded" else packet)
-        if variant == "late-name":
-            data.append(process_tree(b"main-renamed", 200))
-    with open(path, "wb") as f:
-        f.write(b"".join(data))
+        return b"".join(data)
+    bundles = percpu(with_marks(evs) if variant == "marks" else evs)
+    if variant == "late-cpu":
+        bundles = [b for b in bundles if b[0] != 3] + [b for b in bundles if b[0] == 3]
+    elif variant == "rewind":
+        k = next(i for i, b in enumerate(bundles) if b[0] == 0 and i > 40)
+        bundles = bundles[:k] + bundles[k + 1:] + [bundles[k]]
+    elif variant not in ("percpu", "late-name", "decorated", "marks", "padded"):
+        sys.exit("unknown variant " + variant)
+    for k, (cpu, evs_of_cpu) in enumerate(bundles):
+        packet = bundle(cpu, evs_of_cpu, 1, variant == "decorated")
+        data.append(padded(packet, k) if variant == "padded" else packet)
+    if variant == "late-name":
+        data.append(process_tree(b"main-renamed", 200))
+    return b"".join(data)
+
+
+def main():
+    args = sys.argv[1:]
+    if not args or len(args) % 2:
+        sys.exit("usage: perfetto_order.py VARIANT OUT [VARIANT OUT ...]")
+    evs = events(random.Random(16), 24000)
+    for variant, path in zip(args[0::2], args[1::2]):
+        with open(path, "wb") as f:
+            f.write(layout(variant, evs))
 
 
 main()
