@@ -54,18 +54,18 @@ windows_file() {   # windows_file LONG_AT: the long lines after LONG_AT lines
 			s = s ";com.example.Frame" ((i + k * 13) % 97) ".method" (k % 5)
 		return s
 	}
-	function long_line(n,   s, k) {
-		s = "main;long"
+	function long_line(n, tail,   k) {   # printed a frame at a time: a
+		printf "main;long"                # string grown 9000 times costs seconds
 		for (k = 0; k < n; k++)
-			s = s ";org.example.deep.Frame" k ".call"
-		return s
+			printf ";org.example.deep.Frame%d.call", k
+		print tail
 	}
 	BEGIN {
 		for (i = 0; i < 9000; i++) {
 			if (i == long_at) {
-				print long_line(9000) " 7"             # ~310 KB alone
-				print long_line(3000) ";x 2"           # its prefix, then one more
-				print long_line(2500) " 1.25"
+				long_line(9000, " 7")                  # ~310 KB alone
+				long_line(3000, ";x 2")                # its prefix, then one more
+				long_line(2500, " 1.25")
 			}
 			if (i % 997 == 5) print "# a comment"
 			if (i % 1231 == 9) print ""
