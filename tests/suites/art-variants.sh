@@ -17,16 +17,25 @@ fi
 # Android 6-7 streaming keeps only tid & 0xffff, by design of the format.
 strip_tid() { sed -E 's/^([^;]*) \([0-9]+\);/\1;/'; }
 
+# Every trace is written first, by one art_writer.py run (--batch); the
+# checks then read them back.
 # variant NAME CLOCKS WRITER-ARGS...: CLOCKS is "wall cpu", "wall" or "cpu"
+# info NAME EXPECTED-LINE WRITER-ARGS...: --info on the variant has this line
+VARIANTS=() INFOS=()
 variant() {
-	local name=$1 clocks=$2
-	shift 2
-	local f=$TMP/$name.trace
-	if ! python3 "$W" "$@" "$DESC" -o "$f" 2>"$TMP/$name.werr"; then
-		fail "art-variants/$name" "writer failed: $(head -1 "$TMP/$name.werr")"
+	VARIANTS+=("$1" "$2")
+	echo "$3 $DESC -o $TMP/$1.trace ${*:4}" >>"$TMP/batch"
+}
+info() {
+	INFOS+=("$1" "$2")
+	echo "$3 $DESC -o $TMP/info-$1.trace ${*:4}" >>"$TMP/batch"
+}
+check_variant() {
+	local name=$1 clocks=$2 f=$TMP/$1.trace c why=""
+	if [ ! -s "$f" ]; then
+		fail "art-variants/$name" "writer failed: $(head -1 "$TMP/batch.err")"
 		return
 	fi
-	local c why=""
 	for c in $clocks; do
 		"$AFLAME" --clock "$c" --format folded "$f" 2>"$TMP/$name.$c.err" | strip_tid >"$TMP/$name.$c"
 		if ! cmp -s "$TMP/$name.$c" "tests/tools/desc/basic.$c"; then
@@ -34,6 +43,15 @@ variant() {
 		fi
 	done
 	if [ -z "$why" ]; then pass "art-variants/$name reads back ($clocks)"; else fail "art-variants/$name" "$why"; fi
+}
+check_info() {
+	local name=$1 want=$2
+	"$AFLAME" --info "$TMP/info-$name.trace" >"$TMP/info-$name" 2>&1
+	if grep -qxF -- "$want" "$TMP/info-$name"; then
+		pass "art-variants/info $name"
+	else
+		fail "art-variants/info $name" "no line '$want' in: $(grep -E '^(variant|era|clock|time unit|mode)' "$TMP/info-$name" | tr '\n' '|')"
+	fi
 }
 
 variant legacy1-cpu "cpu" legacy1 --clock thread-cpu
@@ -62,18 +80,6 @@ variant v2b "wall" v2b
 variant v2b-wall "wall" v2b --clock wall
 variant v2b-streaming-19mhz "wall" v2b --streaming --freq 19200000 --block 3
 
-# info NAME EXPECTED-LINE WRITER-ARGS...: --info on the variant has this line
-info() {
-	local name=$1 want=$2
-	shift 2
-	python3 "$W" "$@" "$DESC" -o "$TMP/info-$name.trace" &&
-		"$AFLAME" --info "$TMP/info-$name.trace" >"$TMP/info-$name" 2>&1
-	if grep -qxF -- "$want" "$TMP/info-$name"; then
-		pass "art-variants/info $name"
-	else
-		fail "art-variants/info $name" "no line '$want' in: $(grep -E '^(variant|era|clock|time unit|mode)' "$TMP/info-$name" | tr '\n' '|')"
-	fi
-}
 info stream6 "era: ART 6.0–7.1 streaming (no summary item)" stream6
 info stream6-f2 "era: ART 6.0–7.1 streaming (no summary item); 14-byte records under a 0xf2 header saying 10: ART 6–13 writer" stream6 --clock wall
 info stream6-f2-clock "clock: unknown (single-clock 0xf2 file with no clock= summary)" stream6 --clock wall
@@ -87,6 +93,10 @@ info v2b "variant: V2b streaming 0xf5 (dual clock)" v2b --streaming
 info v2b-freq "tsc frequency: 24000000 Hz" v2b
 info overflow "  1 data-file-overflow=true: the trace buffer filled and events were dropped" stream2017 --overflow
 info instrumented "mode: instrumented" legacy3
+
+python3 "$W" --batch <"$TMP/batch" 2>"$TMP/batch.err"
+for ((i = 0; i < ${#VARIANTS[@]}; i += 2)); do check_variant "${VARIANTS[i]}" "${VARIANTS[i + 1]}"; done
+for ((i = 0; i < ${#INFOS[@]}; i += 2)); do check_info "${INFOS[i]}" "${INFOS[i + 1]}"; done
 
 # The real streaming capture against the same records as a legacy v3 file.
 FFX=$DATA/art/ffx-art-streaming.trace
@@ -113,23 +123,25 @@ check "art-variants/ffx 9 unknown ids" grep -qx '  9 unknown method ids (not in 
 # threads and 4x the threads with events must cost about 4x, not 16x (best
 # of 3 each: the machine is shared). Record ids keep 16 bits, so both stay
 # under 65536 threads with events.
-many_threads() {   # many_threads LISTED WITH-EVENTS OUT
-	python3 - "$1" "$2" >"$TMP/mt.desc" <<'PY'
+many_threads() {   # many_threads LISTED WITH-EVENTS OUT ...: a trace for each
+	python3 - "$@" <<'PY'
 import sys
-listed, used = int(sys.argv[1]), int(sys.argv[2])
-print("vm art\npid 1\nmethod 0 a.B run ()V B.java")
-for t in range(1, listed + 1):
-    print(f"thread {t} t{t}")
-for t in range(1, used + 1):
-    print(f"{t} enter 0 0 {t}\n{t} exit 0 1 {t + 1}")
+sys.path.insert(0, "tests/tools")
+import art_writer   # the description built here, not parsed: 460k lines cost seconds
+args = sys.argv[1:]
+for listed, used, out in zip(args[0::3], args[1::3], args[2::3]):
+    d = art_writer.Desc("vm art\npid 1\nmethod 0 a.B run ()V B.java")
+    d.threads = [(t, f"t{t}") for t in range(1, int(listed) + 1)]
+    d.events = [e for t in range(1, int(used) + 1) for e in ((t, 0, 0, 0, t), (t, 1, 0, 1, t + 1))]
+    with open(out, "wb") as f:
+        f.write(art_writer.write_legacy(d, 3, "dual", False))
 PY
-	python3 "$W" legacy3 "$TMP/mt.desc" -o "$3"
 }
 # (a quarter of the threads under the sanitizers: 16x for 4x still shows)
 k=1
 [ -n "${AFLAME_SANITIZED:-}" ] && k=4
-if many_threads $((100000 / k)) $((15000 / k)) "$TMP/mt1.trace" &&
-	many_threads $((400000 / k)) $((60000 / k)) "$TMP/mt4.trace"; then
+if many_threads $((100000 / k)) $((15000 / k)) "$TMP/mt1.trace" \
+	$((400000 / k)) $((60000 / k)) "$TMP/mt4.trace"; then
 	t1=$(best_cpu_seconds "$AFLAME" --format folded "$TMP/mt1.trace")
 	t4=$(best_cpu_seconds "$AFLAME" --format folded "$TMP/mt4.trace")
 	n=$("$AFLAME" --format folded "$TMP/mt4.trace" 2>/dev/null | grep -c .)

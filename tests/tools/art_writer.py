@@ -5,6 +5,9 @@ Written from shared/docs/art-trace-format.md (the spec), never from the
 reader's code, so a round trip tests the reader against the spec.
 
     art_writer.py VARIANT DESC [-o OUT] [options]
+    art_writer.py --batch     one such command line per line of standard
+                              input (each Python start costs; tests write
+                              dozens of traces)
 
 VARIANT
     legacy1 legacy2 legacy3   text section + 'SLOW' header + records (§1-2)
@@ -31,6 +34,7 @@ index 0 is a bare "0"; stream6 prints "0x%x" like ART 6-7's %p), a fake
 ArtMethod* 0x7000a0000000 + 32*IDX for V2.
 """
 import argparse
+import shlex
 import struct
 import sys
 
@@ -333,7 +337,7 @@ def write_v2(d, sub, clock, overflow, streaming, unit, freq, block, summary):
     return bytes(out)
 
 
-def main():
+def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("variant", choices=["legacy1", "legacy2", "legacy3", "stream6", "stream2017",
                                         "stream2023", "v2a", "v2b"])
@@ -349,7 +353,7 @@ def main():
     ap.add_argument("--streaming", action="store_true", help="V2 streaming (0xF4/0xF5)")
     ap.add_argument("--block", type=int, default=4, help="V2 records per entry block")
     ap.add_argument("--no-summary", action="store_true", help="V2: leave out the summary packet")
-    a = ap.parse_args()
+    a = ap.parse_args(argv)
     with open(a.desc) as f:
         d = Desc(f.read())
     v = a.variant
@@ -368,4 +372,9 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    if sys.argv[1:] == ["--batch"]:
+        for line in sys.stdin:
+            if line.split():
+                main(shlex.split(line))
+    else:
+        main()
