@@ -11,11 +11,13 @@ finish_case() {
 	local dir=$TMP/$current out=${OUT_PATH:-out.svg}
 	(cd "$dir" && eval "\"\$AFLAME\" $ARGS \"\$IN\" -o \"\$out\"") >"$dir.stdout" 2>"$dir.stderr"
 	local rc=$?
-	local want="aflame-render: $MESSAGE"
-	local got
-	got=$(tail -n 1 "$dir.stderr" | sed "s|$IN|IN|g")
-	local left
-	left=$(cd "$dir" 2>/dev/null && ls -A | grep -v '^in$' | tr '\n' ' ')
+	local want="aflame-render: $MESSAGE" got="" left="" lines f
+	# the last line and what is left, by bash itself: no process per case
+	mapfile -t lines <"$dir.stderr"
+	[ ${#lines[@]} -gt 0 ] && got=${lines[-1]//"$IN"/IN}
+	for f in "$dir"/* "$dir"/.[!.]* "$dir"/..?*; do
+		[ -e "$f" ] && [ "$f" != "$dir/in" ] && left="$left${f##*/} "
+	done
 	if [ "$rc" -ne 1 ]; then
 		fail "bad/$current" "exit status $rc, expected 1 ($got)"
 	elif [ "$got" != "$want" ]; then
