@@ -43,10 +43,10 @@ make_wave() {
 	for f in "$DATA"/art/ffx-art-regular.trace "$DATA"/art/ffx-art-streaming.trace \
 		"$DATA"/art/perflib-basic.trace "$DATA"/art/yamp-legacy.trace "$DATA"/atrace/variants.ctrace; do
 		# a trailing comment line makes the bytes new and reads the same
-		if [ "$w" = 1 ]; then cp "$f" "$d/$(basename "$f")"; else
-			cp "$f" "$d/$(basename "$f")"; printf '\n' >>"$d/$(basename "$f")"; fi
-		"$AFLAME" "$d/$(basename "$f")" -o /dev/null 2>/dev/null &&
-			echo "good $d/$(basename "$f")" >>"$d/list"
+		cp "$f" "$d/${f##*/}"
+		[ "$w" = 1 ] || printf '\n' >>"$d/${f##*/}"
+		"$AFLAME" "$d/${f##*/}" -o /dev/null 2>/dev/null &&
+			echo "good $d/${f##*/}" >>"$d/list"
 	done
 	while [ "$(wc -l <"$d/list")" -lt $((N - 6)) ]; do
 		i=$((i + 1))
@@ -94,11 +94,12 @@ run_wave() {
 	k=0
 	while read -r kind f; do
 		k=$((k + 1))
-		r=$(cat "$d/r$k")
-		hash=$(sha256sum <"$f" | cut -c1-64)
+		r=$(<"$d/r$k")
+		hash=$(sha256sum <"$f")
+		hash=${hash:0:64}
 		echo "$hash" >"$d/hash$k"
 		if [ "$r" != "303 $URL/trace/$hash" ]; then
-			why="$why $(basename "$f"): '$r';"
+			why="$why ${f##*/}: '$r';"
 			continue
 		fi
 		wait_done "$hash" 300 >"$d/state$k"
@@ -107,12 +108,14 @@ run_wave() {
 	done <"$d/list"
 	: >"$d/codes"
 	[ ${#get[@]} -gt 0 ] && curl "${get[@]:1}" >"$d/codes"
+	local -A codes=()
+	while read -r k code; do codes[$k]=$code; done <"$d/codes"
 	k=0
 	while read -r kind f; do
 		k=$((k + 1))
 		[ -e "$d/state$k" ] || continue
-		hash=$(cat "$d/hash$k") state=$(cat "$d/state$k")
-		code=$(awk -v k="$k" '$1 == k { print $2 }' "$d/codes")
+		hash=$(<"$d/hash$k") state=$(<"$d/state$k")
+		code=${codes[$k]:-}
 		if [ "$kind" = good ] && [ "$state" = done ] && [ "$code" = 200 ] &&
 			grep -q "src=\"/trace/$hash/t0.svg\"" "$d/p$k" && xmllint --noout "$d/s$k" 2>/dev/null; then
 			ok=$((ok + 1))
@@ -120,7 +123,7 @@ run_wave() {
 			grep -q '<p class="msg">uploaded file[:]' "$d/p$k"; then
 			bad=$((bad + 1))
 		else
-			why="$why $(basename "$f"): $kind but $state/$code;"
+			why="$why ${f##*/}: $kind but $state/$code;"
 		fi
 	done <"$d/list"
 	local goods bads
