@@ -10,37 +10,46 @@ void af_fold_thread_init(struct af_fold_thread *th, uint32_t root)
 
 void af_fold_release(struct af_fold *f)
 {
-	free(f->after);
-	free(f->first);
-	f->after = f->first = NULL;
+	free(f->hints);
+	f->hints = NULL;
 	f->cap_hints = 0;
 }
 
 static void grow_hints(struct af_fold *f, size_t need)
 {
-	size_t old = f->cap_hints, cap = old;
-	af_grow(&f->after, &cap, need, sizeof *f->after);
-	af_grow(&f->first, &f->cap_hints, need, sizeof *f->first);
+	size_t old = f->cap_hints;
+	af_grow(&f->hints, &f->cap_hints, need, sizeof *f->hints);
+	const struct af_fold_hint none = { AF_NONE, AF_NONE };
 	for (size_t i = old; i < f->cap_hints; i++)
-		f->after[i] = f->first[i] = AF_NONE;
+		f->hints[i] = (struct af_fold_hints){ { none, none }, { none, none } };
 }
 
-/* The child of parent named name: the hinted node if it fits, else a probe;
- * prev is the sibling that returned last (AF_NONE: first call below parent). */
+static struct af_fold_hint *hints_of(struct af_fold *f, uint32_t parent, uint32_t prev)
+{
+	return prev != AF_NONE ? f->hints[prev].after : f->hints[parent].first;
+}
+
+/* The child of parent named name: a hinted node if one fits, else a probe;
+ * prev is the sibling that returned last (AF_NONE: first call below parent).
+ * Both are below cap_hints. */
 static uint32_t callee(struct af_fold *f, uint32_t parent, uint32_t prev, uint32_t name)
 {
-	struct af_tree *t = f->tree;
-	uint32_t *hint = prev != AF_NONE ? &f->after[prev] : &f->first[parent];
-	uint32_t n = *hint;
-	if (n != AF_NONE && t->nodes[n].name == name && t->nodes[n].parent == parent)
-		return n;
-	n = af_tree_child(t, parent, name);
-	if (t->nnodes > f->cap_hints) {
-		size_t slot = (size_t)(hint - (prev != AF_NONE ? f->after : f->first));
-		grow_hints(f, t->nnodes);
-		hint = (prev != AF_NONE ? f->after : f->first) + slot;
+	struct af_fold_hint *h = hints_of(f, parent, prev);
+	if (h[0].name == name)   /* (a hint's name is AF_NONE until it is set) */
+		return h[0].node;
+	if (h[1].name == name) {
+		struct af_fold_hint x = h[1];
+		h[1] = h[0];
+		h[0] = x;
+		return x.node;
 	}
-	*hint = n;
+	uint32_t n = af_tree_child(f->tree, parent, name);
+	if (f->tree->nnodes > f->cap_hints) {
+		grow_hints(f, f->tree->nnodes);
+		h = hints_of(f, parent, prev);
+	}
+	h[1] = h[0];
+	h[0] = (struct af_fold_hint){ n, name };
 	return n;
 }
 
@@ -90,7 +99,9 @@ static uint64_t chart_start(const struct af_fold *f, const struct af_fold_thread
 	return p > f->from ? p - f->from : 0;
 }
 
-/* Give stack[nmat..upto] their nodes, outermost first, and count their calls. */
+/* Give stack[nmat..upto] their nodes, outermost first. Their calls are
+ * counted when they close (pop), with their self time: one touch of the
+ * node (every frame with a node closes, at the latest in af_fold_finish). */
 static void materialize(struct af_fold *f, struct af_fold_thread *th, size_t upto)
 {
 	for (size_t k = th->nmat; k <= upto; k++) {
@@ -107,8 +118,12 @@ static void materialize(struct af_fold *f, struct af_fold_thread *th, size_t upt
 			if (parent >= f->cap_hints || (prev != AF_NONE && prev >= f->cap_hints))
 				grow_hints(f, f->tree->nnodes);
 			fr->node = callee(f, parent, prev, fr->name);
+			/* what this thread's next events want: the node (its close
+			 * adds to it) and its first callee's hint, fetched while
+			 * other threads' events are read */
+			__builtin_prefetch(&f->tree->nodes[fr->node], 1);
+			__builtin_prefetch(&f->hints[fr->node].first);
 		}
-		af_tree_add_call(f->tree, fr->node);
 	}
 	th->nmat = upto + 1;
 }
@@ -140,7 +155,10 @@ static void pop(struct af_fold *f, struct af_fold_thread *th, uint64_t t)
 	if (fr->node != AF_NONE) {
 		uint64_t self = inclusive >= fr->callees ? inclusive - fr->callees : 0;
 		af_tree_add_self(f->tree, fr->node, self);
+		af_tree_add_call(f->tree, fr->node);
 		*last = fr->node;
+		if (fr->node < f->cap_hints)   /* the hint of the call after it (callee) */
+			__builtin_prefetch(&f->hints[fr->node].after);
 	}
 	if (th->depth)
 		th->stack[th->depth - 1].callees += inclusive;
@@ -159,6 +177,8 @@ static void orphan_exit(struct af_fold *f, struct af_fold_thread *th, uint32_t n
 	if (f->window && inclusive == 0)
 		return;   /* wholly outside the window, like all it would adopt */
 	uint32_t node = af_tree_adopt(f->tree, th->root, name);
+	if (th->root < f->cap_hints)   /* its children are node's now */
+		f->hints[th->root].first[0] = f->hints[th->root].first[1] = (struct af_fold_hint){ AF_NONE, AF_NONE };
 	af_tree_add_call(f->tree, node);
 	if (f->timeline)
 		af_tree_set_start(f->tree, node, chart_start(f, th, th->first));

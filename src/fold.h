@@ -51,10 +51,16 @@ struct af_fold {
 	struct af_tree *tree;
 	struct af_fold_stats stats;
 	/* Code runs the same callees in the same order again and again, so the
-	 * node entered after a call returned (after[c]) or first below a node
-	 * (first[n]) is the likely next one: checked before the hash probe.
-	 * Indexed by node; grown on demand. Freed by af_fold_release. */
-	uint32_t *after, *first;
+	 * nodes entered after a call returned (hints[c].after) or first below
+	 * a node (hints[n].first) are the likely next ones: the two met last
+	 * (a loop body, then what follows the loop) are checked before the
+	 * hash probe. A hint keeps its node's name, so checking it reads no
+	 * node: a hint only ever names a child of its parent (after: a sibling
+	 * of c), and nodes keep their names. Indexed by node; grown on demand.
+	 * Freed by af_fold_release. */
+	struct af_fold_hints {
+		struct af_fold_hint { uint32_t node, name; } after[2], first[2];   /* latest first */
+	} *hints;
 	size_t cap_hints;
 	bool timeline;   /* every call its own node, placed at its entry time
 			    (relative to the thread's first event, or to `from`

@@ -245,7 +245,7 @@ void af_report_build(struct af_report *r, const struct af_profile *p, uint32_t r
 	const struct af_tree *t = &p->tree;
 	memset(r, 0, sizeof *r);
 	r->tree = t;
-	r->has_calls = t->calls != NULL;
+	r->has_calls = af_tree_has_calls(t);
 	uint8_t *context = af_xcalloc(t->nnodes, 1);
 	context[AF_ROOT] = context[root] = 1;
 	for (size_t i = 0; i < p->nthreads; i++) {

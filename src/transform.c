@@ -218,11 +218,8 @@ static void move_weight(struct tx_walk *w, uint32_t old, uint32_t n, bool fresh)
 	if (w->old->before)
 		af_tree_add_before(nt, n, af_tree_before(w->old, old));
 	uint64_t calls = fresh ? af_tree_calls(w->old, old) : 0;
-	if (calls) {   /* a frame merged into its caller was not a new call */
-		if (n >= nt->cap_calls)
-			af_tree_grow_calls(nt, n);
-		nt->calls[n] += calls;
-	}
+	if (calls)   /* a frame merged into its caller was not a new call */
+		af_tree_add_calls(nt, n, calls);
 }
 
 static void walk(struct tx_walk *w)

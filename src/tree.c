@@ -34,7 +34,7 @@ void af_tree_init(struct af_tree *t)
 	memset(t, 0, sizeof *t);
 	uint32_t all = af_tree_intern_str(t, "all");
 	af_grow(&t->nodes, &t->cap_nodes, 1, sizeof *t->nodes);
-	t->nodes[0] = (struct af_node){ all, AF_NONE, AF_NONE, AF_NONE, 0 };
+	t->nodes[0] = (struct af_node){ all, AF_NONE, AF_NONE, AF_NONE, 0, 0 };
 	t->nnodes = 1;
 }
 
@@ -51,7 +51,6 @@ void af_tree_release(struct af_tree *t)
 	free(t->name_slots);
 	free(t->rank);
 	free(t->starts);
-	free(t->calls);
 	free(t->before);
 	memset(t, 0, sizeof *t);
 }
@@ -166,17 +165,28 @@ const uint32_t *af_tree_name_ranks(struct af_tree *t)
 
 /* ---- nodes ---- */
 
+/* Room for cap nodes: from a MiB on af_xmalloc_huge's, 2 MiB aligned, so
+ * no node straddles two cache lines (a large realloc starts 16 bytes into
+ * a page, and every other node would). Nodes are filled in order, so only
+ * what is used is touched. */
+static void move_nodes(struct af_tree *t, size_t cap)
+{
+	struct af_node *room = af_xmalloc_huge(cap * sizeof *room);
+	memcpy(room, t->nodes, t->nnodes * sizeof *room);
+	free(t->nodes);
+	t->nodes = room;
+	t->cap_nodes = cap;
+}
+
 static uint32_t new_node(struct af_tree *t, uint32_t parent, uint32_t name)
 {
 	if (t->nnodes >= AF_NONE - 1)
 		AF_BUG("too many nodes");
-	if (t->nnodes == t->cap_nodes) {
-		af_grow(&t->nodes, &t->cap_nodes, t->nnodes + 1, sizeof *t->nodes);
-		af_advise_huge(t->nodes, t->cap_nodes * sizeof *t->nodes);
-	}
+	if (t->nnodes == t->cap_nodes)   /* cap_nodes < AF_NONE: doubling fits */
+		move_nodes(t, t->cap_nodes * 2);
 	uint32_t id = (uint32_t)t->nnodes++;
 	struct af_node *p = &t->nodes[parent];
-	t->nodes[id] = (struct af_node){ name, parent, AF_NONE, p->first_child, 0 };
+	t->nodes[id] = (struct af_node){ name, parent, AF_NONE, p->first_child, 0, 0 };
 	p->first_child = id;
 	return id;
 }
@@ -275,15 +285,9 @@ void af_tree_path_reserve(struct af_tree *t, size_t nodes)
 		n *= 2;
 	if (!t->path_closed)
 		rehash_paths(t, n);
-	/* the node array too: filled in order, so only what is used is touched,
-	 * and it is never copied to grow (realloc copies from the heap) */
-	if (nodes > t->cap_nodes && nodes < AF_NONE) {
-		struct af_node *room = af_xmalloc_huge(nodes * sizeof *room);
-		memcpy(room, t->nodes, t->nnodes * sizeof *room);
-		free(t->nodes);
-		t->nodes = room;
-		t->cap_nodes = nodes;
-	}
+	/* the node array too, so it is not copied to grow */
+	if (nodes > t->cap_nodes && nodes < AF_NONE)
+		move_nodes(t, nodes);
 }
 
 /* The first (parent, name) lookup: every node made by path goes into the
@@ -381,13 +385,6 @@ void af_tree_set_start(struct af_tree *t, uint32_t node, uint64_t start)
 			t->starts[i] = AF_NO_START;
 	}
 	t->starts[node] = start;
-}
-
-void af_tree_grow_calls(struct af_tree *t, uint32_t node)
-{
-	size_t old = t->cap_calls;
-	af_grow(&t->calls, &t->cap_calls, (size_t)node + 1, sizeof *t->calls);
-	memset(t->calls + old, 0, (t->cap_calls - old) * sizeof *t->calls);
 }
 
 void af_tree_add_before(struct af_tree *t, uint32_t node, uint64_t w)

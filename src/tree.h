@@ -18,12 +18,17 @@
 #include <stdint.h>
 #include "util.h"
 
+/* 32 bytes, and the array 32-byte aligned once it is large, so a node is
+ * one cache line: a slice's end adds its self time and its call to the
+ * node its begin found, one line where parallel arrays took one each (the
+ * Perfetto reader's tree work was waiting for memory). */
 struct af_node {
 	uint32_t name;          /* interned name id */
 	uint32_t parent;        /* AF_NONE for the root */
 	uint32_t first_child;   /* most recently added child first */
 	uint32_t next_sibling;
 	uint64_t self;          /* weight of this frame alone */
+	uint64_t calls;         /* calls that entered it (af_tree_add_call) */
 };
 
 struct af_tree {
@@ -58,10 +63,9 @@ struct af_tree {
 	 * NULL until af_tree_set_start() is first called */
 	uint64_t *starts;
 	size_t cap_starts;
-	/* method traces: node -> calls that entered it (af_tree_add_call);
-	 * NULL until first used, so input without calls (folded) has none */
-	uint64_t *calls;
-	size_t cap_calls;
+	/* a call was counted (af_tree_add_call): input without calls
+	 * (folded) has no calls column in a report */
+	bool has_calls;
 	/* differential graphs: node -> self weight before the change (the
 	 * first of two counts); self is the weight after. NULL unless the
 	 * input had two counts (af_tree_add_before) */
@@ -166,17 +170,24 @@ static inline uint64_t af_tree_start(const struct af_tree *t, uint32_t node)
 	return t->starts && node < t->cap_starts ? t->starts[node] : AF_NO_START;
 }
 
-/* Call counts: one more call entered node / how many did (0 if none). */
-void af_tree_grow_calls(struct af_tree *t, uint32_t node);
+/* Call counts: n more calls entered node / how many did (0 if none) /
+ * whether any call was counted in the tree. */
+static inline void af_tree_add_calls(struct af_tree *t, uint32_t node, uint64_t n)
+{
+	t->nodes[node].calls += n;
+	t->has_calls = true;
+}
 static inline void af_tree_add_call(struct af_tree *t, uint32_t node)
 {
-	if (node >= t->cap_calls)
-		af_tree_grow_calls(t, node);
-	t->calls[node]++;
+	af_tree_add_calls(t, node, 1);
 }
 static inline uint64_t af_tree_calls(const struct af_tree *t, uint32_t node)
 {
-	return t->calls && node < t->cap_calls ? t->calls[node] : 0;
+	return t->nodes[node].calls;
+}
+static inline bool af_tree_has_calls(const struct af_tree *t)
+{
+	return t->has_calls;
 }
 
 /* Differential graphs: add w to node's weight before the change (makes

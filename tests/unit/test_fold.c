@@ -170,3 +170,63 @@ void test_fold_timeline_keeps_each_call(void)
 	INT_EQ(x.t.nodes[second].self, 20);
 	af_tree_release(&x.t);
 }
+
+void test_fold_calls_counted(void)
+{
+	struct fx x;
+	fx_init(&x);
+	OK(!af_tree_has_calls(&x.t));
+	enter(&x, 'a', 0);
+	enter(&x, 'b', 10);
+	leave(&x, 'b', 20);
+	enter(&x, 'b', 30);   /* the same node: two calls */
+	leave(&x, 'b', 40);
+	enter(&x, 'c', 50);   /* still open at the end: closed there, one call */
+	af_fold_finish(&x.f, &x.th);
+	af_fold_release(&x.f);
+	OK(af_tree_has_calls(&x.t));
+	uint32_t a = x.t.nodes[x.th.root].first_child;
+	uint32_t c = x.t.nodes[a].first_child, b = x.t.nodes[c].next_sibling;   /* newest first */
+	STR_EQ(af_tree_name(&x.t, x.t.nodes[b].name), "b");
+	INT_EQ(af_tree_calls(&x.t, a), 1);
+	INT_EQ(af_tree_calls(&x.t, b), 2);
+	INT_EQ(af_tree_calls(&x.t, c), 1);
+	INT_EQ(af_tree_calls(&x.t, x.th.root), 0);
+	af_tree_release(&x.t);
+}
+
+/* The fold's hints (the callees met last after a call, or first below a
+ * frame) must only ever pick the right child: callers p and q call x, y
+ * and z in a scrambled order, each call 1 long, so each frame's self time
+ * and calls are how often that (caller, callee) pair ran. */
+void test_fold_hints_pick_the_right_child(void)
+{
+	struct fx x;
+	fx_init(&x);
+	uint64_t want[2][3] = { { 0 } }, t = 0, r = 12345;
+	for (int i = 0; i < 400; i++) {
+		int p = i % 7 < 4 ? 0 : 1;
+		enter(&x, "pq"[p], t);
+		for (int k = 0; k < 1 + i % 3; k++) {
+			r = r * 6364136223846793005ULL + 1442695040888963407ULL;
+			int c = (int)(r >> 61) % 3;
+			enter(&x, "xyz"[c], t);
+			leave(&x, "xyz"[c], ++t);
+			want[p][c]++;
+		}
+		leave(&x, "pq"[p], t);
+	}
+	af_fold_finish(&x.f, &x.th);
+	af_fold_release(&x.f);
+	INT_EQ(af_tree_nchildren(&x.t, x.th.root), 2);
+	for (uint32_t pn = x.t.nodes[x.th.root].first_child; pn != AF_NONE; pn = x.t.nodes[pn].next_sibling) {
+		int p = af_tree_name(&x.t, x.t.nodes[pn].name)[0] == 'q';
+		INT_EQ(af_tree_nchildren(&x.t, pn), 3);
+		for (uint32_t cn = x.t.nodes[pn].first_child; cn != AF_NONE; cn = x.t.nodes[cn].next_sibling) {
+			int c = af_tree_name(&x.t, x.t.nodes[cn].name)[0] - 'x';
+			INT_EQ(x.t.nodes[cn].self, want[p][c]);
+			INT_EQ(af_tree_calls(&x.t, cn), want[p][c]);
+		}
+	}
+	af_tree_release(&x.t);
+}
