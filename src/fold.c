@@ -2,6 +2,7 @@
 #include "fold.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 void af_fold_thread_init(struct af_fold_thread *th, uint32_t root)
 {
@@ -15,13 +16,21 @@ void af_fold_release(struct af_fold *f)
 	f->cap_hints = 0;
 }
 
+/* Room for hints of need nodes, doubling: in memory of af_xmalloc_huge's
+ * once large (the hints are read at random, like the nodes). A hint that
+ * is not set is all ones (AF_NONE, AF_NONE). */
 static void grow_hints(struct af_fold *f, size_t need)
 {
-	size_t old = f->cap_hints;
-	af_grow(&f->hints, &f->cap_hints, need, sizeof *f->hints);
-	const struct af_fold_hint none = { AF_NONE, AF_NONE };
-	for (size_t i = old; i < f->cap_hints; i++)
-		f->hints[i] = (struct af_fold_hints){ { none, none }, { none, none } };
+	size_t cap = f->cap_hints ? f->cap_hints : 256;
+	while (cap < need)
+		cap *= 2;
+	struct af_fold_hints *h = af_xmalloc_huge(cap * sizeof *h);
+	if (f->cap_hints)
+		memcpy(h, f->hints, f->cap_hints * sizeof *h);
+	memset(h + f->cap_hints, 0xff, (cap - f->cap_hints) * sizeof *h);
+	free(f->hints);
+	f->hints = h;
+	f->cap_hints = cap;
 }
 
 static struct af_fold_hint *hints_of(struct af_fold *f, uint32_t parent, uint32_t prev)
