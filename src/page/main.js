@@ -9,6 +9,7 @@ function ready() {
 	if (BASE) return;
 	BASE = decode();
 	use(BASE);
+	prime();
 	restore();
 }
 showIcase();
