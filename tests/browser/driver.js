@@ -105,12 +105,12 @@
 		if (c) return canvasBoxes(this, c);
 		var out = [], p = this.fr.getElementsByTagName("path");
 		for (var i = 0; i < p.length; i++)
-			if (!hiddenEl(p[i]) && !hiddenEl(p[i].parentNode)) out = out.concat(rects(p[i]));
+			if (shownIn(p[i], this.svg)) out = out.concat(rects(p[i]));
 		return out;
 	};
 	/* the page's canvas when it is shown, else null */
 	Graph.prototype.canvas = function () {
-		var c = this.fr.getElementsByTagNameNS("http://www.w3.org/1999/xhtml", "canvas")[0];
+		var c = this.svg.getElementsByTagNameNS("http://www.w3.org/1999/xhtml", "canvas")[0];
 		return c && !hiddenEl(c.parentNode) ? c : null;
 	};
 	Graph.prototype.client = function (x, y) {
@@ -179,13 +179,18 @@
 	Graph.prototype.geometry = function () {
 		var p = this.fr.getElementsByTagName("path"), s = [], c = this.canvas();
 		for (var i = 0; i < p.length; i++)
-			s.push(hiddenEl(p[i]) || hiddenEl(p[i].parentNode) ? "hidden" : p[i].getAttribute("d"));
+			s.push(shownIn(p[i], this.svg) ? p[i].getAttribute("d") : "hidden");
 		if (c) s.push(JSON.stringify(canvasBoxes(this, c)));
 		s.push(this.hl ? this.hl.getAttribute("d") : "");
 		return s;
 	};
 
 	function hiddenEl(e) { return !e || getComputedStyle(e).display === "none"; }
+	/* e and its ancestors up to top not display:none */
+	function shownIn(e, top) {
+		for (; e && e !== top; e = e.parentNode) if (hiddenEl(e)) return false;
+		return !!e;
+	}
 	/* The boxes the canvas c drew (its list, in SVG units), checked against
 	 * what is on it; throws, failing the check that asked, when
 	 *  - the canvas is not at the size it is shown at in device pixels
@@ -781,7 +786,7 @@
 	function blended(g, fm) {
 		var c = g.canvas();
 		if (c) return canvasBoxes(g, c).filter(function (r) { return r.blend; });
-		var p = fm && !hiddenEl(fm) ? fm.getElementsByTagName("path") : [], out = [];
+		var p = fm && shownIn(fm, g.svg) ? fm.getElementsByTagName("path") : [], out = [];
 		for (var i = 0; i < p.length; i++) out = out.concat(rects(p[i]));
 		return out;
 	}
@@ -793,7 +798,7 @@
 		if (c) return canvasBoxes(g, c).filter(function (r) { return !r.blend && r.w < 1; });
 		var p = g.fr.getElementsByTagName("path"), out = [];
 		for (var i = 0; i < p.length; i++)
-			if (p[i].parentNode !== fm && !hiddenEl(p[i]))
+			if (p[i].parentNode !== fm && shownIn(p[i], g.svg))
 				out = out.concat(rects(p[i]).filter(function (r) { return r.w < 1; }));
 		return out;
 	}
