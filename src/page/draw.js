@@ -6,12 +6,13 @@
  * the paths of <g class="fm">) is never rewritten: it is what the graph as
  * written shows, and what a viewer without script shows. Any other state
  * (a zoom, a view) is drawn on a <canvas> in a <foreignObject> over the
- * frames' rows, right after <g class="fr">, while that group is hidden; Reset Zoom and Back to the file's state show them again. A
- * canvas because at 200k frames a zoom draws about 50k boxes: as path
- * data, building the strings and Chromium's parsing, layout and paint of
- * them took 110-170 ms of CPU, as fillRect calls a fraction of that
- * (docs/interactive.md, "Zoom"). Labels, highlights and outlines stay SVG
- * elements above it.
+ * frames' rows, right after <g class="fr">, while that group is hidden;
+ * Reset Zoom and Back to the file's state show it again. A canvas because
+ * at 200k frames a zoom draws about 50k boxes: as path data, building the
+ * strings and Chromium's parsing, layout and paint of them took 110-170 ms
+ * of CPU; rasterised here (raster()) a few ms once V8 has compiled it
+ * (docs/interactive.md, "Zoom: a canvas over the frames"). Labels,
+ * highlights and outlines stay SVG elements above it.
  *
  * A box's colour is a slot: slot g < NG is colour group g (its colour
  * D.gc[g]), slot NG + q the blend q (three 4-bit channels, see
