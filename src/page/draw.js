@@ -257,25 +257,19 @@ function raster() {
 		for (i = y + 1; i < yb; i++) p32.copyWithin(cw * i, cw * y, cw * (y + 1));
 	}
 }
-/* V8 runs a function's first calls in its interpreter without type
- * feedback (it allocates that after some calls): the first zoom at 200k
- * frames then spent 2-3 times as long in merge() and raster() as a second
- * one. Once the frames are decoded (main.js), a few redraws of one leaf's
- * zoom, never shown, give them their feedback and make the canvas:
- * about 1 ms. */
+/* V8 runs a function's first calls in its interpreter, and the first zoom
+ * at 202k frames spent two to three times as long in merge() and raster()
+ * as the second (docs/interactive.md). So once the frames are decoded
+ * (ready() in main.js: after the first paint, or at the first event), the
+ * page draws the graph as the file has it once on the canvas, never shown:
+ * V8 compiles both loops on the way, and the canvas is made. It costs what
+ * a cold zoom did, once, where the decode already is. */
 function prime() {
-	var z = Z, k = K, leaf = n - 1;
 	if (!FS.own || !(n > 1)) return;
-	Z = leaf;
-	K = GW / (wd[leaf] || 1);
 	canvas();
-	for (var t = 0; t < 8; t++) {
-		NB = 0;
-		merge();
-		raster();
-	}
-	Z = z;
-	K = k;
+	NB = 0;
+	merge();
+	raster();
 	NB = 0;
 }
 function slotRGB(s) {
