@@ -97,10 +97,21 @@
 			out.push({ x: +m[1], y: +m[2], w: +m[3], h: +m[4], fill: path.getAttribute("fill") });
 		return out;
 	}
+	/* The frames drawn: the file's paths, or, once a zoom or a view has
+	 * drawn on the page's canvas (src/page/draw.js), the boxes the canvas
+	 * says it drew, each checked against its pixels (canvasBoxes()). */
 	Graph.prototype.drawn = function () {
+		var c = this.canvas();
+		if (c) return canvasBoxes(this, c);
 		var out = [], p = this.fr.getElementsByTagName("path");
-		for (var i = 0; i < p.length; i++) out = out.concat(rects(p[i]));
+		for (var i = 0; i < p.length; i++)
+			if (shownIn(p[i], this.svg)) out = out.concat(rects(p[i]));
 		return out;
+	};
+	/* the page's canvas when it is shown, else null */
+	Graph.prototype.canvas = function () {
+		var c = this.svg.getElementsByTagNameNS("http://www.w3.org/1999/xhtml", "canvas")[0];
+		return c && !hiddenEl(c.parentNode) ? c : null;
 	};
 	Graph.prototype.client = function (x, y) {
 		var m = this.svg.getScreenCTM();
@@ -163,14 +174,64 @@
 	Graph.prototype.labels = function () {
 		return Array.prototype.map.call(this.lb.children, function (t) { return t.textContent; });
 	};
+	/* what is drawn: each path's data when shown, the canvas's boxes when
+	 * it is, and the highlights */
 	Graph.prototype.geometry = function () {
-		var p = this.fr.getElementsByTagName("path"), s = [];
-		for (var i = 0; i < p.length; i++) s.push(p[i].getAttribute("d"));
+		var p = this.fr.getElementsByTagName("path"), s = [], c = this.canvas();
+		for (var i = 0; i < p.length; i++)
+			s.push(shownIn(p[i], this.svg) ? p[i].getAttribute("d") : "hidden");
+		if (c) s.push(JSON.stringify(canvasBoxes(this, c)));
 		s.push(this.hl ? this.hl.getAttribute("d") : "");
 		return s;
 	};
 
 	function hiddenEl(e) { return !e || getComputedStyle(e).display === "none"; }
+	/* e and its ancestors up to top not display:none */
+	function shownIn(e, top) {
+		for (; e && e !== top; e = e.parentNode) if (hiddenEl(e)) return false;
+		return !!e;
+	}
+	/* The boxes the canvas c drew (its list, in SVG units), checked against
+	 * what is on it; throws, failing the check that asked, when
+	 *  - the canvas is not at the size it is shown at in device pixels
+	 *    (blurred, or drawn at the wrong scale), or not where its
+	 *    <foreignObject> is;
+	 *  - a box 3 device pixels wide or more is not its colour, opaque, at
+	 *    its centre; a narrower one has nothing drawn at its centre;
+	 *  - something is drawn more than a pixel away from every box. */
+	function canvasBoxes(g, c) {
+		var fo = c.parentNode, fx = +fo.getAttribute("x"), fy = +fo.getAttribute("y");
+		var fw = +fo.getAttribute("width"), fh = +fo.getAttribute("height"), m = g.svg.getScreenCTM();
+		var dpr = window.devicePixelRatio || 1, want = Math.ceil(fw * m.a * dpr), bad = [];
+		if (Math.abs(c.width - want) > 1)
+			throw new Error("canvas " + c.width + " px wide, shown at " + want + " device px");
+		var cr = c.getBoundingClientRect(), at = g.client(fx, fy);
+		if (!near(cr.left, at.x, 1) || !near(cr.top, at.y, 1) || !near(cr.width, fw * m.a, 1) ||
+		    !near(cr.height, fh * m.d, 1))
+			throw new Error("canvas at " + [cr.left, cr.top, cr.width, cr.height] + ", its place " +
+					[at.x, at.y, fw * m.a, fh * m.d]);
+		var sx = c.width / fw, sy = c.height / fh, W = c.width, H = c.height;
+		var px = c.getContext("2d").getImageData(0, 0, W, H).data, cover = new Uint8Array(W * H);
+		var list = c.aflameBoxes(), i, k, x, y;
+		list.forEach(function (b) {
+			var x0 = Math.max(0, Math.floor((b.x - fx) * sx) - 1), x1 = Math.min(W, Math.ceil((b.x + b.w - fx) * sx) + 1);
+			var y0 = Math.max(0, Math.floor((b.y - fy) * sy) - 1), y1 = Math.min(H, Math.ceil((b.y + b.h - fy) * sy) + 1);
+			for (y = y0; y < y1; y++) cover.fill(1, y * W + x0, y * W + x1);
+			x = Math.floor((b.x + b.w / 2 - fx) * sx);
+			y = Math.floor((b.y + b.h / 2 - fy) * sy);
+			k = 4 * (y * W + x);
+			var got = "#" + [px[k], px[k + 1], px[k + 2]].map(function (v) {
+				return (256 + v).toString(16).slice(1);
+			}).join("");
+			if (b.w * sx >= 3 ? got !== b.fill || px[k + 3] !== 255 : b.w * sx >= 0.5 && px[k + 3] === 0)
+				bad.push(JSON.stringify(b) + " shows " + got + "/" + px[k + 3]);
+		});
+		for (i = 0; i < W * H && bad.length < 5; i++)
+			if (px[4 * i + 3] && !cover[i]) bad.push("pixel " + (i % W) + "," + Math.floor(i / W) + " drawn outside every box");
+		if (bad.length)
+			throw new Error("canvas pixels differ from its boxes: " + bad.slice(0, 3).join("; "));
+		return list;
+	}
 	function parse(s) {
 		var m = /^(.*) \(([\d,]+) (.+?), (\d+\.\d\d)%(?:, (\d+\.\d\d)% of zoom)?(?:; [-+]?\d+\.\d\d%)?\)$/.exec(s);
 		return m && { name: m[1], n: +m[2].replace(/,/g, ""), unit: m[3], pct: +m[4],
@@ -420,6 +481,33 @@
 		run("third graph works", function () {
 			var d = parse(c.hover(c.drawn()[0]));
 			ok("third graph hover", d && d.name === "all" && d.pct === 100, c.dt.textContent);
+		});
+		run("canvas at the page's scale", function () {
+			/* the first graph shown 1.5 times its size: a zoom draws its
+			 * canvas at that many device pixels, its frames where they are */
+			var h0 = +a.svg.getAttribute("height");
+			a.svg.style.width = "1800px";
+			a.svg.style.height = 1.5 * h0 + "px";
+			a.press(a.rz);
+			ok("file's paths when not zoomed", !a.canvas(), "canvas shown");
+			var foo = a.rect("foo");
+			a.click(foo);
+			var cv = a.canvas();
+			ok("canvas shown when zoomed", !!cv, "no canvas");
+			if (!cv) return;
+			eq("canvas device pixels", cv.width, Math.ceil(1180 * 1.5 * (window.devicePixelRatio || 1)));
+			var row = a.drawn().filter(function (r) { return r.y === foo.y; });
+			ok("zoomed frame full width on the canvas", row.length === 1 && row[0].x === 10 && row[0].w === 1180,
+			   JSON.stringify(row.slice(0, 3)));
+			var fo = cv.parentNode, sx = cv.width / +fo.getAttribute("width");
+			var y = Math.floor((foo.y + 7 - +fo.getAttribute("y")) * sx), px = cv.getContext("2d").getImageData(0, y, cv.width, 1).data;
+			var last = 4 * (cv.width - 2), fill = row[0] && row[0].fill;
+			eq("right end of the zoomed frame drawn", "#" + [px[last], px[last + 1], px[last + 2]].map(function (v) {
+				return (256 + v).toString(16).slice(1);
+			}).join(""), fill);
+			a.press(a.rz);
+			ok("Reset Zoom shows the file's paths", !a.canvas() && a.drawn().length > 0, "canvas still shown");
+			a.svg.style.width = a.svg.style.height = "";
 		});
 		run("inline graphs leave the URL alone", function () {
 			eq("inline graphs leave the URL alone", location.hash, "");
@@ -680,12 +768,10 @@
 		checkIntact("", cfg.scripts);
 	}
 
-	/* runs of sub-pixel frames (issue 19): every box of every path, in
-	 * order of colour, row and x */
+	/* runs of sub-pixel frames (issue 19): every box drawn (the paths
+	 * shown, or the canvas), in order of colour, row and x */
 	function boxes(g) {
-		var p = g.fr.getElementsByTagName("path"), out = [];
-		for (var i = 0; i < p.length; i++) out = out.concat(rects(p[i]));
-		return out.sort(function (a, b) {
+		return g.drawn().sort(function (a, b) {
 			return a.fill < b.fill ? -1 : a.fill > b.fill ? 1 : a.y - b.y || a.x - b.x;
 		});
 	}
@@ -695,17 +781,24 @@
 		return a.fill === b.fill && a.y === b.y && a.h === b.h &&
 			Math.abs(a.x - b.x) < 0.11 && Math.abs(a.w - b.w) < 0.11;
 	}
-	function blended(fm) {
-		var p = fm ? fm.getElementsByTagName("path") : [], out = [];
+	/* the blended boxes drawn: in the paths of <g class="fm">, or on the
+	 * canvas the boxes it says are blends */
+	function blended(g, fm) {
+		var c = g.canvas();
+		if (c) return canvasBoxes(g, c).filter(function (r) { return r.blend; });
+		var p = fm && shownIn(fm, g.svg) ? fm.getElementsByTagName("path") : [], out = [];
 		for (var i = 0; i < p.length; i++) out = out.concat(rects(p[i]));
 		return out;
 	}
 	/* boxes under a pixel wide drawn in a group's own colour (outside
-	 * <g class="fm">): none, lone narrow frames too are blends */
+	 * <g class="fm">, or not a blend on the canvas): none, lone narrow
+	 * frames too are blends */
 	function narrowExact(g, fm) {
+		var c = g.canvas();
+		if (c) return canvasBoxes(g, c).filter(function (r) { return !r.blend && r.w < 1; });
 		var p = g.fr.getElementsByTagName("path"), out = [];
 		for (var i = 0; i < p.length; i++)
-			if (p[i].parentNode !== fm)
+			if (p[i].parentNode !== fm && shownIn(p[i], g.svg))
 				out = out.concat(rects(p[i]).filter(function (r) { return r.w < 1; }));
 		return out;
 	}
@@ -721,8 +814,8 @@
 			ok("blends drawn", fm && rects(fm.getElementsByTagName("path")[0]).length > 0, "no <g class=fm> with boxes");
 			if (!cfg.x.lone)
 				ok("fewer boxes than frames", file.length < cfg.x.frames * 0.6, file.length + " boxes, " + cfg.x.frames + " frames");
-			ok("blended boxes at most a pixel wide", blended(fm).every(function (r) { return r.w > 0 && r.w <= 1; }),
-			   JSON.stringify(blended(fm).filter(function (r) { return !(r.w > 0 && r.w <= 1); }).slice(0, 2)));
+			ok("blended boxes at most a pixel wide", blended(g, fm).every(function (r) { return r.w > 0 && r.w <= 1; }),
+			   JSON.stringify(blended(g, fm).filter(function (r) { return !(r.w > 0 && r.w <= 1); }).slice(0, 2)));
 		});
 		run("zoom at the same scale draws the file's boxes", function () {
 			/* the root's only child, all_threads, is as wide as the root */
@@ -742,8 +835,8 @@
 			g.click(q);
 			var now = g.drawn(), narrow = now.filter(function (r) { return r.w < 1; }).length;
 			/* its tail frames are two pixels wide now: none merged */
-			ok("no box under a pixel", q && narrow === 0 && blended(fm).length === 0,
-			   narrow + " narrow boxes, " + blended(fm).length + " blended");
+			ok("no box under a pixel", q && narrow === 0 && blended(g, fm).length === 0,
+			   narrow + " narrow boxes, " + blended(g, fm).length + " blended");
 			g.press(g.rz);
 			ok("Reset Zoom restores the file's paths", g.geometry().join("|") === initial, "geometry differs");
 		});
