@@ -61,8 +61,11 @@ static char *store_bytes(struct af_tree *t, const char *s, size_t len)
 {
 	struct af_strblock *b = t->blocks;
 	if (!b || b->cap - b->used < len + 1) {
-		size_t cap = len + 1 > STRBLOCK_MIN ? len + 1 : STRBLOCK_MIN;
-		b = af_xmalloc(sizeof *b + cap);
+		/* a reserved size is whole huge pages, header included */
+		size_t cap = t->strblock_size ? t->strblock_size - sizeof *b : STRBLOCK_MIN;
+		if (cap < len + 1)
+			cap = len + 1;
+		b = af_xmalloc_huge(sizeof *b + cap);
 		b->used = 0;
 		b->cap = cap;
 		b->next = t->blocks;
@@ -75,10 +78,10 @@ static char *store_bytes(struct af_tree *t, const char *s, size_t len)
 	return p;
 }
 
-static void rehash_names(struct af_tree *t)
+/* The name table with n slots (a power of two; a MiB or more in huge pages). */
+static void rehash_names(struct af_tree *t, size_t n)
 {
-	size_t n = t->nname_slots ? t->nname_slots * 2 : 64;   /* small runs: few pages */
-	struct af_name_slot *slots = af_xmalloc(n * sizeof *slots);
+	struct af_name_slot *slots = af_xmalloc_huge(n * sizeof *slots);
 	for (size_t i = 0; i < n; i++)
 		slots[i].id = AF_NONE;
 	for (size_t id = 0; id < t->nnames; id++) {
@@ -109,8 +112,8 @@ uint32_t af_tree_intern(struct af_tree *t, const char *s, size_t len)
 /* Intern a name no longer than AF_NAME_MAX whose hash h is known. */
 static uint32_t intern_hashed(struct af_tree *t, const char *s, size_t len, uint32_t h)
 {
-	if ((t->nnames + 1) * 2 > t->nname_slots)
-		rehash_names(t);
+	if ((t->nnames + 1) * 2 > t->nname_slots)   /* small runs start small: few pages */
+		rehash_names(t, t->nname_slots ? t->nname_slots * 2 : 64);
 	size_t mask = t->nname_slots - 1, i = h & mask;
 	for (; t->name_slots[i].id != AF_NONE; i = (i + 1) & mask) {
 		if (t->name_slots[i].hash != h)
@@ -276,8 +279,43 @@ static void rehash_paths(struct af_tree *t, size_t n)
 	t->npath_slots = n;
 }
 
+/* A large input's names: their records, their table and their bytes get
+ * room at once, in huge pages. Grown from a small start, each size of those
+ * was fresh 4 KiB pages, a page fault each (15-25 us on this VM): about 450
+ * faults for the 60 MB bench file, a tenth of its run (issue 19). The
+ * guess is a name per 4 nodes (the bench has one per 11, perf's collapsed
+ * stacks about one per 3); a smaller input keeps the small start, as a
+ * huge page costs more than the few pages it would use. */
+enum { NAMES_RESERVED_MIN = 65536 };   /* a MiB of records */
+
+static void reserve_names(struct af_tree *t, size_t nodes)
+{
+	size_t names = nodes / 4;
+	if (names < NAMES_RESERVED_MIN / 2)
+		return;
+	if (names < NAMES_RESERVED_MIN)
+		names = NAMES_RESERVED_MIN;
+	if (names > t->cap_names) {
+		struct af_name *room = af_xmalloc_huge(names * sizeof *room);
+		memcpy(room, t->names, t->nnames * sizeof *room);
+		free(t->names);
+		t->names = room;
+		t->cap_names = names;
+	}
+	size_t slots = t->nname_slots ? t->nname_slots : 64;
+	while (slots < names * 2)
+		slots *= 2;
+	if (slots > t->nname_slots)
+		rehash_names(t, slots);
+	/* bytes: 32 a name, in 2 to 8 MiB blocks */
+	const size_t huge = (size_t)2 << 20;
+	size_t block = names * 32 < 4 * huge ? names * 32 : 4 * huge;
+	t->strblock_size = (block + huge - 1) & ~(huge - 1);
+}
+
 void af_tree_path_reserve(struct af_tree *t, size_t nodes)
 {
+	reserve_names(t, nodes);
 	/* small inputs get a small table: a zeroed page is a page fault, and
 	 * on a small run page faults are most of the CPU (issue 19) */
 	size_t n = 64;

@@ -56,6 +56,7 @@ struct af_tree {
 	struct af_name_slot { uint32_t id, hash; } *name_slots;
 	size_t nname_slots;
 	struct af_strblock *blocks;
+	size_t strblock_size;   /* bytes of the next block (0: the small default) */
 	/* name id -> rank in byte-wise sorted order, built by af_tree_name_ranks */
 	uint32_t *rank;
 	size_t nranked;
@@ -124,7 +125,8 @@ static inline uint64_t af_tree_path_key(uint64_t parent_key, uint64_t name_hash)
 uint64_t af_tree_name_hash(const char *s, size_t len);
 /* Room for `nodes` frames in the path table without growing it (a size
  * guessed from the input: the pages of a large calloc are only made when
- * touched, so an overestimate costs address space, not memory). */
+ * touched, so an overestimate costs address space, not memory). A large
+ * guess also makes room for names, in huge pages (tree.c: reserve_names). */
 void af_tree_path_reserve(struct af_tree *t, size_t nodes);
 static inline void af_tree_path_prefetch(const struct af_tree *t, uint64_t key)
 {
