@@ -292,6 +292,45 @@ void test_tree_path_children(void)
 	af_tree_release(&t);
 }
 
+/* A large reservation moves the names interned before it (their records,
+ * table and bytes) into room made at once: every name keeps its id and
+ * bytes, and names past the guess, and longer than a whole string block's
+ * default, still intern. */
+void test_tree_path_reserve_names(void)
+{
+	struct af_tree t;
+	af_tree_init(&t);
+	uint32_t before = af_tree_intern_str(&t, "before");
+	uint64_t k = AF_PATH_ROOT_KEY;
+	uint32_t a = path(&t, AF_ROOT, &k, "a");
+	af_tree_path_reserve(&t, 4 * 65536);
+	OK(t.cap_names >= 65536);
+	INT_EQ(af_tree_intern_str(&t, "all"), 0);
+	INT_EQ(af_tree_intern_str(&t, "before"), before);
+	k = AF_PATH_ROOT_KEY;
+	INT_EQ(path(&t, AF_ROOT, &k, "a"), a);
+	enum { N = 150000 };   /* past the reserved 65536: the tables grow again */
+	char name[32];
+	uint32_t first = (uint32_t)t.nnames;
+	for (unsigned i = 0; i < N; i++) {
+		snprintf(name, sizeof name, "frame.%u", i);
+		INT_EQ(af_tree_intern_str(&t, name), first + i);
+	}
+	char *big = malloc(AF_NAME_MAX);   /* a name of a string block's size */
+	memset(big, 'x', AF_NAME_MAX);
+	uint32_t bid = af_tree_intern(&t, big, AF_NAME_MAX);
+	for (unsigned i = 0; i < N; i += 997) {
+		snprintf(name, sizeof name, "frame.%u", i);
+		STR_EQ(af_tree_name(&t, first + i), name);
+		INT_EQ(af_tree_intern_str(&t, name), first + i);
+	}
+	INT_EQ(af_tree_name_len(&t, bid), AF_NAME_MAX);
+	INT_EQ(af_tree_intern(&t, big, AF_NAME_MAX), bid);
+	STR_EQ(af_tree_name(&t, before), "before");
+	free(big);
+	af_tree_release(&t);
+}
+
 /* Keys that collide, as frames crafted against a known secret would:
  * frames are told apart by their parent and bytes, never by the key. */
 void test_tree_path_same_keys(void)
