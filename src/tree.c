@@ -78,10 +78,12 @@ static char *store_bytes(struct af_tree *t, const char *s, size_t len)
 	return p;
 }
 
-/* The name table with n slots (a power of two; a MiB or more in huge pages). */
+/* The name table with n slots (a power of two), in huge pages once a
+ * large input has reserved room for its names (reserve_names). */
 static void rehash_names(struct af_tree *t, size_t n)
 {
-	struct af_name_slot *slots = af_xmalloc_huge(n * sizeof *slots);
+	size_t bytes = n * sizeof(struct af_name_slot);
+	struct af_name_slot *slots = t->strblock_size ? af_xmalloc_huge(bytes) : af_xmalloc(bytes);
 	for (size_t i = 0; i < n; i++)
 		slots[i].id = AF_NONE;
 	for (size_t id = 0; id < t->nnames; id++) {
@@ -302,15 +304,15 @@ static void reserve_names(struct af_tree *t, size_t nodes)
 		t->names = room;
 		t->cap_names = names;
 	}
+	/* bytes: 32 a name, in 2 to 8 MiB blocks */
+	const size_t huge = (size_t)2 << 20;
+	size_t block = names * 32 < 4 * huge ? names * 32 : 4 * huge;
+	t->strblock_size = (block + huge - 1) & ~(huge - 1);
 	size_t slots = t->nname_slots ? t->nname_slots : 64;
 	while (slots < names * 2)
 		slots *= 2;
 	if (slots > t->nname_slots)
 		rehash_names(t, slots);
-	/* bytes: 32 a name, in 2 to 8 MiB blocks */
-	const size_t huge = (size_t)2 << 20;
-	size_t block = names * 32 < 4 * huge ? names * 32 : 4 * huge;
-	t->strblock_size = (block + huge - 1) & ~(huge - 1);
 }
 
 void af_tree_path_reserve(struct af_tree *t, size_t nodes)
