@@ -29,6 +29,21 @@ folds_to "track-event slices named (upstream)" "$P/track_event_callstacks.pftrac
 process-42 (42);CallstackThread (4242);Inline Slice 2 0
 process-42 (42);CallstackThread (4242);Interned Slice 0"
 
+# a real system trace (tests/data/perfetto/SOURCES.md): the same stacks and
+# times as a separate decoding of its trace marks (tests/tools/perfetto_marks.py)
+NIA=$P/nowinandroid-system.pftrace
+if command -v python3 >/dev/null; then
+	"$AFLAME" --format folded "$NIA" 2>"$TMP/nia.err" |
+		sed -E 's/^process-[0-9]+ \([0-9]+\);thread-([0-9]+) \([0-9]+\)/tid\1/' | LC_ALL=C sort >"$TMP/nia.ours"
+	python3 tests/tools/perfetto_marks.py "$NIA" | LC_ALL=C sort >"$TMP/nia.theirs"
+	check "perfetto/real system trace: 90 stacks" test "$(grep -c . "$TMP/nia.theirs")" = 90
+	check "perfetto/real system trace: stacks and times as a separate decoding" cmp "$TMP/nia.ours" "$TMP/nia.theirs"
+	check "perfetto/real system trace: the service's dropped data said" \
+		grep -qx "aflame-render: $NIA: warning: 5 packets after which the tracing service dropped data" "$TMP/nia.err"
+else
+	skip "perfetto/real system trace" "python3 not installed"
+fi
+
 CORNERS="com.example.app (10);RenderThread (12);DrawFrame 200
 com.example.app (10);RenderThread (12);DrawFrame;flush commands 300
 com.example.app (10);RenderThread (12);syncFrameState 0
