@@ -43,6 +43,7 @@
 #include "inflate.h"
 #include "names.h"
 #include "proto.h"
+#include "radix.h"
 #include "util.h"
 
 #include <inttypes.h>
@@ -153,6 +154,8 @@ struct pf {
 	struct af_idmap track_ids;            /* uuid -> tracks[] */
 	struct pev *ev;                       /* gathered, not yet folded, in file order */
 	size_t nev, cap_ev;
+	uint64_t *order;                      /* fold_sorted's keys and their scratch */
+	size_t cap_order;
 	uint64_t events;                      /* slice events in all */
 	/* streaming (see the top): */
 	bool stream;                          /* fold as the watermark passes */
@@ -1724,13 +1727,46 @@ static void fold_event(struct pf *f, struct atrace_slices *r, const struct pev *
 	}
 }
 
-/* Fold the gathered events at or before time upto, in time order (equal
- * times in file order), and keep the rest in file order. */
-static void fold_upto(struct pf *f, uint64_t upto)
+/* Sorting costs 16 bytes an event: batches up to this many (every batch of
+ * a streaming walk, in practice, and small traces read at once). */
+enum { SORT_MAX = 1 << 20 };
+
+/* Fold the gathered events at or before time upto in time order (equal
+ * times in file order) by sorting them on their time since the earliest:
+ * false, with nothing folded, when that does not fit 32 bits (they span
+ * 4.3 s or more) or they are too many. */
+static bool fold_sorted(struct pf *f, struct atrace_slices *r, uint64_t upto)
 {
-	if (f->nev == 0)
-		return;
-	struct atrace_slices *r = slices_of(f);
+	size_t m = 0;
+	uint64_t lo = UINT64_MAX, hi = 0;
+	for (size_t i = 0; i < f->nev; i++) {
+		uint64_t ts = f->ev[i].ts;
+		if (ts <= upto) {
+			m++;
+			lo = ts < lo ? ts : lo;
+			hi = ts > hi ? ts : hi;
+		}
+	}
+	if (m == 0)
+		return true;
+	if (m > SORT_MAX || hi - lo > UINT32_MAX || f->nev > UINT32_MAX)
+		return false;
+	af_grow(&f->order, &f->cap_order, 2 * m, sizeof *f->order);
+	for (size_t i = 0, j = 0; i < f->nev; i++)
+		if (f->ev[i].ts <= upto)
+			f->order[j++] = (f->ev[i].ts - lo) << 32 | i;
+	const uint64_t *order = af_radix_sort_high(f->order, f->order + m, m);
+	for (size_t j = 0; j < m; j++)
+		fold_event(f, r, &f->ev[(uint32_t)order[j]]);
+	f->folded = hi;
+	f->folded_any = true;
+	return true;
+}
+
+/* The same by merging the runs the events came in (memory for a run, not
+ * an event). */
+static void fold_merged(struct pf *f, struct atrace_slices *r, uint64_t upto)
+{
 	struct merge g;
 	merge_init(&g, f->ev, f->nev);
 	for (const struct pev *e; (e = merge_next(&g, upto));) {
@@ -1739,6 +1775,17 @@ static void fold_upto(struct pf *f, uint64_t upto)
 		f->folded_any = true;
 	}
 	merge_release(&g);
+}
+
+/* Fold the gathered events at or before time upto, in time order (equal
+ * times in file order), and keep the rest in file order. */
+static void fold_upto(struct pf *f, uint64_t upto)
+{
+	if (f->nev == 0)
+		return;
+	struct atrace_slices *r = slices_of(f);
+	if (!fold_sorted(f, r, upto))
+		fold_merged(f, r, upto);
 	size_t kept = 0;
 	f->texts_next.len = 0;
 	for (size_t i = 0; i < f->nev; i++) {
@@ -1906,6 +1953,7 @@ static void pf_release(struct pf *f)
 	free(f->tracks);
 	af_idmap_release(&f->track_ids);
 	free(f->ev);
+	free(f->order);
 	atrace_slices_free(f->slices);
 	free(f->sources);
 	af_idmap_release(&f->source_ids);

@@ -160,7 +160,7 @@ if ! command -v python3 >/dev/null; then
 	skip "perfetto/streaming fold" "python3 not installed"
 else
 	ORDER=tests/tools/perfetto_order.py
-	variants="percpu late-cpu rewind late-name decorated marks padded"
+	variants="percpu late-cpu rewind late-name decorated marks padded wide"
 	python3 "$ORDER" sorted "$TMP/o-sorted.pftrace" $(for v in $variants; do echo "$v $TMP/o-$v.pftrace"; done)
 	"$AFLAME" --format folded "$TMP/o-sorted.pftrace" >"$TMP/o-sorted.folded" 2>/dev/null
 	"$AFLAME" --format folded --flamechart "$TMP/o-sorted.pftrace" >"$TMP/o-sorted.chart" 2>/dev/null
@@ -174,6 +174,8 @@ else
 		same_file "perfetto/streaming: $v folds as sorted" "$TMP/o-$v.folded" "$TMP/o-sorted.folded"
 		same_file "perfetto/streaming: $v charts as sorted" "$TMP/o-$v.chart" "$TMP/o-sorted.chart"
 	done
+	# sorted by time where a fold spans under 2^32 ns, merged where it spans more
+	same_file "perfetto/streaming: wide (merged, not sorted) folds as sorted" "$TMP/o-wide.folded" "$TMP/o-sorted.folded"
 	# the marks kept as text (copied out of the reader's window) are read
 	# as written: every counter counted, every end names its open slice
 	"$AFLAME" --info "$TMP/o-marks.pftrace" >"$TMP/o-marks.info" 2>&1

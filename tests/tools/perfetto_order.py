@@ -28,6 +28,10 @@ fallback:
   padded     as percpu, with a field the reader skips in some packets that
              makes them larger than half of the reader's 256 KiB window
              (some larger than all of it): read where the file is mapped
+  wide       as late-cpu, with a counter mark on another thread 5 s
+             before the first event: a fold at the end over more than
+             2^32 ns, which the reader merges instead of sorting (the
+             graph is the same; flame-chart times count from the counter)
 
 Enough events (24000) that the reader folds several times before the end.
 Deterministic (a fixed seed). Several variants in one run share the events
@@ -174,8 +178,10 @@ def layout(variant, evs):
             data.append(bundle(0, [e[:3] for e in evs[i:i + 256]], 1))
         return b"".join(data)
     bundles = percpu(with_marks(evs) if variant == "marks" else evs)
-    if variant == "late-cpu":
+    if variant in ("late-cpu", "wide"):
         bundles = [b for b in bundles if b[0] != 3] + [b for b in bundles if b[0] == 3]
+        if variant == "wide":
+            bundles = [(2, [(evs[0][0] - 5_000_000_000, 199, b"C|100|gap|1\n")])] + bundles
     elif variant == "rewind":
         k = next(i for i, b in enumerate(bundles) if b[0] == 0 and i > 40)
         bundles = bundles[:k] + bundles[k + 1:] + [bundles[k]]
