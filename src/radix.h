@@ -8,10 +8,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Sort a[0..n) by a[i] >> 32, stably; tmp has room for n keys. Returns the
- * sorted array: a or tmp (the other one is scratch). Linear: a pass to
- * count, then one per byte of the high half that the keys do not all share
- * (three for times within 16 ms in ns). */
-uint64_t *af_radix_sort_high(uint64_t *a, uint64_t *tmp, size_t n);
+/* Sort a[0..n) by a[i] >> 32, stably, where no key's high half is above
+ * max; tmp has room for n keys. Returns the sorted array: a or tmp (the
+ * other one is scratch). Linear: a count and a scatter pass per digit of
+ * up to 12 bits that max has (two for times within 16 ms in ns). */
+uint64_t *af_radix_sort_high(uint64_t *a, uint64_t *tmp, size_t n, uint32_t max);
 
 #endif

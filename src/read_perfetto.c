@@ -1755,7 +1755,7 @@ static bool fold_sorted(struct pf *f, struct atrace_slices *r, uint64_t upto)
 	for (size_t i = 0, j = 0; i < f->nev; i++)
 		if (f->ev[i].ts <= upto)
 			f->order[j++] = (f->ev[i].ts - lo) << 32 | i;
-	const uint64_t *order = af_radix_sort_high(f->order, f->order + m, m);
+	const uint64_t *order = af_radix_sort_high(f->order, f->order + m, m, (uint32_t)(hi - lo));
 	for (size_t j = 0; j < m; j++)
 		fold_event(f, r, &f->ev[(uint32_t)order[j]]);
 	f->folded = hi;
