@@ -645,18 +645,17 @@ static bool ftrace_event_fast(const uint8_t *p, const uint8_t *end, struct fev *
 	 * pid, print { ip, buf }, each once, in that order (lengths of one
 	 * byte: a mark of up to 127 bytes). */
 	const uint8_t *r = p;
-	struct fev x = { 0 };
-	if (r < end && *r++ == (1 << 3 | AF_WIRE_VARINT) && fast_varint(&r, end, &x.ts) &&
-	    r < end && *r++ == (2 << 3 | AF_WIRE_VARINT) && fast_varint(&r, end, &x.tid) &&
+	if (r < end && *r++ == (1 << 3 | AF_WIRE_VARINT) && fast_varint(&r, end, &e->ts) &&
+	    r < end && *r++ == (2 << 3 | AF_WIRE_VARINT) && fast_varint(&r, end, &e->tid) &&
 	    r < end && *r++ == (3 << 3 | AF_WIRE_LEN) && len_to_end(&r, end) &&
 	    r < end && *r++ == (1 << 3 | AF_WIRE_VARINT) && (r = skip_value(r, end, AF_WIRE_VARINT)) &&
 	    r < end && *r++ == (2 << 3 | AF_WIRE_LEN) && len_to_end(&r, end)) {
-		x.buf = r;
-		x.n = (size_t)(end - r);
-		*e = x;
+		e->buf = r;
+		e->n = (size_t)(end - r);
 		return true;
 	}
 	/* Any other order or fields: */
+	*e = (struct fev){ 0 };
 	while (p && p < end) {
 		unsigned tag = *p++;
 		if (tag >= 0x80 || tag < 8)
@@ -759,6 +758,30 @@ static inline int next_field(struct af_proto *m, struct af_proto_field *x)
 	return 1;
 }
 
+/* The events at m's position that the fast path reads (a one-byte tag and
+ * length, the layout ftrace_event_fast knows), read in place without the
+ * walker's field records; true if there were any, *ts the last one's time.
+ * The first one it cannot read is left for the walker. */
+static bool fast_events(struct pf *f, struct af_proto *m, uint64_t *ts)
+{
+	const uint8_t *p = m->c.data + m->c.pos, *end = m->c.data + m->c.len, *start = p;
+	struct fev e;
+	while (end - p >= 2 && p[0] == (2 << 3 | AF_WIRE_LEN) && p[1] < 0x80 && p[1] <= end - p - 2 &&
+	       ftrace_event_fast(p + 2, p + 2 + p[1], &e)) {
+		p += 2 + p[1];
+		f->ftrace++;
+		*ts = e.ts;
+		if (e.buf) {
+			f->prints++;
+			print_event(f, e.ts, e.tid, e.buf, e.n);
+		} else {
+			f->other_events++;
+		}
+	}
+	m->c.pos = (size_t)(p - m->c.data);
+	return p != start;
+}
+
 /* FtraceEventBundle: cpu 1, events 2 (one CPU's, in time order). */
 static int ftrace_bundle(struct pf *f, const struct seq *s, const struct af_proto *pkt,
 			 const struct af_proto_field *fl)
@@ -772,7 +795,7 @@ static int ftrace_bundle(struct pf *f, const struct seq *s, const struct af_prot
 	uint64_t ts = 0;
 	bool any = false;
 	int rc;
-	while ((rc = next_field(&m, &x)) > 0) {
+	while (((any |= fast_events(f, &m, &ts)), rc = next_field(&m, &x)) > 0) {
 		if (x.num == 1 && x.wire == AF_WIRE_VARINT) {
 			if (any)
 				source_at(f, ts);
