@@ -36,13 +36,13 @@ make_input() {
 art=$DATA/art-4.09M.trace
 make_input "$art" "$GEN/gen_art" legacy 4090000 1
 make_input "$DATA/art-4.09M-streaming.trace" "$GEN/gen_art" streaming 4090000 1
-make_input "$DATA/folded-60M.folded" "$GEN/gen_folded" 54600 33 1
-make_input "$DATA/folded-247M.folded" "$GEN/gen_folded" 216600 33 2
+make_input "$DATA/folded-60M.folded" "$GEN/gen_folded" 51700 33 1
+make_input "$DATA/folded-247M.folded" "$GEN/gen_folded" 205200 33 2
 # the same lines in random order (a seeded shuffle in the generator), as
 # concatenated files and many collapsers give: each line then shares little
 # with the one before (issue 19)
-make_input "$DATA/folded-60M-random.folded" "$GEN/gen_folded" 54600 33 1 random
-make_input "$DATA/folded-247M-random.folded" "$GEN/gen_folded" 216600 33 2 random
+make_input "$DATA/folded-60M-random.folded" "$GEN/gen_folded" 51700 33 1 random
+make_input "$DATA/folded-247M-random.folded" "$GEN/gen_folded" 205200 33 2 random
 make_input "$DATA/atrace-200M.txt" "$GEN/gen_atrace" 2200000 1
 make_input "$DATA/perfetto-200M.pftrace" "$GEN/gen_perfetto" 4400000 1
 # systrace.py's HTML (Android 7-10): a 4 MB trace viewer, a controller JSON
