@@ -160,8 +160,11 @@ void atrace_slices_end(struct atrace_slices *r, uint64_t tid, uint64_t ts);
 uint32_t atrace_slices_name(struct atrace_slices *r, const char *s, size_t n);
 void atrace_slices_mark_begin(struct atrace_slices *r, uint64_t tid, int64_t pid, uint64_t ts, uint32_t name);
 /* Names from a process listing (PROCESS DUMP, Perfetto's process tree and
- * descriptors); a name the thread gave itself in an event wins. */
-void atrace_slices_name_thread(struct atrace_slices *r, uint64_t tid, int64_t pid,
+ * descriptors); a name the thread gave itself in an event wins. True when
+ * the thread's slices already went under another process (its first
+ * slice came before this name): a fold with every name known first would
+ * differ. */
+bool atrace_slices_name_thread(struct atrace_slices *r, uint64_t tid, int64_t pid,
 			       const char *name, size_t n);
 void atrace_slices_name_process(struct atrace_slices *r, int64_t pid, const char *name, size_t n);
 /* Events seen so far. */

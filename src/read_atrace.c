@@ -677,15 +677,22 @@ void atrace_slices_end(struct atrace_slices *r, uint64_t tid, uint64_t ts)
 	end_slice(r, th, NULL, 0, ts);
 }
 
-void atrace_slices_name_thread(struct atrace_slices *r, uint64_t tid, int64_t pid, const char *name, size_t n)
+bool atrace_slices_name_thread(struct atrace_slices *r, uint64_t tid, int64_t pid, const char *name, size_t n)
 {
 	if (tid == 0)
-		return;
+		return false;
 	struct athread *th = thread_at(r, tid, 0);
-	if (pid >= 0)
+	bool moved = false;
+	if (pid >= 0) {
+		/* placed at its first slice by an earlier name or its marks
+		 * (start_thread), where this one would have put it elsewhere */
+		moved = th->node != AF_NONE && !r->o->async && th->tgid < 0 &&
+			r->p->threads[th->pindex].pid != (uint64_t)pid;
 		th->dump_tgid = pid;
+	}
 	if (n)
 		th->dump_name = af_tree_intern(&r->p->tree, name, n);
+	return moved;
 }
 
 void atrace_slices_name_process(struct atrace_slices *r, int64_t pid, const char *name, size_t n)

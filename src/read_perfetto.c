@@ -30,12 +30,13 @@
  * tree, not the trace. A streaming walk reads a large file a window at a
  * time (af_window), so a print event's mark is read as it is gathered (a
  * B|pid|name keeps an index into the names seen, a bare E is an end) and
- * any other text kept is copied. Names must be known
- * before the first slice, so a first walk over the packets' headers gathers
- * them. An event earlier than one already folded (a source that starts
- * late, a bundle far out of order) or compressed packets make the reader
- * gather every event and fold them at the end instead, as if it had never
- * streamed: the builder sees the same calls either way.
+ * any other text kept is copied. Names reach the slice builder as they
+ * come; only a thread's process must be known at its first slice. An
+ * event earlier than one already folded (a source that starts late, a
+ * bundle far out of order), a name that moves a thread already folded to
+ * another process, or compressed packets make the reader gather every
+ * event and fold them at the end instead, as if it had never streamed:
+ * the builder sees the same calls either way.
  * Every length is checked by the protobuf walker. */
 #include "atrace.h"
 #include "demangle.h"
@@ -123,7 +124,7 @@ struct heap_stack {                       /* one callstack of one heap */
  * each callstack's last sample, the fold draws only those, so a stack that
  * ends at 0 draws nothing and each resolves with the interned data of its
  * own dump. */
-enum draw { DRAW_SLICES, DRAW_CPU, DRAW_HEAP_SCAN, DRAW_HEAP, DRAW_NAMES };
+enum draw { DRAW_SLICES, DRAW_CPU, DRAW_HEAP_SCAN, DRAW_HEAP };
 
 /* Where slice events come from, each in time order: (sequence, ftrace
  * CPU) or a sequence's track events. */
@@ -172,7 +173,7 @@ struct pf {
 	uint32_t source;                      /* its index, AF_NONE until its first event */
 	const struct af_input *in;
 	size_t consumed;                      /* in->data before this is done with */
-	/* A streaming walk and scan_names read a large mapped file through a
+	/* A streaming walk reads a large mapped file through a
 	 * window (af_window): faulting the mapping in costs more than the
 	 * rest of the reading on a VM. Nothing may then point into the bytes
 	 * of a packet once it is done: */
@@ -482,15 +483,21 @@ static void print_event(struct pf *f, uint64_t ts, uint64_t tid, const uint8_t *
 	}
 }
 
-/* A name for a thread or process. A streaming walk has them all already,
- * from scan_names. */
+/* A name for a thread or process, kept for the slice builder (made at the
+ * first fold, with every name so far), or given to it at once when it is
+ * there already (streaming). A name that moves a thread whose slices were
+ * already folded under another process makes the reader start again
+ * without streaming: a fold at the end knows every name first. */
 static void add_name(struct pf *f, bool thread, uint64_t id, int64_t pid, const uint8_t *s, size_t n)
 {
-	if (f->stream)
-		return;
 	af_grow(&f->names, &f->cap_names, f->nnames + 1, sizeof *f->names);
 	uint32_t len = n > 4096 ? 4096 : (uint32_t)n;
-	f->names[f->nnames++] = (struct name){ id, pid, keep_bytes(f, s, len), len, thread };
+	struct name *nm = &f->names[f->nnames++];
+	*nm = (struct name){ id, pid, keep_bytes(f, s, len), len, thread };
+	if (f->slices && thread && f->draw == DRAW_SLICES)
+		f->broken |= atrace_slices_name_thread(f->slices, id, pid, (const char *)nm->s, len);
+	else if (f->slices && f->draw == DRAW_SLICES)
+		atrace_slices_name_process(f->slices, (int64_t)id, (const char *)nm->s, len);
 }
 
 /* ---- a fast path for the fields of ftrace events ---- */
@@ -1390,24 +1397,6 @@ struct packet {
 	size_t npayload;
 };
 
-/* scan_names' view of a packet: only what names threads and processes,
- * read as the full walk reads it. */
-static int packet_names(struct pf *f, struct seq *s, const struct af_proto *m, const struct packet *pk)
-{
-	int rc = 0;
-	for (size_t i = 0; i < pk->npayload && rc == 0; i++) {
-		const struct af_proto_field *p = &pk->payload[i];
-		switch (p->num) {
-		case PKT_PROCESS_TREE: rc = process_tree(f, m, p); break;
-		case PKT_TRACK_DESC: rc = track_descriptor(f, m, p); break;
-		case PKT_PROCESS_DESC: rc = descriptor(f, m, p, false, NULL, NULL); break;
-		case PKT_THREAD_DESC: rc = descriptor(f, m, p, true, &s->pid, &s->tid); break;
-		default: rc = 0;
-		}
-	}
-	return rc;
-}
-
 static int packet(struct pf *f, const struct af_proto *outer, const struct af_proto_field *fl, int depth)
 {
 	struct af_proto m;
@@ -1424,8 +1413,8 @@ static int packet(struct pf *f, const struct af_proto *outer, const struct af_pr
 		case PKT_DROPPED: f->dropped += x.u != 0; break;
 		case PKT_INTERNED: pk.interned = x; break;
 		case PKT_COMPRESSED:
-			if (f->draw == DRAW_NAMES)   /* no streaming: see scan_names */
-				f->compressed++;
+			if (f->stream)   /* inflated groups stay until the end: no streaming */
+				f->broken = true;
 			else if (compressed(f, &x, depth) < 0)
 				return -1;
 			break;
@@ -1441,8 +1430,6 @@ static int packet(struct pf *f, const struct af_proto *outer, const struct af_pr
 	struct seq *s = seq_of(f, pk.has_seq ? pk.seq_id : 0);
 	if (pk.cleared)
 		clear_seq(f, s);
-	if (f->draw == DRAW_NAMES)
-		return packet_names(f, s, &m, &pk);
 	if (pk.interned.data && interned_data(f, s, &m, &pk.interned) < 0)
 		return -1;
 	for (size_t i = 0; i < pk.npayload; i++) {
@@ -1499,9 +1486,8 @@ static int packets(struct pf *f, const uint8_t *data, size_t len, uint64_t base,
 static int packets_end(struct pf *f, struct af_proto *m, int rc)
 {
 	if (rc < 0 && m->error && strcmp(m->error, "length runs past the end of its message") == 0) {
-		if (f->draw != DRAW_NAMES)
-			af_profile_note(f->p, "the file ends inside a packet at offset 0x%" PRIx64 ": the packets before it are used",
-					m->error_offset);
+		af_profile_note(f->p, "the file ends inside a packet at offset 0x%" PRIx64 ": the packets before it are used",
+				m->error_offset);
 		return 0;
 	}
 	return rc < 0 ? fail(f, m) : 0;
@@ -1859,16 +1845,17 @@ static uint64_t watermark(const struct pf *f)
 	return any ? w : 0;
 }
 
-/* After each packet of a streaming walk or scan_names (at: its offset):
- * fold what the watermark has passed, let go of the input read long ago.
- * -1 when an event came too late to stream. */
+/* After each packet of a streaming walk (at: its offset): fold what the
+ * watermark has passed, let go of the input read long ago. -1 when the
+ * walk cannot stream on (an event too late, a name too late, compressed
+ * packets). */
 static int stream_step(struct pf *f, size_t at)
 {
-	if (!f->stream && f->draw != DRAW_NAMES)
+	if (!f->stream)
 		return 0;
 	if (f->broken)
 		return -1;
-	if (f->stream && f->nev >= f->flush_at) {
+	if (f->nev >= f->flush_at) {
 		fold_upto(f, watermark(f));
 		f->flushes++;
 		size_t more = f->nev > f->nsources ? f->nev : f->nsources;
@@ -2008,8 +1995,7 @@ static void pf_release(struct pf *f)
 
 /* One walk over the packets, folding what `draw` says (slice events are
  * gathered in a slice walk and folded as they stream, or at the end). A
- * heap scan's findings stay for the fold that follows it; a streaming walk
- * keeps the names scan_names found. */
+ * heap scan's findings stay for the fold that follows it. */
 static int walk(struct pf *f, const struct af_input *in, enum draw draw, bool stream)
 {
 	struct pf keep = *f;
@@ -2022,14 +2008,8 @@ static int walk(struct pf *f, const struct af_input *in, enum draw draw, bool st
 	*f = (struct pf){ .p = keep.p, .o = keep.o, .d = keep.d, .draw = draw, .stream = stream,
 			  .in = in, .flush_at = STREAM_FOLD_MIN,
 			  .inflate_left = af_inflate_limit(in->len, keep.o->max_input) };
-	f->kept = keep.kept;   /* the names may be there */
-	if (stream) {
-		f->names = keep.names;
-		f->nnames = keep.nnames;
-		f->cap_names = keep.cap_names;
-	} else {
-		free(keep.names);
-	}
+	f->kept = keep.kept;   /* the heap scan's may be there */
+	free(keep.names);   /* every walk reads the names again */
 	if (draw == DRAW_HEAP) {
 		f->hstacks = keep.hstacks;
 		f->nhstacks = keep.nhstacks;
@@ -2042,26 +2022,6 @@ static int walk(struct pf *f, const struct af_input *in, enum draw draw, bool st
 	return stream ? windowed_packets(f, in) : packets(f, in->data, in->len, 0, 0);
 }
 
-/* The names of threads and processes, into f->names, for a streaming walk:
- * one walk over the packets reading only their descriptors and process
- * trees. False when the trace cannot stream: it has compressed packets
- * (their names would cost a second inflation) or bytes the full walk will
- * report (it does, from its own diag). */
-static bool scan_names(struct pf *f, const struct af_input *in)
-{
-	struct af_diag d = *f->d;
-	struct pf s = { .p = f->p, .o = f->o, .d = &d, .draw = DRAW_NAMES, .in = in };
-	bool ok = windowed_packets(&s, in) == 0 && s.compressed == 0;
-	f->names = s.names;
-	f->nnames = s.nnames;
-	f->cap_names = s.cap_names;
-	f->kept = s.kept;
-	s.names = NULL;
-	s.kept = NULL;
-	pf_release(&s);
-	return ok;
-}
-
 /* Slices when the trace has them, else CPU samples, else heap profiles;
  * --cpu-samples or --heap choose. The profile arrives empty (af_read). */
 static int read_perfetto(struct af_profile *p, const struct af_input *in,
@@ -2069,8 +2029,8 @@ static int read_perfetto(struct af_profile *p, const struct af_input *in,
 {
 	struct pf f = { .p = p, .o = o, .d = d };
 	enum draw first = o->heap != AF_HEAP_NONE ? DRAW_HEAP_SCAN : o->cpu_samples ? DRAW_CPU : DRAW_SLICES;
-	int rc = walk(&f, in, first, first == DRAW_SLICES && scan_names(&f, in));
-	if (rc == 0 && f.broken) {   /* an event too late to stream: gather them all */
+	int rc = walk(&f, in, first, first == DRAW_SLICES);
+	if (rc == 0 && f.broken) {   /* too late to stream: gather them all */
 		af_profile_release(p);
 		af_profile_init(p);
 		rc = walk(&f, in, DRAW_SLICES, false);
