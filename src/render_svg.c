@@ -12,6 +12,7 @@
  * no frame name can end the CDATA section, a string, or the script. */
 #include "render.h"
 #include "escape.h"
+#include "idmap.h"
 #include "legend.h"
 #include "nameattr.h"
 #include "util.h"
@@ -789,31 +790,76 @@ static void data_per_frame(struct svg *g)
 	}
 }
 
-/* D.f: four integers per frame, in pre-order: name index in D.n; start
- * minus where the frame would start if it touched its left neighbour (the
- * previous sibling's end, or the parent's start), 0 unless narrow frames
- * were left out or the parent has self weight; width; levels popped since
- * the previous frame (depth[i-1] + 1 - depth[i]). Small numbers, so the
- * list costs about 7 bytes per frame. */
+/* A frame's name in D.f: a callee is mostly one its caller's name has
+ * called before, so it is written as its place among the names seen below
+ * frames of its parent's name (in the order first seen), or, past those,
+ * as a name never seen before (the next index of D.n, whose names are in
+ * order of first use), or one past that plus its index. A root (depth 0)
+ * is its index. frame_name() in frames.js reads it back. */
+struct callees {
+	struct af_idmap place;   /* parent's name << 32 | name -> place */
+	uint32_t *count;         /* per parent's name: names seen below it */
+	uint32_t seen;           /* names used so far */
+};
+
+static uint64_t callee_code(struct callees *c, uint32_t parent, uint32_t name)
+{
+	uint64_t v = name;
+	if (parent != AF_NONE) {
+		bool found;
+		uint32_t *place = af_idmap_slot(&c->place, (uint64_t)parent << 32 | name, &found);
+		if (found)
+			return *place;
+		*place = c->count[parent]++;
+		v = name == c->seen ? *place : (uint64_t)*place + 1 + name;
+	}
+	c->seen += name == c->seen;
+	return v;
+}
+
+/* D.f: three or four integers per frame, in pre-order: its depth and
+ * where it starts, as levels popped since the previous frame
+ * (depth[i-1] + 1 - depth[i]) times two, plus one when the start is not
+ * where it would be if it touched its left neighbour (the previous
+ * sibling's end, or the parent's start: narrow frames were left out, or
+ * the parent has self weight), then that difference; its name (above);
+ * its parent's width minus its own (the root: its width). Mostly
+ * one-character numbers: about 3 bytes a frame at 200k frames, where the
+ * widths and indices of names took 7. */
 static void data_frames(struct svg *g, const uint32_t *index)
 {
 	const struct af_layout *l = g->l;
 	struct af_sink *out = g->out;
-	uint64_t *next = af_xcalloc((size_t)l->max_depth + 2, sizeof *next);
+	size_t depths = (size_t)l->max_depth + 2;
+	/* per depth: where the next frame would start, the last frame */
+	uint64_t *next = af_xcalloc(depths, sizeof *next);
+	size_t *path = af_xcalloc(depths, sizeof *path);
+	struct callees c = { .count = af_xcalloc(l->tree->nnames ? l->tree->nnames : 1, sizeof *c.count) };
+	af_idmap_init(&c.place);
 	list_begin(out, "f");
-	for (size_t i = 0; i < l->nframes; i++) {
+	for (size_t i = 0, k = 0; i < l->nframes; i++) {
 		const struct af_frame *f = &l->frames[i];
+		const struct af_frame *up = f->depth ? &l->frames[path[f->depth - 1]] : NULL;
 		uint32_t prev_depth = i ? l->frames[i - 1].depth : 0;
 		uint64_t expect = i == 0 ? 0 : f->depth == prev_depth + 1 ? l->frames[i - 1].start
 				: next[f->depth];
-		list_u64(out, 4 * i, index[f->name]);
-		list_diff(out, 4 * i + 1, f->start, expect);
-		list_u64(out, 4 * i + 2, f->width);
-		list_u64(out, 4 * i + 3, i ? prev_depth + 1 - f->depth : 0);
+		uint64_t popped = i ? prev_depth + 1 - f->depth : 0;
+		list_u64(out, k++, popped * 2 + (f->start != expect));
+		if (f->start != expect)
+			list_diff(out, k++, f->start, expect);
+		list_u64(out, k++, callee_code(&c, up ? index[up->name] : AF_NONE, index[f->name]));
+		if (up)
+			list_diff(out, k++, up->width, f->width);
+		else
+			list_u64(out, k++, f->width);
 		next[f->depth] = f->start + f->width;
+		path[f->depth] = i;
 	}
 	list_end(out);
 	af_sink_puts(out, "};\n");
+	af_idmap_release(&c.place);
+	free(c.count);
+	free(path);
 	free(next);
 }
 

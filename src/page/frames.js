@@ -54,14 +54,17 @@ function ints(s) {
 	if (typeof D[k] === "string") D[k] = ints(D[k]);
 });
 
-/* D.f decoded: four integers per frame (see data_frames() in render_svg.c),
- * read straight into the frame set in one pass over the string: at 200k
- * frames a call per number (reader()) was a fifth of the page's load */
+/* D.f decoded (see data_frames() in render_svg.c: per frame its levels
+ * popped times two plus a flag, the flag's start gap, its name, its
+ * parent's width minus its own), read straight into the frame set in one
+ * pass over the string: at 200k frames a call per number (reader()) was a
+ * fifth of the page's load */
 function decode() {
-	var s = D.f, L = s.length, cap = (L >> 2) + 1, next = [], path = [];
+	var s = D.f, L = s.length, cap = ((L / 3) | 0) + 1, next = [], path = [];
 	var nm = new Int32Array(cap), dp = new Int32Array(cap), par = new Int32Array(cap);
 	var en = new Int32Array(cap), st = new Float64Array(cap), wd = new Float64Array(cap);
-	var i = 0, p = 0, f = 0, v = 0, m = 1, neg = false, c, j, d, gap = 0;
+	var i = 0, p = 0, f = 0, v = 0, m = 1, neg = false, c, j, d = 0, gap = 0;
+	var names = calleeNames();
 	while (p < L) {
 		c = DIGIT[s.charCodeAt(p++) & 127];
 		if (c >= 32) {
@@ -75,12 +78,19 @@ function decode() {
 		}
 		v += c * m;
 		if (neg) v = -v;
-		if (f === 0) nm[i] = v;
-		else if (f === 1) gap = v;
-		else if (f === 2) wd[i] = v;
-		else {   /* v: levels popped since the previous frame */
-			d = i ? dp[i - 1] + 1 - v : 0;
+		if (f === 0) {   /* levels popped, and whether a gap follows */
+			d = i ? dp[i - 1] + 1 - Math.floor(v / 2) : 0;
+			gap = 0;
+			f = v % 2 ? 1 : 2;
+		} else if (f === 1) {
+			gap = v;
+			f = 2;
+		} else if (f === 2) {
+			nm[i] = names(d ? nm[path[d - 1]] : -1, v);
+			f = 3;
+		} else {
 			dp[i] = d;
+			wd[i] = d ? wd[path[d - 1]] - v : v;
 			st[i] = (i === 0 ? 0 : d === dp[i - 1] + 1 ? st[i - 1] : next[d]) + gap;
 			next[d] = st[i] + wd[i];
 			if (i)
@@ -88,8 +98,8 @@ function decode() {
 			path[d] = i;
 			par[i] = d ? path[d - 1] : -1;
 			i++;
+			f = 0;
 		}
-		f = (f + 1) & 3;
 		v = 0;
 		m = 1;
 		neg = false;
@@ -100,6 +110,24 @@ function decode() {
 	fs.rw = fs.dp.slice();
 	banded(fs);
 	return indexRows(fs);
+}
+/* A frame's name from its code in D.f (callee_code() in render_svg.c):
+ * its place among the names seen below its parent's name (parent -1: a
+ * root, the code is the name), past those the next new name, then one
+ * past that plus a name's index. */
+function calleeNames() {
+	var below = [], seen = 0;
+	return function (parent, v) {
+		var name = v, k;
+		if (parent >= 0) {
+			k = below[parent] || (below[parent] = []);
+			if (v < k.length) return k[v];
+			name = v === k.length ? seen : v - k.length - 1;
+			k.push(name);
+		}
+		if (name === seen) seen++;
+		return name;
+	};
 }
 /* flame charts with several threads: band k is frames [B[3k], B[3k+1])
  * drawn from row B[3k+2] up */
