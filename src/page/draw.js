@@ -270,6 +270,7 @@ function prime() {
 	NB = 0;
 	merge();
 	raster();
+	cx.putImageData(IMG, 0, 0);   /* the canvas's pixels are made at the first put */
 	NB = 0;
 }
 function slotRGB(s) {
