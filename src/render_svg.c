@@ -405,17 +405,17 @@ static size_t boxes(const struct svg *g, struct box **out, struct blends *bl)
 	return nb;
 }
 
+/* A box as a line along its middle, stroked as wide as a frame is high
+ * (<g class="fr">'s stroke-width, butt ends: the same rectangle): a third
+ * fewer bytes than a filled rectangle's four sides, and a browser parses
+ * every byte of the file (docs/interactive.md). */
 static void box_subpath(struct af_sink *out, const struct box *b, double h)
 {
 	af_sink_putc(out, 'M');
 	af_sink_fixed(out, b->x, 1);
 	af_sink_putc(out, ' ');
-	af_sink_fixed(out, b->y, 1);
+	af_sink_fixed(out, b->y + h / 2, 2);
 	af_sink_putc(out, 'h');
-	af_sink_fixed(out, b->w, 1);
-	af_sink_putc(out, 'v');
-	af_sink_fixed(out, h, 1);
-	af_sink_write(out, "h-", 2);
 	af_sink_fixed(out, b->w, 1);
 }
 
@@ -423,7 +423,7 @@ static void box_subpath(struct af_sink *out, const struct box *b, double h)
 static void group_path(struct af_sink *out, uint32_t rgb, const struct box *b,
 		       const size_t *order, size_t from, size_t to, double h)
 {
-	af_sink_write(out, "<path fill=\"", 12);
+	af_sink_write(out, "<path stroke=\"", 14);
 	put_colour(out, rgb);
 	af_sink_write(out, "\" d=\"", 5);
 	for (size_t j = from; j < to; j++) {
@@ -456,7 +456,9 @@ static void frames(struct svg *g)
 	memcpy(fill, first, (ng + 1) * sizeof *fill);
 	for (size_t i = 0; i < nb; i++)
 		order[fill[b[i].group]++] = i;
-	af_sink_puts(out, "<g class=\"fr\">\n");
+	af_sink_puts(out, "<g class=\"fr\" fill=\"none\" stroke-width=\"");
+	af_sink_fixed(out, l->frame_height - 1, 2);
+	af_sink_puts(out, "\">\n");
 	for (size_t k = 0; k < ng; k++) {
 		if (k == g->ngroups)
 			af_sink_puts(out, "<g class=\"fm\">\n");

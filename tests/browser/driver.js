@@ -72,7 +72,8 @@
 	};
 
 	/* ---- one graph ----
-	 * Frames are rectangle subpaths of the <path>s in <g class="fr">; the
+	 * Frames are the subpaths of the <path>s in <g class="fr">, each a line
+	 * along a box's middle stroked as wide as the group's stroke-width; the
 	 * driver learns them by parsing those paths and learns names by hovering
 	 * their centres, as a user would. */
 	function Graph(svg) {
@@ -89,9 +90,19 @@
 		g.ic = cls("ic");
 		g.tt = cls("tt");
 	}
+	/* filled rectangles (the page's highlights) and stroked lines (the
+	 * file's frames: height the stroke's width, y its middle less half) */
 	var SUB = /M(-?[\d.]+) (-?[\d.]+)h(-?[\d.]+)v(-?[\d.]+)h-?[\d.]+/g;
+	var LINE = /M(-?[\d.]+) (-?[\d.]+)h(-?[\d.]+)(?![\d.v])/g;
 	function rects(path) {
-		var out = [], m, d = path.getAttribute("d") || "";
+		var out = [], m, d = path.getAttribute("d") || "", colour = path.getAttribute("stroke");
+		if (colour) {
+			var h = +path.parentNode.closest("[stroke-width]").getAttribute("stroke-width");
+			LINE.lastIndex = 0;
+			while ((m = LINE.exec(d)))
+				out.push({ x: +m[1], y: Math.round((+m[2] - h / 2) * 100) / 100, w: +m[3], h: h, fill: colour });
+			return out;
+		}
 		SUB.lastIndex = 0;
 		while ((m = SUB.exec(d)))
 			out.push({ x: +m[1], y: +m[2], w: +m[3], h: +m[4], fill: path.getAttribute("fill") });

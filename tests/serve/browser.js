@@ -54,16 +54,18 @@
 		}, next);
 	}
 
-	/* the frames of an SVG graph: rectangle subpaths of its <g class="fr"> paths */
-	var SUB = /M(-?[\d.]+) (-?[\d.]+)h(-?[\d.]+)v(-?[\d.]+)h-?[\d.]+/g;
+	/* the frames of an SVG graph: the subpaths of its <g class="fr"> paths,
+	 * each a line along a box's middle stroked as wide as the group says */
+	var LINE = /M(-?[\d.]+) (-?[\d.]+)h(-?[\d.]+)(?![\d.v])/g;
 	function frames(sdoc) {
-		var fr = sdoc.getElementsByClassName("fr")[0], all = [], p, m;
+		var fr = sdoc.getElementsByClassName("fr")[0], all = [], p, m, h;
 		if (!fr) return null;
+		h = +fr.getAttribute("stroke-width");
 		p = fr.getElementsByTagName("path");
 		for (var i = 0; i < p.length; i++) {
-			SUB.lastIndex = 0;
-			while ((m = SUB.exec(p[i].getAttribute("d") || "")))
-				all.push({ x: +m[1], y: +m[2], w: +m[3], h: +m[4] });
+			LINE.lastIndex = 0;
+			while ((m = LINE.exec(p[i].getAttribute("d") || "")))
+				all.push({ x: +m[1], y: +m[2] - h / 2, w: +m[3], h: h });
 		}
 		return all.length ? { fr: fr, rects: all } : null;
 	}
