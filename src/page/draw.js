@@ -310,10 +310,10 @@ function attributed() {
 }
 /* search matches, and the current one outlined */
 function highlight() {
-	var s = [], j, ze = en[Z];
+	var s = [], j, k, ze = en[Z];
 	if (re) {
 		for (j = par[Z]; j >= 0; j = par[j]) if (mark[j]) s.push(rect(j));
-		for (j = Z; j < ze; j++) if (mark[j]) s.push(rect(j));
+		for (k = firstHit(Z); k < nmatch && hits[k] < ze; k++) s.push(rect(hits[k]));
 	}
 	hl.setAttribute("d", s.join(" "));
 	outline();

@@ -167,6 +167,8 @@ function use(fs) {
 	Z = 0;
 	K = TOTAL > 0 ? GW / TOTAL : 0;
 	mark = new Uint8Array(n);
+	nmatch = 0;   /* hits[] were the old frames' (search.js) */
+	cm = -1;
 }
 /* the graph's own frames (main.js decodes them) */
 var BASE = null;

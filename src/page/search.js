@@ -3,6 +3,10 @@
  * A regex refused by risky() (see docs/interactive.md) or past its time
  * budget marks nothing. */
 
+/* the marked frames in pre-order, hits[0..nmatch): the highlight, the
+ * counts and the ranks then cost the matches, not the frames */
+var hits = new Int32Array(0);
+
 function search(src) {
 	var j, names = D.n, ok, why;
 	mark.fill(0);
@@ -35,7 +39,9 @@ function search(src) {
 		save();
 		return;
 	}
-	for (j = 0; j < n; j++) nmatch += mark[j] = ok[nm[j]];
+	if (hits.length < n) hits = new Int32Array(n);
+	for (j = 0; j < n; j++)
+		if ((mark[j] = ok[nm[j]])) hits[nmatch++] = j;
 	highlight();
 	sr.textContent = "Reset Search";
 	matched();
@@ -101,16 +107,23 @@ function risky(src) {
 /* weight under matched frames in [a, b); a match inside a match is
  * already counted, so skip the subtree of every match */
 function covered(a, b) {
-	var s = 0;
-	for (var j = a; j < b;) {
-		if (mark[j]) {
-			s += wd[j];
-			j = en[j];
-		} else {
-			j++;
-		}
+	var s = 0, until = a, j;
+	for (var k = firstHit(a); k < nmatch && (j = hits[k]) < b; k++) {
+		if (j < until) continue;
+		s += wd[j];
+		until = en[j];
 	}
 	return s;
+}
+/* the first of the matches at or after frame j (nmatch if none) */
+function firstHit(j) {
+	var lo = 0, hi = nmatch, mid;
+	while (lo < hi) {
+		mid = (lo + hi) >> 1;
+		if (hits[mid] < j) lo = mid + 1;
+		else hi = mid;
+	}
+	return lo;
 }
 function matched() {
 	var s = "Matched: " + pct(covered(0, n), TOTAL) + "%";
@@ -126,25 +139,18 @@ function matched() {
 }
 /* 1-based position of matched frame j among all matches, in pre-order */
 function rank(j) {
-	var r = 0;
-	for (var i = 0; i <= j; i++) r += mark[i];
-	return r;
+	return firstHit(j) + 1;
 }
 /* the next (step 1) or previous (-1) matched frame after the current
  * one, in pre-order (left to right, outer first), wrapping around; it is
  * outlined and described, and the view zooms out if it is not drawn */
 function step(dir) {
 	if (!re || !nmatch) return;
-	var j = cm >= 0 ? cm : dir > 0 ? -1 : n;
-	do {
-		j += dir;
-		if (j >= n) j = 0;
-		else if (j < 0) j = n - 1;
-	} while (!mark[j]);
-	cm = j;
-	if (!visible(j)) zoom(0);
+	var k = cm >= 0 ? firstHit(cm) + dir : dir > 0 ? 0 : -1;
+	cm = hits[(k + nmatch) % nmatch];
+	if (!visible(cm)) zoom(0);
 	outline();
-	dt.textContent = (D.nt ? D.nt + " " : "") + describe(j);
+	dt.textContent = (D.nt ? D.nt + " " : "") + describe(cm);
 	matched();
 }
 function askSearch() {
