@@ -12,6 +12,7 @@ function ready() {
 	BASE = decode();
 	use(BASE);
 	prime();   /* draw.js: so that the first zoom runs compiled */
+	primeSearch();   /* search.js: and the first search */
 	restore();
 }
 /* after the document has loaded (a frame can come while a large file is

@@ -8,7 +8,7 @@
 var hits = new Int32Array(0);
 
 function search(src) {
-	var j, names = D.n, ok, why;
+	var names = D.n, ok, why;
 	mark.fill(0);
 	re = null;
 	cm = -1;
@@ -39,13 +39,30 @@ function search(src) {
 		save();
 		return;
 	}
-	if (hits.length < n) hits = new Int32Array(n);
-	for (j = 0; j < n; j++)
-		if ((mark[j] = ok[nm[j]])) hits[nmatch++] = j;
+	markHits(ok);
 	highlight();
 	sr.textContent = "Reset Search";
 	matched();
 	save();
+}
+/* mark[] and hits[] for the frames whose name ok[] holds */
+function markHits(ok) {
+	if (hits.length < n) hits = new Int32Array(n);
+	nmatch = 0;
+	for (var j = 0; j < n; j++)
+		if ((mark[j] = ok[nm[j]])) hits[nmatch++] = j;
+}
+/* Run the search's loops over the frames once, marking half the names and
+ * then nothing, so that the first search runs them compiled (as prime()
+ * in draw.js does for drawing): interpreted, they were most of a first
+ * search's time at 200k frames. */
+function primeSearch() {
+	var ok = new Uint8Array(D.n.length);
+	for (var j = 0; j < ok.length; j += 2) ok[j] = 1;
+	markHits(ok);
+	covered(0, n);
+	mark.fill(0);
+	nmatch = 0;
 }
 /* Each distinct name tested once, within a time budget: the regex comes
  * from the user or a shared URL, and many names times a slow pattern
