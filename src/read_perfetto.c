@@ -727,63 +727,30 @@ static int ftrace_event_walk(struct pf *f, const struct af_proto *bundle, const 
 	return rc < 0 ? fail(f, &m) : 0;
 }
 
-/* One FtraceEvent: print events are trace marks; the rest are counted. */
-static int ftrace_event(struct pf *f, const struct af_proto *bundle, const struct af_proto_field *fl,
-			uint64_t *ts)
+/* One FtraceEvent read: print events are trace marks; the rest are counted. */
+static void take_event(struct pf *f, const struct fev *e)
 {
-	struct fev e = { 0 };
-	if (!ftrace_event_fast(fl->data, fl->data + fl->len, &e) && ftrace_event_walk(f, bundle, fl, &e) < 0)
-		return -1;
 	f->ftrace++;
-	*ts = e.ts;
-	if (e.buf) {
+	if (e->buf) {
 		f->prints++;
-		print_event(f, e.ts, e.tid, e.buf, e.n);
+		print_event(f, e->ts, e->tid, e->buf, e->n);
 	} else {
 		f->other_events++;
 	}
-	return 0;
 }
 
-/* af_proto_next(), with a length-delimited field of a one-byte tag read
- * here (the events of a bundle); anything else by the walker, which says
- * what is wrong. */
-static inline int next_field(struct af_proto *m, struct af_proto_field *x)
-{
-	const uint8_t *p = m->c.data + m->c.pos, *end = m->c.data + m->c.len, *d, *dend;
-	if (p == end || *p < 8 || *p >= 0x80 || (*p & 7) != AF_WIRE_LEN)
-		return af_proto_next(m, x);
-	if (end - p >= 2 && p[1] < 0x80 && p[1] <= end - p - 2) {   /* a one-byte length (an event) */
-		d = p + 2;
-		dend = d + p[1];
-	} else if (!(dend = len_value(p + 1, end, &d))) {
-		return af_proto_next(m, x);
-	}
-	*x = (struct af_proto_field){ .num = *p >> 3, .wire = AF_WIRE_LEN, .data = d,
-				      .len = (size_t)(dend - d), .offset = m->base + m->c.pos };
-	m->c.pos = (size_t)(dend - m->c.data);
-	return 1;
-}
-
-/* The events at m's position that the fast path reads (a one-byte tag and
- * length, the layout ftrace_event_fast knows), read in place without the
- * walker's field records; true if there were any, *ts the last one's time.
- * The first one it cannot read is left for the walker. */
+/* The events at m's position that ftrace_event_fast reads, taken in place
+ * without the walker's field records: true if there were any, *ts the last
+ * one's time. The first one it cannot read is left for the walker. */
 static bool fast_events(struct pf *f, struct af_proto *m, uint64_t *ts)
 {
-	const uint8_t *p = m->c.data + m->c.pos, *end = m->c.data + m->c.len, *start = p;
+	const uint8_t *p = m->c.data + m->c.pos, *end = m->c.data + m->c.len, *start = p, *d, *dend;
 	struct fev e;
-	while (end - p >= 2 && p[0] == (2 << 3 | AF_WIRE_LEN) && p[1] < 0x80 && p[1] <= end - p - 2 &&
-	       ftrace_event_fast(p + 2, p + 2 + p[1], &e)) {
-		p += 2 + p[1];
-		f->ftrace++;
+	while (p < end && *p == (2 << 3 | AF_WIRE_LEN) && (dend = len_value(p + 1, end, &d)) &&
+	       ftrace_event_fast(d, dend, &e)) {
+		take_event(f, &e);
 		*ts = e.ts;
-		if (e.buf) {
-			f->prints++;
-			print_event(f, e.ts, e.tid, e.buf, e.n);
-		} else {
-			f->other_events++;
-		}
+		p = dend;
 	}
 	m->c.pos = (size_t)(p - m->c.data);
 	return p != start;
@@ -802,15 +769,18 @@ static int ftrace_bundle(struct pf *f, const struct seq *s, const struct af_prot
 	uint64_t ts = 0;
 	bool any = false;
 	int rc;
-	while (((any |= fast_events(f, &m, &ts)), rc = next_field(&m, &x)) > 0) {
+	while (((any |= fast_events(f, &m, &ts)), rc = af_proto_next(&m, &x)) > 0) {
 		if (x.num == 1 && x.wire == AF_WIRE_VARINT) {
 			if (any)
 				source_at(f, ts);
 			any = false;
 			set_source(f, s, x.u < UINT32_MAX - 1 ? (uint32_t)x.u : UINT32_MAX - 2);
-		} else if (x.num == 2 && x.wire == AF_WIRE_LEN) {
-			if (ftrace_event(f, &m, &x, &ts) < 0)
+		} else if (x.num == 2 && x.wire == AF_WIRE_LEN) {   /* one fast_events left */
+			struct fev e;
+			if (ftrace_event_walk(f, &m, &x, &e) < 0)
 				return -1;
+			take_event(f, &e);
+			ts = e.ts;
 			any = true;
 		}
 	}
