@@ -494,9 +494,11 @@ static void add_name(struct pf *f, bool thread, uint64_t id, int64_t pid, const 
 	uint32_t len = n > 4096 ? 4096 : (uint32_t)n;
 	struct name *nm = &f->names[f->nnames++];
 	*nm = (struct name){ id, pid, keep_bytes(f, s, len), len, thread };
-	if (f->slices && thread && f->draw == DRAW_SLICES)
+	if (!f->slices || f->draw != DRAW_SLICES)
+		return;
+	if (thread)
 		f->broken |= atrace_slices_name_thread(f->slices, id, pid, (const char *)nm->s, len);
-	else if (f->slices && f->draw == DRAW_SLICES)
+	else
 		atrace_slices_name_process(f->slices, (int64_t)id, (const char *)nm->s, len);
 }
 
