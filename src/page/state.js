@@ -16,9 +16,9 @@
  * D holds: id (the graph's class, also the prefix of its ids), w (image
  * width), xp (side margin), fs (font size), cw (estimated character
  * advance, px), fh (frame height), y0 and dy (y of depth d is y0 + d * dy),
- * u (count unit), n (distinct frame names) and f (four integers per frame,
- * see data_frames() in render_svg.c; it and the other lists of integers
- * are strings that frames.js decodes); b (flame-chart bands, see frames.js);
+ * u (count unit), n (distinct frame names) and f (three or four integers
+ * per frame, see data_frames() in render_svg.c; it and the other lists of
+ * integers are strings that frames.js decodes); b (flame-chart bands, see frames.js);
  * gc (each colour group's colour, 0xRRGGBB); when set, dc (decimals of the
  * weights), k (--factor), nt (--nametype), c (each name's colour group) or
  * g (each frame's, when colours are not per name), d (differential graphs:
