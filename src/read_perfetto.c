@@ -77,7 +77,20 @@ struct seq {
 
 struct span { const uint8_t *p; size_t n; uint64_t off; };
 
-struct track { int64_t pid, tid; };      /* tid -1: a process track */
+struct track { int64_t pid, tid; };      /* tid -1: a process track; both -1: global */
+
+/* A track event on a track not described yet: writers may describe a
+ * track after its first event. Held (names kept) until the descriptor
+ * comes, chained per track in file order; at the end of the walk, on its
+ * sequence's thread as an event on an unknown track always was. */
+struct held {
+	uint64_t ts;
+	const uint8_t *s;
+	size_t n;
+	uint32_t kind;                        /* EV_BEGIN, EV_END; EV_PRINT: released */
+	int64_t pid, tid;                     /* its sequence's */
+	uint32_t next, last;                  /* the chain (last: in its first only) */
+};
 
 /* A trace mark's text (EV_PRINT), a track-event slice begun (EV_BEGIN,
  * its name as text) or ended (EV_END, also a bare "E" mark), a
@@ -153,6 +166,9 @@ struct pf {
 	struct track *tracks;
 	size_t ntracks, cap_tracks;
 	struct af_idmap track_ids;            /* uuid -> tracks[] */
+	struct held *held;
+	size_t nheld, cap_held;
+	struct af_idmap held_ids;             /* uuid -> its first held[] */
 	struct pev *ev;                       /* gathered, not yet folded, in file order */
 	size_t nev, cap_ev;
 	uint64_t *order;                      /* fold_sorted's keys and their scratch */
@@ -211,7 +227,8 @@ struct pf {
 	/* --info */
 	uint64_t packets, dropped, sequences, cleared, ftrace, prints, track_slices, cpu_samples,
 		 sample_weight, compressed, zstd, unknown_iids, no_callstack, other_events,
-		 heap_packets, heap_dumps, heap_samples, heap_drawn, heap_weight, heap_lost, heap_inconsistent;
+		 heap_packets, heap_dumps, heap_samples, heap_drawn, heap_weight, heap_lost, heap_inconsistent,
+		 held_events, undescribed, global_slices;
 };
 
 static int fail(struct pf *f, const struct af_proto *m)
@@ -830,6 +847,81 @@ static int descriptor(struct pf *f, const struct af_proto *pkt, const struct af_
 	return 0;
 }
 
+/* A track-event slice begun or ended on track t, or, on a track not
+ * described, on its sequence's thread (pid, tid); a global track's are
+ * not drawn (docs/semantics.md). */
+static void track_slice(struct pf *f, const struct track *t, int64_t pid, int64_t tid, uint32_t kind,
+			uint64_t ts, const uint8_t *s, size_t n)
+{
+	if (t && t->pid < 0 && t->tid < 0) {
+		f->global_slices += kind == EV_BEGIN;
+		return;
+	}
+	if (t) {
+		pid = t->pid;
+		tid = t->tid;
+	}
+	if (tid < 0 && pid >= 0)
+		tid = pid;   /* a process-scoped track: drawn on the process's main thread */
+	if (tid < 0) {
+		f->other_events++;
+		return;
+	}
+	f->track_slices += kind == EV_BEGIN;
+	if (f->draw == DRAW_SLICES)
+		add_event(f, kind, ts, (uint64_t)tid, pid, s, n);
+}
+
+/* A slice event on the track uuid, not described yet: held (see struct
+ * held). */
+static void hold(struct pf *f, uint64_t uuid, uint32_t kind, uint64_t ts, const struct seq *s,
+		 const uint8_t *name, size_t n)
+{
+	af_grow(&f->held, &f->cap_held, f->nheld + 1, sizeof *f->held);
+	uint32_t i = (uint32_t)f->nheld++;
+	f->held[i] = (struct held){ ts, keep_bytes(f, name, n), n, kind, s->pid, s->tid, AF_NONE, i };
+	f->held_events++;
+	bool found;
+	uint32_t *first = af_idmap_slot(&f->held_ids, uuid, &found);
+	if (!found) {
+		*first = i;
+		return;
+	}
+	struct held *h = &f->held[*first];
+	f->held[h->last].next = i;
+	h->last = i;
+}
+
+/* The events held for track uuid, now that it is described as t (NULL:
+ * never, at the end of the walk). */
+static void release_held(struct pf *f, uint64_t uuid, const struct track *t)
+{
+	uint32_t i = af_idmap_get(&f->held_ids, uuid);
+	if (i == AF_NONE)
+		return;
+	af_idmap_del(&f->held_ids, uuid);
+	for (; i != AF_NONE; i = f->held[i].next) {
+		struct held *h = &f->held[i];
+		track_slice(f, t, h->pid, h->tid, h->kind, h->ts, h->s, h->n);
+		h->kind = EV_PRINT;
+	}
+}
+
+/* At the end of a walk: the events whose track was never described, in
+ * file order. */
+static void release_undescribed(struct pf *f)
+{
+	for (size_t i = 0; i < f->nheld; i++) {
+		struct held *h = &f->held[i];
+		if (h->kind == EV_PRINT)
+			continue;
+		f->undescribed++;
+		track_slice(f, NULL, h->pid, h->tid, h->kind, h->ts, h->s, h->n);
+		h->kind = EV_PRINT;
+	}
+	af_idmap_release(&f->held_ids);
+}
+
 /* TrackDescriptor: uuid 1, process 3, thread 4; slices on it go to that
  * thread (or, for a process track, to the process's pseudo-thread). */
 static int track_descriptor(struct pf *f, const struct af_proto *pkt, const struct af_proto_field *fl)
@@ -855,8 +947,6 @@ static int track_descriptor(struct pf *f, const struct af_proto *pkt, const stru
 	uint32_t pi = parent && t.pid < 0 && t.tid < 0 ? af_idmap_get(&f->track_ids, parent) : AF_NONE;
 	if (pi != AF_NONE)   /* a child track (async, named) of a process: its process */
 		t.pid = f->tracks[pi].pid;
-	if (t.pid < 0 && t.tid < 0)
-		return 0;   /* a global or counter track: nothing to draw on */
 	bool found;
 	uint32_t *slot = af_idmap_slot(&f->track_ids, uuid, &found);
 	if (!found) {
@@ -864,6 +954,7 @@ static int track_descriptor(struct pf *f, const struct af_proto *pkt, const stru
 		*slot = (uint32_t)f->ntracks++;
 	}
 	f->tracks[*slot] = t;
+	release_held(f, uuid, &t);
 	return 0;
 }
 
@@ -910,18 +1001,12 @@ static int track_event(struct pf *f, struct seq *s, uint64_t ts, const struct af
 		if (e)
 			span_string(e, 2, &name, &n);
 	}
+	uint32_t kind = type == 1 ? EV_BEGIN : EV_END;
 	uint32_t ti = track ? af_idmap_get(&f->track_ids, track) : AF_NONE;
-	int64_t pid = ti != AF_NONE ? f->tracks[ti].pid : s->pid;
-	int64_t tid = ti != AF_NONE ? f->tracks[ti].tid : s->tid;
-	if (tid < 0 && pid >= 0)
-		tid = pid;   /* a process-scoped track: drawn on the process's main thread */
-	if (tid < 0) {
-		f->other_events++;
-		return 0;
-	}
-	f->track_slices += type == 1;
-	if (f->draw == DRAW_SLICES)
-		add_event(f, type == 1 ? EV_BEGIN : EV_END, ts, (uint64_t)tid, pid, name ? name : (const uint8_t *)"", n);
+	if (track && ti == AF_NONE)
+		hold(f, track, kind, ts, s, name ? name : (const uint8_t *)"", n);
+	else
+		track_slice(f, ti != AF_NONE ? &f->tracks[ti] : NULL, s->pid, s->tid, kind, ts, name, n);
 	return 0;
 }
 
@@ -1909,6 +1994,11 @@ static void info(struct pf *f)
 	af_profile_info(p, "sequences", "%" PRIu64 " (incremental state cleared %" PRIu64 " times)", f->sequences, f->cleared);
 	af_profile_info(p, "ftrace events", "%" PRIu64 " (%" PRIu64 " prints)", f->ftrace, f->prints);
 	af_profile_info(p, "track-event slices", "%" PRIu64, f->track_slices);
+	if (f->held_events)
+		af_profile_info(p, "track events before their track's descriptor", "%" PRIu64 " (held until it came)",
+				f->held_events - f->undescribed);
+	if (f->global_slices)
+		af_profile_info(p, "track-event slices on global tracks", "%" PRIu64 " (not drawn: no thread)", f->global_slices);
 	af_profile_info(p, "cpu samples", "%" PRIu64 " (weight %" PRIu64 ")", f->cpu_samples, f->sample_weight);
 	af_profile_info(p, "heap profiles", "%" PRIu64 " packets, %" PRIu64 " process dumps, %zu heaps",
 			f->heap_packets, f->heap_dumps, f->nheaps);
@@ -1919,6 +2009,7 @@ static void info(struct pf *f)
 	af_profile_warn(p, f->dropped, "packets after which the tracing service dropped data");
 	af_profile_warn(p, f->zstd, "zstd-compressed packet groups skipped (not supported)");
 	af_profile_warn(p, f->unknown_iids, "references to interned data that the sequence does not hold");
+	af_profile_warn(p, f->undescribed, "track events on a track the trace never describes (drawn on their sequence's thread, if it has one)");
 	af_profile_warn(p, f->no_callstack, "samples whose callstack is not interned (drawn as [no callstack])");
 	af_profile_warn(p, f->heap_lost, "heap dumps of a process that heapprofd profiled only in part (rejected, disconnected, overran or corrupted buffer, guardrail)");
 	af_profile_warn(p, f->heap_inconsistent, "heap samples that freed more than they allocated (counted as 0 unreleased)");
@@ -1934,6 +2025,8 @@ static void pf_release(struct pf *f)
 	free(f->spans);
 	free(f->tracks);
 	af_idmap_release(&f->track_ids);
+	free(f->held);
+	af_idmap_release(&f->held_ids);
 	free(f->ev);
 	free(f->order);
 	atrace_slices_free(f->slices);
@@ -1991,7 +2084,10 @@ static int walk(struct pf *f, const struct af_input *in, enum draw draw, bool st
 		free(keep.hstacks);
 		af_idmap_release(&keep.hstack_ids);
 	}
-	return stream ? windowed_packets(f, in) : packets(f, in->data, in->len, 0, 0);
+	int rc = stream ? windowed_packets(f, in) : packets(f, in->data, in->len, 0, 0);
+	if (rc == 0)
+		release_undescribed(f);
+	return rc;
 }
 
 /* Slices when the trace has them, else CPU samples, else heap profiles;

@@ -57,6 +57,20 @@ for w in "1 packets after which the tracing service dropped data" \
 	"1 slices still open at the end"; do
 	check "perfetto/corners warns: $w" grep -q "warning: $w" "$TMP/err"
 done
+# track events before their track's descriptor (as a real SDK trace writes
+# its first), on a track never described, on a global track described late
+folds_to "track events before their track's descriptor" "$P/late_track.pftrace" \
+"process-7 (7);seqthread (71);orphan 300
+process-7 (7);worker (70);outer 2500
+process-7 (7);worker (70);outer;inner 500"
+check "perfetto/late track: events on a track never described warned" \
+	grep -qx "aflame-render: $P/late_track.pftrace: warning: 2 track events on a track the trace never describes (drawn on their sequence's thread, if it has one)" "$TMP/err"
+check "perfetto/late track: no other warning" test "$(grep -c warning "$TMP/err")" = 1
+"$AFLAME" --info "$P/late_track.pftrace" >"$TMP/late.info" 2>&1
+check "perfetto/late track: --info counts the events held" \
+	grep -qx "track events before their track's descriptor: 2 (held until it came)" "$TMP/late.info"
+check "perfetto/late track: --info counts the global track's slice, not drawn" \
+	grep -qx "track-event slices on global tracks: 1 (not drawn: no thread)" "$TMP/late.info"
 folds_to "compressed packets read like the plain ones" "$P/corners-compressed.pftrace" "$CORNERS"
 gzip -c "$P/corners.pftrace" >"$TMP/c.pftrace.gz"
 folds_to "a gzipped trace" "$TMP/c.pftrace.gz" "$CORNERS"
@@ -149,6 +163,7 @@ done
 check "perfetto/heap SVG says what it weighs" grep -q '>heap.pftrace · allocations<' "$TMP/heap.svg"
 renders_valid "perfetto/heap SVG" "$P/heap.pftrace"
 damage_sweep "perfetto/heap.pftrace" perfetto "$P/heap.pftrace"
+damage_sweep "perfetto/late_track.pftrace" perfetto "$P/late_track.pftrace"
 
 # The streaming fold (src/read_perfetto.c): one set of events laid out in
 # other file orders (tests/tools/perfetto_order.py) folds to the graph of
@@ -160,7 +175,7 @@ if ! command -v python3 >/dev/null; then
 	skip "perfetto/streaming fold" "python3 not installed"
 else
 	ORDER=tests/tools/perfetto_order.py
-	variants="percpu late-cpu rewind late-name decorated marks padded wide"
+	variants="percpu late-cpu rewind late-name decorated marks padded wide track-first late-track"
 	python3 "$ORDER" sorted "$TMP/o-sorted.pftrace" $(for v in $variants; do echo "$v $TMP/o-$v.pftrace"; done)
 	"$AFLAME" --format folded "$TMP/o-sorted.pftrace" >"$TMP/o-sorted.folded" 2>/dev/null
 	"$AFLAME" --format folded --flamechart "$TMP/o-sorted.pftrace" >"$TMP/o-sorted.chart" 2>/dev/null
@@ -174,6 +189,13 @@ else
 		same_file "perfetto/streaming: $v folds as sorted" "$TMP/o-$v.folded" "$TMP/o-sorted.folded"
 		same_file "perfetto/streaming: $v charts as sorted" "$TMP/o-$v.chart" "$TMP/o-sorted.chart"
 	done
+	# track events held until their track is described, after several folds
+	check "perfetto/streaming: track-first draws its track's 7 stacks" \
+		test "$(grep -c '^com.example.order (100);tracked (107);' "$TMP/o-track-first.folded")" = 7
+	same_file "perfetto/streaming: a track described at the end folds as described first" \
+		"$TMP/o-late-track.folded" "$TMP/o-track-first.folded"
+	same_file "perfetto/streaming: a track described at the end charts as described first" \
+		"$TMP/o-late-track.chart" "$TMP/o-track-first.chart"
 	# sorted by time where a fold spans under 2^32 ns, merged where it spans more
 	same_file "perfetto/streaming: wide (merged, not sorted) folds as sorted" "$TMP/o-wide.folded" "$TMP/o-sorted.folded"
 	# the marks kept as text (copied out of the reader's window) are read

@@ -32,6 +32,11 @@ fallback:
              before the first event: a fold at the end over more than
              2^32 ns, which the reader merges instead of sorting (the
              graph is the same; flame-chart times count from the counter)
+  track-first  as percpu, with 40 track-event slices of thread 107 on
+             track 77 early in the file, described at the start
+  late-track   the same, with track 77 described at the end of the file,
+             after several folds: events held until then, folded as in
+             track-first (these two are compared with each other)
 
 Enough events (24000) that the reader folds several times before the end.
 Deterministic (a fixed seed). Several variants in one run share the events
@@ -170,6 +175,24 @@ def percpu(evs):
     return out
 
 
+TRACK = field_bytes(1, field_bytes(60, field_varint(1, 77) + field_bytes(
+    4, field_varint(1, 100) + field_varint(2, 107) + field_bytes(5, b"tracked"))))
+
+
+def track_slices(evs):
+    """40 track-event packets (sequence 2, track 77): 20 slices of 50 us,
+    each begun 1 ns after one of the first 2000 events."""
+    out = []
+    for k in range(20):
+        ts = evs[100 * k][0] + 1
+        for typ, at in ((1, ts), (2, ts + 50_000)):
+            ev = field_varint(9, typ) + field_varint(11, 77)
+            if typ == 1:
+                ev += field_bytes(23, NAMES[k % len(NAMES)])
+            out.append((at, field_bytes(1, field_varint(8, at) + field_bytes(11, ev) + field_varint(10, 2))))
+    return [p for _, p in sorted(out)]
+
+
 def layout(variant, evs):
     """The file's bytes for one variant of the events."""
     data = [process_tree(b"main")]   # joined once: += on bytes copies it all each time
@@ -185,13 +208,16 @@ def layout(variant, evs):
     elif variant == "rewind":
         k = next(i for i, b in enumerate(bundles) if b[0] == 0 and i > 40)
         bundles = bundles[:k] + bundles[k + 1:] + [bundles[k]]
-    elif variant not in ("percpu", "late-name", "decorated", "marks", "padded"):
+    elif variant not in ("percpu", "late-name", "decorated", "marks", "padded", "track-first", "late-track"):
         sys.exit("unknown variant " + variant)
     for k, (cpu, evs_of_cpu) in enumerate(bundles):
         packet = bundle(cpu, evs_of_cpu, 1, variant == "decorated")
         data.append(padded(packet, k) if variant == "padded" else packet)
     if variant == "late-name":
         data.append(process_tree(b"main-renamed", 200))
+    if variant in ("track-first", "late-track"):
+        data[3:3] = track_slices(evs)   # after two bundles, before any fold
+        data.insert(0 if variant == "track-first" else len(data), TRACK)
     return b"".join(data)
 
 
