@@ -22,8 +22,8 @@ CFLAGS ?= -O2 -g
 -include config.mak
 
 DEPS := cairo pangocairo pangoft2 fontconfig zlib libmicrohttpd
-# only the cairo module (aflame-render-cairo.so, src/cairo_module.h) and the
-# service's (aflame-render-serve.so, src/serve.h) link these (src/module.h)
+# only the cairo module (aflame-render-cairo.so, src/render/cairo_module.h) and the
+# service's (aflame-render-serve.so, src/serve/serve.h) link these (src/core/module.h)
 CAIRO_DEPS := cairo pangocairo pangoft2 fontconfig zlib
 SERVE_DEPS := libmicrohttpd
 MAIN_DEPS := zlib
@@ -79,18 +79,18 @@ PROG_LDFLAGS := $(SAN) $(SAN_PROG) $(ALL_LDFLAGS) -rdynamic
 FONT_DIR ?= $(abspath fonts)
 FONT_FILES := fonts/DejaVuSans.ttf fonts/LICENSE-DejaVu fonts/README
 
-SRCS := $(wildcard src/*.c)
-OBJS := $(SRCS:src/%.c=$(O)/obj/%.o)
-# the cairo back end, built into $(CAIRO_MODULE) only, loaded on demand
-# (src/cairo_module.h); the program has src/cairo_load.c in its place
-CAIRO_OBJS := $(O)/obj/render_cairo.o $(O)/obj/fonts.o $(O)/obj/cairo_entry.o
-# the service likewise ($(SERVE_MODULE)); the program has src/serve_load.c
-SERVE_OBJS := $(O)/obj/serve.o $(O)/obj/serve_jobs.o $(O)/obj/serve_upload.o \
-	$(O)/obj/serve_page.o $(O)/obj/serve_guard.o $(O)/obj/serve_retain.o \
-	$(O)/obj/serve_entry.o
+# A folder a stage (src/README.md); each is a build unit, globbed:
+# the program is core/, read/, render/ and cli/; render/cairo/ is the
+# cairo module and serve/ the service's, opened on demand (core/module.h).
+PROG_SRCS := $(wildcard src/core/*.c src/read/*.c src/render/*.c src/cli/*.c)
+CAIRO_SRCS := $(wildcard src/render/cairo/*.c)
+SERVE_SRCS := $(wildcard src/serve/*.c)
+PROG_OBJS := $(PROG_SRCS:src/%.c=$(O)/obj/%.o)
+CAIRO_OBJS := $(CAIRO_SRCS:src/%.c=$(O)/obj/%.o)
+SERVE_OBJS := $(SERVE_SRCS:src/%.c=$(O)/obj/%.o)
 MODULE_OBJS := $(CAIRO_OBJS) $(SERVE_OBJS)
-PROG_OBJS := $(filter-out $(MODULE_OBJS),$(OBJS))
-LIB_OBJS := $(filter-out $(O)/obj/main.o,$(PROG_OBJS))
+OBJS := $(PROG_OBJS) $(MODULE_OBJS)
+LIB_OBJS := $(filter-out $(O)/obj/cli/main.o,$(PROG_OBJS))
 UNIT_SRCS := $(wildcard tests/unit/*.c)
 UNIT_OBJS := $(UNIT_SRCS:tests/unit/%.c=$(O)/obj/unit/%.o)
 BIN := $(O)/aflame-render
@@ -122,29 +122,30 @@ $(O)/deps-ok: | $(O)
 $(O) $(O)/obj $(O)/obj/unit $(O)/gen $(O)/demo:
 	@mkdir -p $@
 
-# the page's script: its parts in this order, one closure (src/page/state.js)
-PAGE_JS := $(addprefix src/page/,state.js frames.js format.js geometry.js controls.js draw.js tree.js \
+# the page's script: its parts in this order, one closure (src/render/page/state.js)
+PAGE_JS := $(addprefix src/render/page/,state.js frames.js format.js geometry.js controls.js draw.js tree.js \
 	hover.js zoom.js search.js transforms.js views.js menu.js url.js events.js main.js)
 $(O)/gen/svg_script.h: $(PAGE_JS) | $(O)/gen
 	@echo "  GEN   $@"
-	@{ echo '/* generated from the files of src/page/ (PAGE_JS in the Makefile): do not edit */'; \
+	@{ echo '/* generated from the files of src/render/page/ (PAGE_JS in the Makefile): do not edit */'; \
 	   echo 'static const char af_svg_script[] ='; \
 	   cat $(PAGE_JS) | sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/'; \
 	   echo ';'; } > $@.tmp && mv $@.tmp $@
 
 $(O)/obj/%.o: src/%.c $(O)/flags $(O)/deps-ok | $(O)/obj $(O)/gen/svg_script.h
 	@echo "  CC    $<"
+	@mkdir -p $(@D)
 	@$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
 
-$(O)/obj/fonts.o: ALL_CFLAGS += -DAF_FONT_DIR='"$(FONT_DIR)"'
-$(O)/obj/module.o: ALL_CFLAGS += -DAF_MODULE_DIR='"$(MODULE_DIR)"'
-$(O)/obj/module.o: $(O)/module-dir
+$(O)/obj/render/cairo/fonts.o: ALL_CFLAGS += -DAF_FONT_DIR='"$(FONT_DIR)"'
+$(O)/obj/core/module.o: ALL_CFLAGS += -DAF_MODULE_DIR='"$(MODULE_DIR)"'
+$(O)/obj/core/module.o: $(O)/module-dir
 # module code: position-independent, and nothing exported but its entry
 MODULE_CFLAGS := -fPIC -fvisibility=hidden
 $(MODULE_OBJS): ALL_CFLAGS += $(MODULE_CFLAGS)
 # cli.o is rebuilt when the Makefile (VERSION) changes
-$(O)/obj/cli.o: ALL_CFLAGS += -DAF_VERSION='"$(VERSION)"'
-$(O)/obj/cli.o: Makefile
+$(O)/obj/cli/cli.o: ALL_CFLAGS += -DAF_VERSION='"$(VERSION)"'
+$(O)/obj/cli/cli.o: Makefile
 
 $(O)/obj/unit/%.o: tests/unit/%.c $(O)/flags | $(O)/obj/unit
 	@echo "  CC    $<"
@@ -197,9 +198,9 @@ $(O)/pngdiff: tests/tools/pngdiff.c $(O)/flags $(O)/deps-ok | $(O)
 	@$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(CAIRO_LIBS)
 
 # SHA-256 against its test vectors, for tests/suites/serve.sh
-$(O)/serve-sha256-test: tests/serve/test_sha256.c $(O)/obj/sha256.o $(O)/flags | $(O)
+$(O)/serve-sha256-test: tests/serve/test_sha256.c $(O)/obj/serve/sha256.o $(O)/flags | $(O)
 	@echo "  CC    $<"
-	@$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(O)/obj/sha256.o
+	@$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(O)/obj/serve/sha256.o
 
 -include $(OBJS:.o=.d) $(UNIT_OBJS:.o=.d) $(FUZZ_TARGETS:%=$(O)/obj/fuzz/fuzz_%.d)
 

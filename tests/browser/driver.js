@@ -109,7 +109,7 @@
 		return out;
 	}
 	/* The frames drawn: the file's paths, or, once a zoom or a view has
-	 * drawn on the page's canvas (src/page/draw.js), the boxes the canvas
+	 * drawn on the page's canvas (src/render/page/draw.js), the boxes the canvas
 	 * says it drew, each checked against its pixels (canvasBoxes()). */
 	Graph.prototype.drawn = function () {
 		var c = this.canvas();

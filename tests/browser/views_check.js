@@ -1,6 +1,6 @@
-/* views_check.js: the page's view steps (src/page/transforms.js) run in
+/* views_check.js: the page's view steps (src/render/page/transforms.js) run in
  * node, for tests/suites/page.sh. page.sh writes a program of the graph's
- * data block (var D), src/page/frames.js, tree.js and transforms.js, then
+ * data block (var D), src/render/page/frames.js, tree.js and transforms.js, then
  * this file; it prints the stacks of one view as sorted folded lines:
  *   OP NAME     OP h (--hide), i (--include), r (--root), or callers /
  *               callees (the two halves of the sandwich of NAME)

@@ -9,9 +9,11 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "batch.h"
-#include "fonts.h"
-#include "report.h"
+#include "core/plan.h"
+#include "read/read.h"
+#include "render/render.h"
+#include "render/fonts.h"
+#include "core/report.h"
 
 enum { FUZZ_MAX_INPUT = 1 << 20, FUZZ_CAIRO_MAX = 8192 };
 
@@ -70,7 +72,7 @@ static void fuzz_render(struct af_profile *p, uint8_t flags, size_t size, const 
 	static const enum af_out_format cairo_formats[] = {
 		AF_OUT_SVG_STATIC, AF_OUT_PNG, AF_OUT_PDF,
 	};
-	af_batch_prepare_tree(&p->tree);
+	af_plan_prepare_tree(&p->tree);
 	fuzz_formats(p, text_formats, sizeof text_formats / sizeof *text_formats, excluded, &lo, &ro);
 	/* cairo mostly costs PNG compression of tall images: small inputs only */
 	if ((flags & 0xc0) != 0xc0 || size > FUZZ_CAIRO_MAX)

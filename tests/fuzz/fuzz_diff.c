@@ -3,7 +3,7 @@
  * merged as main.c does, drawn in every text format, written as two-count
  * folded stacks, and compared as method profiles. */
 #include "fuzz.h"
-#include "diff.h"
+#include "core/diff.h"
 
 #include <string.h>
 

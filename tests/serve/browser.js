@@ -70,7 +70,7 @@
 		return all.length ? { fr: fr, rects: all } : null;
 	}
 	/* what the graph shows: its frame paths while shown, else the boxes
-	 * on the page's canvas (a zoom draws there, src/page/draw.js), which
+	 * on the page's canvas (a zoom draws there, src/render/page/draw.js), which
 	 * must have something on it */
 	function drawing(fr) {
 		var d = fr.ownerDocument, w = d.defaultView, s = "";

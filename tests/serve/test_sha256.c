@@ -3,7 +3,7 @@
  * plus padding edges. With file arguments: prints "<hex>  <file>" for each
  * like sha256sum, feeding odd-sized pieces, so tests/suites/serve.sh can
  * compare with coreutils over many lengths. Prints PASS:/FAIL: lines. */
-#include "sha256.h"
+#include "serve/sha256.h"
 
 #include <stdio.h>
 #include <stdlib.h>

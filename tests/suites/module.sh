@@ -1,6 +1,6 @@
 # module.sh: cairo and pango live in aflame-render-cairo.so, loaded only for
 # PNG, PDF and static SVG, libmicrohttpd in aflame-render-serve.so, loaded
-# only by serve (issue 19, src/module.h): the program links neither, other
+# only by serve (issue 19, src/core/module.h): the program links neither, other
 # formats never load them, and a missing or foreign module is one clear
 # error with exit 1 and no output file.
 . tests/lib.sh

@@ -1,9 +1,11 @@
 # sanitized: no
 # modules.sh: no cycle between any two object files (issue 14): each module
-# uses only modules below it, so each can be read, tested and replaced alone.
+# uses only modules below it, so each can be read, tested and replaced alone;
+# and the folders' rule (src/README.md, issue 32): each folder includes and
+# links only what its README.md's "May include:" line names.
 # Not again under the sanitizers: the same sources make the same graph.
 . tests/lib.sh
-objs=$(ls "${O:-build}"/obj/*.o 2>/dev/null)
+objs=$(find "${O:-build}"/obj -name "*.o" -not -path "*/unit/*" -not -path "*/fuzz/*" 2>/dev/null | sort)
 if [ -z "$objs" ]; then
 	skip "modules/no cycles" "no objects in ${O:-build}/obj"
 elif out=$(python3 tests/tools/cycles.py $objs); then
@@ -23,4 +25,28 @@ if command -v "${CC:-cc}" >/dev/null; then
 	check "modules/the checker passes a -> b -> c" python3 tests/tools/cycles.py "$TMP/a.o" "$TMP/b.o"
 else
 	skip "modules/the checker finds a cycle" "no C compiler"
+fi
+
+# the folders' rule, on the real tree, then on a copy with a breach planted
+if [ -z "$objs" ]; then
+	skip "modules/folders" "no objects in ${O:-build}/obj"
+elif out=$(python3 tests/tools/folders.py src "${O:-build}/obj"); then
+	pass "modules/each folder includes and links only what its README allows"
+else
+	fail "modules/each folder includes and links only what its README allows" "$(echo "$out" | tr '\n' ' ')"
+fi
+mkdir -p "$TMP/src"
+cp -r src/core src/read src/render "$TMP/src/"
+printf '#include "render/render.h"\n' >>"$TMP/src/read/read.c"
+check "modules/the folder check finds a reader that includes a back end" \
+	sh -c "python3 tests/tools/folders.py '$TMP/src' | grep -q 'read/read.c:.*read/ may not include \"render/render.h\"'"
+if command -v "${CC:-cc}" >/dev/null; then
+	mkdir -p "$TMP/obj/read" "$TMP/obj/render"
+	printf 'void af_draw(void);\nvoid af_read_x(void) { af_draw(); }\n' >"$TMP/r.c"
+	printf 'void af_draw(void);\nvoid af_draw(void) {}\n' >"$TMP/d.c"
+	"${CC:-cc}" -c "$TMP/r.c" -o "$TMP/obj/read/r.o" && "${CC:-cc}" -c "$TMP/d.c" -o "$TMP/obj/render/d.o"
+	cp -r src/README.md "$TMP/src/"
+	sed -i '$d' "$TMP/src/read/read.c"
+	check "modules/the folder check finds a reader that calls a back end" \
+		sh -c "python3 tests/tools/folders.py '$TMP/src' '$TMP/obj' | grep -qx 'read/r.o: read/ takes af_draw from render/d.o'"
 fi

@@ -1,4 +1,4 @@
-# page.sh: the steps of the interactive page's views (src/page/transforms.js:
+# page.sh: the steps of the interactive page's views (src/render/page/transforms.js:
 # hide, include, re-root, bottom-up, sandwich) give the stacks the command
 # line gives, on a random input with recursion. Runs them in node (skipped
 # without it); the browser suite checks the same views as drawn.
@@ -17,7 +17,7 @@ awk 'BEGIN { srand(7); for (i = 0; i < 400; i++) { n = 1 + int(rand() * 9); s = 
 {
 	echo '(function () { "use strict";'
 	sed -n '/^var D={/,/^.*"};$/p' "$TMP/rnd.svg"
-	cat src/page/frames.js src/page/tree.js src/page/transforms.js tests/browser/views_check.js
+	cat src/render/page/frames.js src/render/page/tree.js src/render/page/transforms.js tests/browser/views_check.js
 	echo '})();'
 } >"$TMP/views.js"
 page() { node "$TMP/views.js" "$@" 2>&1; }
@@ -51,7 +51,7 @@ decoded() { # SVG: depth width [change] name of each frame, as the page decodes 
 	{
 		echo '(function () { "use strict";'
 		sed -n '/^var D={/,/^.*"};$/p' "$1"
-		cat src/page/frames.js
+		cat src/render/page/frames.js
 		echo 'var fs = decode(), i, s;'
 		echo 'for (i = 0; i < fs.n; i++) { s = [fs.dp[i], fs.wd[i]];'
 		echo '	if (D.d) s.push(D.d[i]); console.log(s.concat(D.n[fs.nm[i]]).join(" ")); }'

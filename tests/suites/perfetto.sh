@@ -165,7 +165,7 @@ renders_valid "perfetto/heap SVG" "$P/heap.pftrace"
 damage_sweep "perfetto/heap.pftrace" perfetto "$P/heap.pftrace"
 damage_sweep "perfetto/late_track.pftrace" perfetto "$P/late_track.pftrace"
 
-# The streaming fold (src/read_perfetto.c): one set of events laid out in
+# The streaming fold (src/read/read_perfetto.c): one set of events laid out in
 # other file orders (tests/tools/perfetto_order.py) folds to the graph of
 # the sorted layout, so per-CPU bundles stream in time order, and a CPU
 # that appears late or a bundle that goes back in time start the fold

@@ -5,7 +5,7 @@ marks (ftrace print events, "B|pid|name" and "E"), one line per stack
 tests: written from the protobuf schema (Trace.packet 1,
 TracePacket.ftrace_events 1, FtraceEventBundle.event 2, FtraceEvent
 timestamp 1, pid 2, print 3, PrintFtraceEvent.buf 2), not from
-src/read_perfetto.c. Events in timestamp order (file order among equal
+src/read/read_perfetto.c. Events in timestamp order (file order among equal
 ones), each time rounded to the µs as docs/semantics.md counts; an E
 closes its thread's innermost open slice; slices still open at the end
 are left out (the caller compares traces that close every slice)."""

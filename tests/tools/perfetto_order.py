@@ -3,7 +3,7 @@
 atrace B/E marks of 6 threads that migrate between 4 CPUs) laid out in the
 file in one of several orders. Every variant holds the same events, so every
 one must fold to the same graph as 'sorted' (one CPU, time order); the
-others test the reader's streaming fold (src/read_perfetto.c) and its
+others test the reader's streaming fold (src/read/read_perfetto.c) and its
 fallback:
 
   sorted     every event in one bundle sequence, in time order

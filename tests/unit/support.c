@@ -1,6 +1,6 @@
 /* support.c: helpers shared by the unit tests. */
 #include "support.h"
-#include "render.h"
+#include "render/render.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -6,7 +6,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
-#include "read.h"
+#include "read/read.h"
 
 struct read_result {
 	int rc;                /* the reader's return value */

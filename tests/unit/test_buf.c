@@ -1,5 +1,5 @@
 /* test_buf.c: buffer and sink, number formatting, sticky write errors. */
-#include "buf.h"
+#include "core/buf.h"
 #include "harness.h"
 
 #include <errno.h>

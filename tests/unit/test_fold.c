@@ -1,5 +1,5 @@
 /* test_fold.c: the stack rules of docs/semantics.md, one test per rule. */
-#include "fold.h"
+#include "core/fold.h"
 #include "harness.h"
 #include "support.h"
 

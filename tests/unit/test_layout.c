@@ -1,9 +1,9 @@
 /* test_layout.c: frame geometry like flamegraph.pl's defaults, name order,
  * merging, narrow frames left out, pre-order subtree ranges, exclusion. */
 #include "harness.h"
-#include "layout.h"
-#include "render.h"
-#include "legend.h"
+#include "core/layout.h"
+#include "render/render.h"
+#include "render/legend.h"
 
 #include <math.h>
 

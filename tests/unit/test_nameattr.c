@@ -1,7 +1,7 @@
 /* test_nameattr.c: the --nameattr file: lookups, later lines and pairs
  * winning, and every way of sneaking script in refused. */
 #include "harness.h"
-#include "nameattr.h"
+#include "render/nameattr.h"
 
 #include <string.h>
 

@@ -1,6 +1,6 @@
 /* test_names.c: frame names: Java class and signature forms, cleaning. */
 #include "harness.h"
-#include "names.h"
+#include "core/names.h"
 
 static void sig(const char *in, const char *want)
 {

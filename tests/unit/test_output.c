@@ -1,6 +1,6 @@
 /* test_output.c: an output reports into its caller's diag, naming itself,
  * and the first error there wins; a file appears whole or not at all. */
-#include "output.h"
+#include "core/output.h"
 #include "harness.h"
 
 #include <stdlib.h>

@@ -2,8 +2,8 @@
  * app-package guess, and the folded reader's flamegraph.pl features. */
 #include "harness.h"
 #include "support.h"
-#include "palette.h"
-#include "layout.h"
+#include "core/palette.h"
+#include "core/layout.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,8 +1,8 @@
 /* test_png.c: PNG files as a decoder sees them: chunk CRCs, the header,
  * text chunks (tEXt for Latin-1, iTXt otherwise), image data split over
  * several IDAT chunks that inflate to the pixels, unfiltered. */
-#include "png.h"
-#include "inflate.h"
+#include "render/png.h"
+#include "read/inflate.h"
 #include "harness.h"
 
 #include <stdlib.h>

@@ -1,7 +1,7 @@
 /* test_radix.c: af_radix_sort_high orders by the high half, stably, for
  * keys of one digit, several, all 32 bits, or all tied. */
 #include "harness.h"
-#include "radix.h"
+#include "read/radix.h"
 
 #include <stdlib.h>
 

@@ -1,8 +1,8 @@
 /* test_ranges.c: address range sets against a byte-by-byte model, copies,
  * and depth under hostile insertion orders. */
 #include "harness.h"
-#include "ranges.h"
-#include "util.h"
+#include "read/ranges.h"
+#include "core/util.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -3,10 +3,10 @@
  * and windows over a mapped input. */
 #include "harness.h"
 #include "support.h"
-#include "idmap.h"
-#include "proto.h"
-#include "demangle.h"
-#include "input.h"
+#include "core/idmap.h"
+#include "read/proto.h"
+#include "read/demangle.h"
+#include "read/input.h"
 
 #include <stdlib.h>
 #include <string.h>

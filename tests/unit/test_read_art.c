@@ -2,8 +2,8 @@
  * (art-trace-format.md §1-2), including every writer quirk it must accept
  * and the damage it must refuse with a position. */
 #include "harness.h"
-#include "read.h"
-#include "buf.h"
+#include "read/read.h"
+#include "core/buf.h"
 #include "support.h"
 
 #include <stdlib.h>

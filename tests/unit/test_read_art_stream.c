@@ -5,8 +5,8 @@
  * where, or a warning and the records before the damage; never a crash or
  * a hang (run under ASan/UBSan by `make check`'s second pass). */
 #include "harness.h"
-#include "read.h"
-#include "buf.h"
+#include "read/read.h"
+#include "core/buf.h"
 #include "support.h"
 
 #include <stdio.h>

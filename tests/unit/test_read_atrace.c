@@ -2,9 +2,9 @@
  * line grammar's variants (atrace-format.md §3.3), the slice rules of
  * docs/semantics.md, async slices, and the containers with their limits. */
 #include "harness.h"
-#include "atrace.h"
-#include "inflate.h"
-#include "buf.h"
+#include "read/atrace.h"
+#include "read/inflate.h"
+#include "core/buf.h"
 #include "support.h"
 
 #include <stdlib.h>

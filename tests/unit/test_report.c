@@ -1,9 +1,9 @@
 /* test_report.c: the method profile model (report.h) and the time window
  * and flame-chart placement of the fold (fold.h). */
-#include "fold.h"
+#include "core/fold.h"
 #include "harness.h"
-#include "layout.h"
-#include "report.h"
+#include "core/layout.h"
+#include "core/report.h"
 
 #include <stdlib.h>
 

@@ -2,7 +2,7 @@
  * weights, thread roots, and a stack too deep for recursion. */
 #include "harness.h"
 #include "support.h"
-#include "transform.h"
+#include "core/transform.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,9 +1,9 @@
 /* test_tree.c: interning, child lookup, adoption, totals, deep trees. */
 #include "harness.h"
 #include "support.h"
-#include "idmap.h"
-#include "names.h"
-#include "tree.h"
+#include "core/idmap.h"
+#include "core/names.h"
+#include "core/tree.h"
 
 #include <math.h>
 #include <stdio.h>

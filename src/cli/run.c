@@ -1,0 +1,355 @@
+/* run.c: one run of the main command on one graph (run.h): inputs read
+ * as one profile, -t/-p selection, transforms, titles, then the graph, the
+ * report or --info written into the output file, which appears whole or not
+ * at all (output.h). */
+#include "run.h"
+#include "batch.h"
+#include "core/escape.h"
+#include "core/output.h"
+#include "core/plan.h"
+#include "core/report.h"
+#include "core/util.h"
+#include "read/input.h"
+#include "read/read.h"
+#include "render/render.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- messages and --info ---- */
+
+/* s escaped for a terminal (escape.h) in b, to print or pad */
+static const char *term(struct af_buf *b, const char *s)
+{
+	char *t = af_escape_term_dup(s);
+	b->len = 0;
+	af_buf_puts(b, t);
+	free(t);
+	return b->data;
+}
+
+void af_run_print_warnings(const struct af_profile *p, const char *file)
+{
+	struct af_buf f, w;
+	af_buf_init(&f);
+	af_buf_init(&w);
+	term(&f, file);
+	for (size_t i = 0; i < p->nwarnings; i++) {
+		char *line = af_warning_line(&p->warnings[i]);
+		fprintf(stderr, AF_PROG ": %s: warning: %s\n", f.data, term(&w, line));
+		free(line);
+	}
+	af_buf_release(&f);
+	af_buf_release(&w);
+}
+
+/* What the file holds, for people and terminals: names from the trace are
+ * escaped (a name cannot set a window title or write the clipboard). */
+static void write_info(const struct af_profile *p, const char *file,
+		       const struct af_transforms *tx, struct af_sink *out)
+{
+	struct af_buf b;
+	af_buf_init(&b);
+	af_sink_printf(out, "file: %s\nformat: %s\nread by: " AF_PROG " %s\n", term(&b, file),
+		       p->format, af_version);
+	for (size_t i = 0; i < p->nitems; i++) {
+		af_sink_printf(out, "%s: ", term(&b, p->items[i].key));
+		af_sink_printf(out, "%s\n", term(&b, p->items[i].value));
+	}
+	if (p->clock)
+		af_sink_printf(out, "weights: %s clock, %s\n", p->clock, p->unit);
+	size_t with_events = 0;
+	for (size_t i = 0; i < p->nthreads; i++)
+		with_events += p->threads[i].node != AF_NONE;
+	af_sink_printf(out, "threads with events: %zu\n", with_events);
+	if (with_events)   /* span: first to last event; in graph: the thread's total */
+		af_sink_printf(out, "  %8s  %-32s %10s  %12s  %12s\n", "tid", "name", "events",
+			       p->clock ? "span" : "", "in graph");
+	uint64_t *tot = with_events ? af_tree_totals(&p->tree) : NULL;
+	for (size_t i = 0; i < p->nthreads; i++) {
+		const struct af_thread *th = &p->threads[i];
+		if (th->node == AF_NONE)
+			continue;
+		char span[48] = "", total[AF_FIXED_POINT_MAX];
+		if (p->clock)
+			snprintf(span, sizeof span, "%" PRIu64 " %s", th->last_time - th->first_time, p->unit);
+		af_fixed_point(total, tot[th->node], p->decimals);
+		af_sink_printf(out, "  %8" PRIu64 "  %-32s %10" PRIu64 "  %12s  %9s %s\n",
+			       th->tid, term(&b, th->name), th->events, span, total, p->unit);
+	}
+	free(tot);
+	if (af_transforms_any(tx)) {
+		struct af_buf t;
+		af_buf_init(&t);
+		af_transforms_describe(tx, &t);
+		af_sink_printf(out, "transforms: %s\n", term(&b, t.data));
+		af_buf_release(&t);
+	}
+	af_sink_printf(out, "warnings: %zu\n", p->nwarnings);
+	for (size_t i = 0; i < p->nwarnings; i++) {
+		char *line = af_warning_line(&p->warnings[i]);
+		af_sink_printf(out, "  %s\n", term(&b, line));
+		free(line);
+	}
+	af_buf_release(&b);
+}
+
+/* ---- the steps ---- */
+
+/* "main, RenderThread" for several threads -t selected (at most about 80
+ * bytes of names, then "and N more"). */
+static void selected_names(const struct af_profile *p, const uint8_t *excluded, struct af_buf *b)
+{
+	size_t shown = 0, left = 0;
+	for (size_t i = 0; i < p->nthreads; i++) {
+		const struct af_thread *th = &p->threads[i];
+		if (th->node == AF_NONE || excluded[th->node])
+			continue;
+		if (b->len > 80) {
+			left++;
+			continue;
+		}
+		af_buf_printf(b, "%s%s", shown++ ? ", " : "", th->name);
+	}
+	if (left)
+		af_buf_printf(b, " and %zu more", left);
+}
+
+void af_run_titles(struct af_cli *o, const struct af_profile *p, int nselected, size_t only,
+		   const uint8_t *excluded, struct af_buf *subtitle, struct af_buf *title)
+{
+	if (nselected > 1 && excluded && !o->title)
+		selected_names(p, excluded, title);
+	o->render.title = o->title ? o->title
+		: nselected == 1 ? p->threads[only].name
+		: title->len ? title->data
+		: p->nthreads ? "All threads" : o->layout.chart ? "Flame Chart"
+		: o->layout.inverted ? "Icicle Graph" : "Flame Graph";
+	o->render.count_name = o->count_name ? o->count_name : p->unit;
+	o->render.decimals = p->decimals;
+	if (o->subtitle) {
+		o->render.subtitle = o->subtitle;
+	} else {
+		af_default_subtitle(subtitle, o->inputs[0], p);
+		o->render.subtitle = subtitle->len ? subtitle->data : NULL;
+	}
+	o->layout.has_subtitle = o->render.subtitle != NULL;
+}
+
+static int write_report(const struct af_cli *o, const struct af_profile *p, uint32_t root,
+			const uint8_t *excluded, struct af_sink *out)
+{
+	struct af_report r;
+	af_report_build(&r, p, root, excluded);
+	struct af_report_opts ro = {
+		.title = o->render.title, .source = o->inputs[0], .clock = p->clock,
+		.unit = p->unit, .decimals = p->decimals, .top = o->top,
+	};
+	int rc = af_render_report(&r, o->report_format, &ro, out);
+	af_report_release(&r);
+	return rc;
+}
+
+/* --total as a weight (fixed point like the profile's); a total below the
+ * graph's own is ignored with a warning, as flamegraph.pl does. */
+static void set_total(struct af_cli *o, const struct af_profile *p)
+{
+	double v = strtod(o->total, NULL);
+	for (unsigned i = 0; i < p->decimals; i++)
+		v *= 10;
+	uint64_t sum = 0;
+	for (size_t i = 0; i < p->tree.nnodes; i++)
+		sum += p->tree.nodes[i].self;
+	o->layout.total = v >= 1.8e19 ? UINT64_MAX : (uint64_t)(v + 0.5);
+	if (o->layout.total < sum)
+		fprintf(stderr, AF_PROG ": warning: --total %s is less than the total weight, so ignored\n",
+			o->total);
+}
+
+int af_run_graph_begin(struct af_cli *o, const struct af_profile *p, char **app,
+		       struct af_diag *d)
+{
+	*app = NULL;
+	if (o->total)
+		set_total(o, p);
+	if (o->layout.palette.palette == AF_PAL_ANDROID && !o->layout.palette.app_package) {
+		/* a simpleperf recording says whose app it profiled */
+		const char *named = af_profile_get_info(p, "app package");
+		*app = named ? af_xstrndup(named, strlen(named)) : af_palette_guess_app(&p->tree);
+		o->layout.palette.app_package = *app;
+	}
+	if (o->cp) {
+		o->layout.palette.map = af_palette_map_new();
+		return af_palette_map_read(o->layout.palette.map, "palette.map", d);
+	}
+	return 0;
+}
+
+int af_run_graph_end(struct af_cli *o, char *app, int rc, struct af_diag *d)
+{
+	if (rc == 0 && o->cp && o->layout.palette.map) {
+		struct af_output out;
+		rc = af_output_open(&out, "palette.map", d);
+		if (rc == 0) {
+			af_palette_map_write(o->layout.palette.map, &out.sink);
+			rc = af_output_commit(&out);
+		}
+	}
+	af_palette_map_free(o->layout.palette.map);
+	o->layout.palette.map = NULL;
+	if (o->layout.palette.app_package == app)
+		o->layout.palette.app_package = NULL;
+	free(app);
+	return rc;
+}
+
+int af_run_select(const struct af_cli *o, const struct af_profile *p,
+		  struct af_selection *s, struct af_diag *d)
+{
+	memset(s, 0, sizeof *s);
+	s->excluded = af_xcalloc(p->tree.nnodes, 1);
+	s->root = AF_ROOT;
+	if (o->nthreads) {
+		s->nsel = af_profile_select(p, o->threads, o->nthreads, s->excluded, &s->only, d);
+		if (s->nsel < 0)
+			return -1;
+		if (s->nsel == 1)
+			s->root = p->threads[s->only].node;
+	}
+	if (o->nprocesses) {
+		s->nproc = af_profile_select_processes(p, o->processes, o->nprocesses, s->excluded,
+						       &s->only_proc, d);
+		if (s->nproc < 0)
+			return -1;
+		if (s->nproc == 1 && s->nsel != 1)
+			s->root = p->processes[s->only_proc].node;
+	}
+	return 0;
+}
+
+/* The default subtitle says which transforms were applied. */
+static void transform_subtitle(struct af_cli *o, struct af_buf *subtitle)
+{
+	if (o->subtitle || !af_transforms_any(&o->tx))
+		return;
+	if (subtitle->len)
+		af_buf_puts(subtitle, "; ");
+	af_buf_puts(subtitle, "transforms: ");
+	af_transforms_describe(&o->tx, subtitle);
+	o->render.subtitle = subtitle->data;
+	o->layout.has_subtitle = true;
+}
+
+/* Every stack was filtered out: say so rather than draw an empty graph. */
+static int nothing_left(const struct af_cli *o, struct af_diag *d)
+{
+	struct af_buf b;
+	af_buf_init(&b);
+	af_transforms_describe(&o->tx, &b);
+	af_diag_error(d, "no stacks left after the transforms (%.*s)", (int)b.len, b.data);
+	af_buf_release(&b);
+	return -1;
+}
+
+/* The graph's root and the nodes left out, after -t, -p and the transforms
+ * (s->excluded is then set only if something is left out). 0, or -1 with
+ * diag set. */
+static int choose(struct af_cli *o, struct af_profile *p, struct af_selection *s,
+		  struct af_diag *d)
+{
+	if (af_run_select(o, p, s, d) < 0)
+		return -1;
+	bool left_out = s->nsel || s->nproc;   /* excluded has something to skip */
+	if (af_transforms_any(&o->tx)) {
+		left_out = true;
+		if (!af_transforms_apply(&o->tx, p, &s->excluded, &s->root) && !o->info)
+			return nothing_left(o, d);
+	}
+	if (!left_out) {
+		free(s->excluded);
+		s->excluded = NULL;
+	}
+	return 0;
+}
+
+/* The output file: --info, the report or the graph. */
+static int write_output(struct af_cli *o, struct af_profile *p, const struct af_selection *s,
+			struct af_diag *d)
+{
+	struct af_output out;
+	if (af_output_open(&out, o->output, d) < 0)
+		return -1;
+	int rc = 0;
+	if (o->info)
+		write_info(p, o->inputs[0], &o->tx, &out.sink);
+	else if (o->report)
+		rc = write_report(o, p, s->root, s->excluded, &out.sink);
+	else
+		rc = af_render_to(o->format, &p->tree, s->root, s->excluded, &o->layout,
+				  &o->render, &out.sink, d);
+	return af_output_close(&out, rc);
+}
+
+/* Select, transform, title and write p. */
+static int produce(struct af_cli *o, struct af_profile *p, struct af_diag *d)
+{
+	struct af_selection s;
+	if (choose(o, p, &s, d) < 0) {
+		free(s.excluded);
+		return -1;
+	}
+	if (o->layout.chart) {   /* a time axis from --from; a band per thread */
+		o->layout.axis_unit = p->unit;
+		o->layout.axis_origin = o->read.window ? o->read.from : 0;
+		o->layout.bands = s.root == AF_ROOT && p->nthreads > 1;
+	}
+	struct af_buf subtitle, title;
+	af_buf_init(&subtitle);
+	af_buf_init(&title);
+	af_run_titles(o, p, s.nsel, s.only, s.excluded, &subtitle, &title);
+	transform_subtitle(o, &subtitle);
+	if (s.nproc == 1 && s.nsel != 1 && !o->title)
+		o->render.title = p->processes[s.only_proc].name;
+	int rc = write_output(o, p, &s, d);
+	af_buf_release(&subtitle);
+	af_buf_release(&title);
+	free(s.excluded);
+	return rc;
+}
+
+/* ---- the run ---- */
+
+int af_run_single(struct af_cli *o, struct af_diag *d)
+{
+	struct af_mapped *in = af_xcalloc(o->ninputs, sizeof *in);
+	struct af_input *ins = af_xcalloc(o->ninputs, sizeof *ins);
+	struct af_profile p;
+	af_profile_init(&p);
+	size_t loaded = 0;
+	int rc = 0;
+	for (; loaded < o->ninputs && rc == 0; loaded++) {
+		af_diag_init(d, o->inputs[loaded]);
+		rc = af_input_load(&in[loaded], o->inputs[loaded], o->read.max_input, d);
+		ins[loaded] = in[loaded].in;
+	}
+	if (rc == 0) {
+		af_diag_init(d, o->inputs[0]);
+		rc = af_read_inputs(&p, ins, o->ninputs, o->reader, &o->read, d);
+		if (rc == 0 && !o->info)
+			af_run_print_warnings(&p, o->inputs[0]);
+		char *app = NULL;
+		if (rc == 0 && !o->info && !o->report)
+			rc = af_run_graph_begin(o, &p, &app, d);
+		if (rc == 0)
+			rc = produce(o, &p, d);
+		rc = af_run_graph_end(o, app, rc, d);
+	}
+	for (size_t i = 0; i < loaded; i++)
+		af_input_release(&in[i]);
+	free(in);
+	free(ins);
+	af_profile_release(&p);
+	return rc;
+}

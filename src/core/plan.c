@@ -1,0 +1,162 @@
+/* plan.c: the graphs of a per-thread run (plan.h). */
+#include "plan.h"
+#include "util.h"
+
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- names of files ---- */
+
+void af_safe_name(struct af_buf *b, const char *s, size_t len)
+{
+	size_t start = b->len;
+	bool gap = false;
+	for (size_t i = 0; i < len && b->len - start < 64; i++) {
+		unsigned char c = (unsigned char)s[i];
+		bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+			  (c >= '0' && c <= '9') || c == '-' || c == '_' ||
+			  (c == '.' && b->len > start);
+		if (ok) {
+			af_buf_putc(b, (char)c);
+			gap = false;
+		} else if (!gap && b->len > start) {
+			af_buf_putc(b, '_');
+			gap = true;
+		}
+	}
+	while (b->len > start && b->data[b->len - 1] == '_')
+		b->data[--b->len] = 0;
+	if (b->len == start)
+		af_buf_puts(b, "thread");
+}
+
+/* by string, then by where the string lives (input order): deterministic */
+static int cmp_str_ptr(const void *a, const void *b)
+{
+	char *const *x = *(char *const *const *)a, *const *y = *(char *const *const *)b;
+	int c = strcmp(*x, *y);
+	return c ? c : (x > y) - (x < y);
+}
+
+void af_make_distinct(char ***names, size_t n)
+{
+	if (n < 2)
+		return;
+	qsort(names, n, sizeof *names, cmp_str_ptr);
+	for (size_t i = 0; i < n;) {
+		size_t j = i + 1;
+		while (j < n && strcmp(*names[j], *names[i]) == 0)
+			j++;
+		for (size_t r = i + 1; r < j; r++) {
+			char *old = *names[r];
+			const char *dot = strrchr(old, '.');
+			size_t stem = dot && dot != old ? (size_t)(dot - old) : strlen(old);
+			struct af_buf b;
+			af_buf_init(&b);
+			af_buf_printf(&b, "%.*s-%zu%s", (int)stem, old, r - i + 1, old + stem);
+			*names[r] = af_buf_detach(&b);
+			free(old);
+		}
+		i = j;
+	}
+}
+
+static const char *process_name(const struct af_profile *p, uint64_t pid)
+{
+	for (size_t i = 0; pid && i < p->nprocesses; i++)
+		if (p->processes[i].pid == pid)
+			return p->processes[i].name;
+	return NULL;
+}
+
+static void add_graph(struct af_plan *pl, const struct af_profile *p, const struct af_thread *th,
+		      const uint64_t *tot)
+{
+	struct af_plan_graph *g = &pl->graphs[pl->n++];
+	struct af_buf stem;
+	af_buf_init(&stem);
+	*g = (struct af_plan_graph){ .thread = th, .name = th ? th->name : "all",
+		.process = th ? process_name(p, th->pid) : NULL, .node = th ? th->node : AF_ROOT };
+	g->total = tot[g->node];
+	if (th) {
+		af_buf_printf(&stem, "%" PRIu64 "-", th->tid);
+		af_safe_name(&stem, th->name, strlen(th->name));
+	} else {
+		af_buf_puts(&stem, "all");
+	}
+	g->stem = af_buf_detach(&stem);
+	pl->total += g->total;
+}
+
+int af_plan_make(struct af_plan *pl, const struct af_profile *p, char *const *specs,
+		 size_t nspecs, struct af_diag *d)
+{
+	*pl = (struct af_plan){ NULL, 0, 0 };
+	uint8_t *excluded = af_xcalloc(p->tree.nnodes, 1);
+	size_t only;
+	if (nspecs && af_profile_select(p, specs, nspecs, excluded, &only, d) < 0) {
+		free(excluded);
+		return -1;
+	}
+	uint64_t *tot = af_tree_totals(&p->tree);
+	pl->graphs = af_xcalloc(p->nthreads ? p->nthreads : 1, sizeof *pl->graphs);
+	for (size_t i = 0; i < p->nthreads; i++) {
+		const struct af_thread *th = &p->threads[i];
+		if (th->node != AF_NONE && !excluded[th->node])
+			add_graph(pl, p, th, tot);
+	}
+	if (!p->nthreads)
+		add_graph(pl, p, NULL, tot);
+	free(tot);
+	free(excluded);
+	char ***stems = af_xmalloc((pl->n ? pl->n : 1) * sizeof *stems);
+	for (size_t i = 0; i < pl->n; i++)
+		stems[i] = &pl->graphs[i].stem;
+	af_make_distinct(stems, pl->n);
+	free(stems);
+	return 0;
+}
+
+static int by_total(const void *a, const void *b)
+{
+	const struct af_plan_graph *x = a, *y = b;
+	if (x->total != y->total)
+		return x->total < y->total ? 1 : -1;
+	uint64_t tx = x->thread ? x->thread->tid : 0, ty = y->thread ? y->thread->tid : 0;
+	return (tx > ty) - (tx < ty);
+}
+
+void af_plan_by_total(struct af_plan *pl)
+{
+	if (pl->n > 1)
+		qsort(pl->graphs, pl->n, sizeof *pl->graphs, by_total);
+}
+
+void af_plan_release(struct af_plan *pl)
+{
+	for (size_t i = 0; i < pl->n; i++)
+		free(pl->graphs[i].stem);
+	free(pl->graphs);
+	*pl = (struct af_plan){ NULL, 0, 0 };
+}
+
+/* ---- shared by the graphs of a run ---- */
+
+void af_plan_prepare_tree(struct af_tree *t)
+{
+	/* interning an existing name can still grow the table once; after
+	 * this call it cannot, and the ranks stay valid */
+	af_tree_intern_str(t, "all");
+	af_tree_intern_str(t, "all");
+	af_tree_name_ranks(t);
+}
+
+void af_default_subtitle(struct af_buf *b, const char *input, const struct af_profile *p)
+{
+	if (p->clock)
+		af_buf_printf(b, "%s \xc2\xb7 %s clock \xc2\xb7 %s", af_base_name(input), p->clock, p->unit);
+	else if (p->measure)
+		af_buf_printf(b, "%s \xc2\xb7 %s", af_base_name(input), p->measure);
+}

