@@ -143,9 +143,9 @@ $(O)/obj/core/module.o: $(O)/module-dir
 # module code: position-independent, and nothing exported but its entry
 MODULE_CFLAGS := -fPIC -fvisibility=hidden
 $(MODULE_OBJS): ALL_CFLAGS += $(MODULE_CFLAGS)
-# cli.o is rebuilt when the Makefile (VERSION) changes
-$(O)/obj/cli/cli.o: ALL_CFLAGS += -DAF_VERSION='"$(VERSION)"'
-$(O)/obj/cli/cli.o: Makefile
+# options.o is rebuilt when the Makefile (VERSION) changes
+$(O)/obj/cli/options.o: ALL_CFLAGS += -DAF_VERSION='"$(VERSION)"'
+$(O)/obj/cli/options.o: Makefile
 
 $(O)/obj/unit/%.o: tests/unit/%.c $(O)/flags | $(O)/obj/unit
 	@echo "  CC    $<"

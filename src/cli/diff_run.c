@@ -27,7 +27,7 @@ struct run {
 	bool loaded;
 };
 
-static int read_run(struct af_cli *o, struct run *r, const char *path, struct af_diag *d)
+static int read_run(struct af_run_opts *o, struct run *r, const char *path, struct af_diag *d)
 {
 	af_diag_init(d, path);
 	if (af_input_load(&r->in, path, o->read.max_input, d) < 0)
@@ -53,7 +53,7 @@ static void release_run(struct run *r)
 /* One line on stderr when work of the first run has no place in the
  * second's graph: how much, where it is drawn, the largest piece (p: the
  * merged profile, which holds the band). */
-static void removed_summary(const struct af_cli *o, const struct af_profile *p,
+static void removed_summary(const struct af_run_opts *o, const struct af_profile *p,
 			    const struct af_diff *df)
 {
 	if (!df->removed_total)
@@ -88,7 +88,7 @@ static void removed_summary(const struct af_cli *o, const struct af_profile *p,
 }
 
 /* "before → after · clock · unit · what the colours show" */
-static void diff_subtitle(const struct af_cli *o, const struct af_profile *p, struct af_buf *b)
+static void diff_subtitle(const struct af_run_opts *o, const struct af_profile *p, struct af_buf *b)
 {
 	af_buf_printf(b, "%s \xe2\x86\x92 %s", af_base_name(o->inputs[0]), af_base_name(o->inputs[1]));
 	if (p->clock)
@@ -98,7 +98,7 @@ static void diff_subtitle(const struct af_cli *o, const struct af_profile *p, st
 		      o->layout.negate ? " (negated)" : "");
 }
 
-static void diff_titles(struct af_cli *o, const struct run *r, struct af_buf *subtitle)
+static void diff_titles(struct af_run_opts *o, const struct run *r, struct af_buf *subtitle)
 {
 	const struct af_selection *s = &r[1].sel;
 	bool one_thread = s->nsel == 1 && s->root == r[1].p.threads[s->only].node;
@@ -115,7 +115,7 @@ static void diff_titles(struct af_cli *o, const struct run *r, struct af_buf *su
 	}
 }
 
-static int compare_report(struct af_cli *o, struct run *r, struct af_diag *d)
+static int compare_report(struct af_run_opts *o, struct run *r, struct af_diag *d)
 {
 	struct af_report rep[2];
 	for (int i = 0; i < 2; i++)
@@ -140,7 +140,7 @@ static int compare_report(struct af_cli *o, struct run *r, struct af_diag *d)
 	return rc;
 }
 
-static int compare_graph(struct af_cli *o, struct run *r, struct af_diag *d)
+static int compare_graph(struct af_run_opts *o, struct run *r, struct af_diag *d)
 {
 	struct af_profile *p = &r[1].p;
 	uint32_t root = r[1].sel.root;
@@ -175,7 +175,7 @@ static int compare_graph(struct af_cli *o, struct run *r, struct af_diag *d)
 }
 
 /* Runs that measure different things can still be compared: say so. */
-static void warn_units(const struct af_cli *o, const struct run *r)
+static void warn_units(const struct af_run_opts *o, const struct run *r)
 {
 	const struct af_profile *a = &r[0].p, *b = &r[1].p;
 	if (strcmp(a->unit, b->unit) == 0 && (!a->clock || !b->clock || strcmp(a->clock, b->clock) == 0))
@@ -185,7 +185,7 @@ static void warn_units(const struct af_cli *o, const struct run *r)
 		b->clock ? b->clock : "", b->clock ? " clock " : "", b->unit, o->inputs[1]);
 }
 
-int af_diff_run(struct af_cli *o, struct af_diag *d)
+int af_diff_run(struct af_run_opts *o, struct af_diag *d)
 {
 	struct run r[2];
 	memset(r, 0, sizeof r);

@@ -1,4 +1,4 @@
-/* main.c: which run, and its one error line. Options (cli.c), then the
+/* main.c: which run, and its one error line. Options (cli.c, options.c), then the
  * service (serve), a batch (--per-thread, batch.c), a comparison (--diff,
  * diff.c) or one graph (run.c). Everything else lives in the pipeline
  * modules. */
@@ -30,21 +30,22 @@ static int load_nameattr(struct af_cli *o, struct af_nameattr *na, struct af_dia
 {
 	struct af_mapped m;
 	af_diag_init(d, o->nameattr);
-	int rc = af_input_load(&m, o->nameattr, o->read.max_input, d);
+	int rc = af_input_load(&m, o->nameattr, o->run.read.max_input, d);
 	if (rc == 0) {
 		rc = af_nameattr_parse(na, m.in.data, m.in.len, d);
 		af_input_release(&m);
 	}
-	o->render.nameattr = na;
+	o->run.render.nameattr = na;
 	return rc;
 }
 
 /* A batch reports each failure itself (one line per file): 0 or 1. */
-static int per_thread(const struct af_cli *o)
+static int per_thread(const struct af_cli *c)
 {
+	const struct af_run_opts *o = &c->run;
 	struct af_batch_opts b = {
-		.prog = AF_PROG, .dir = o->per_thread, .format = o->format,
-		.jobs = o->jobs, .threads = o->threads, .nthreads = o->nthreads,
+		.prog = AF_PROG, .dir = c->per_thread, .format = o->format,
+		.jobs = c->jobs, .threads = o->threads, .nthreads = o->nthreads,
 		.title = o->title, .subtitle = o->subtitle, .reader = o->reader,
 		.read = o->read, .layout = o->layout, .render = o->render,
 		.progress = isatty(STDERR_FILENO),
@@ -69,14 +70,14 @@ int main(int argc, char **argv)
 	else if (o.per_thread)
 		rc = per_thread(&o);
 	else if (o.diff)
-		rc = af_diff_run(&o, &d);
+		rc = af_diff_run(&o.run, &d);
 	else
-		rc = af_run_single(&o, &d);
+		rc = af_run_single(&o.run, &d);
 	if (rc < 0)
 		print_diag(&d);
 	af_nameattr_release(&na);
-	af_transforms_release(&o.tx);
-	free(o.threads);
-	free(o.processes);
+	af_transforms_release(&o.run.tx);
+	free(o.run.threads);
+	free(o.run.processes);
 	return rc == 0 ? 0 : 1;
 }

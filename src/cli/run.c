@@ -117,7 +117,7 @@ static void selected_names(const struct af_profile *p, const uint8_t *excluded, 
 		af_buf_printf(b, " and %zu more", left);
 }
 
-void af_run_titles(struct af_cli *o, const struct af_profile *p, int nselected, size_t only,
+void af_run_titles(struct af_run_opts *o, const struct af_profile *p, int nselected, size_t only,
 		   const uint8_t *excluded, struct af_buf *subtitle, struct af_buf *title)
 {
 	if (nselected > 1 && excluded && !o->title)
@@ -138,7 +138,7 @@ void af_run_titles(struct af_cli *o, const struct af_profile *p, int nselected, 
 	o->layout.has_subtitle = o->render.subtitle != NULL;
 }
 
-static int write_report(const struct af_cli *o, const struct af_profile *p, uint32_t root,
+static int write_report(const struct af_run_opts *o, const struct af_profile *p, uint32_t root,
 			const uint8_t *excluded, struct af_sink *out)
 {
 	struct af_report r;
@@ -154,7 +154,7 @@ static int write_report(const struct af_cli *o, const struct af_profile *p, uint
 
 /* --total as a weight (fixed point like the profile's); a total below the
  * graph's own is ignored with a warning, as flamegraph.pl does. */
-static void set_total(struct af_cli *o, const struct af_profile *p)
+static void set_total(struct af_run_opts *o, const struct af_profile *p)
 {
 	double v = strtod(o->total, NULL);
 	for (unsigned i = 0; i < p->decimals; i++)
@@ -168,7 +168,7 @@ static void set_total(struct af_cli *o, const struct af_profile *p)
 			o->total);
 }
 
-int af_run_graph_begin(struct af_cli *o, const struct af_profile *p, char **app,
+int af_run_graph_begin(struct af_run_opts *o, const struct af_profile *p, char **app,
 		       struct af_diag *d)
 {
 	*app = NULL;
@@ -187,7 +187,7 @@ int af_run_graph_begin(struct af_cli *o, const struct af_profile *p, char **app,
 	return 0;
 }
 
-int af_run_graph_end(struct af_cli *o, char *app, int rc, struct af_diag *d)
+int af_run_graph_end(struct af_run_opts *o, char *app, int rc, struct af_diag *d)
 {
 	if (rc == 0 && o->cp && o->layout.palette.map) {
 		struct af_output out;
@@ -205,7 +205,7 @@ int af_run_graph_end(struct af_cli *o, char *app, int rc, struct af_diag *d)
 	return rc;
 }
 
-int af_run_select(const struct af_cli *o, const struct af_profile *p,
+int af_run_select(const struct af_run_opts *o, const struct af_profile *p,
 		  struct af_selection *s, struct af_diag *d)
 {
 	memset(s, 0, sizeof *s);
@@ -230,7 +230,7 @@ int af_run_select(const struct af_cli *o, const struct af_profile *p,
 }
 
 /* The default subtitle says which transforms were applied. */
-static void transform_subtitle(struct af_cli *o, struct af_buf *subtitle)
+static void transform_subtitle(struct af_run_opts *o, struct af_buf *subtitle)
 {
 	if (o->subtitle || !af_transforms_any(&o->tx))
 		return;
@@ -243,7 +243,7 @@ static void transform_subtitle(struct af_cli *o, struct af_buf *subtitle)
 }
 
 /* Every stack was filtered out: say so rather than draw an empty graph. */
-static int nothing_left(const struct af_cli *o, struct af_diag *d)
+static int nothing_left(const struct af_run_opts *o, struct af_diag *d)
 {
 	struct af_buf b;
 	af_buf_init(&b);
@@ -256,7 +256,7 @@ static int nothing_left(const struct af_cli *o, struct af_diag *d)
 /* The graph's root and the nodes left out, after -t, -p and the transforms
  * (s->excluded is then set only if something is left out). 0, or -1 with
  * diag set. */
-static int choose(struct af_cli *o, struct af_profile *p, struct af_selection *s,
+static int choose(struct af_run_opts *o, struct af_profile *p, struct af_selection *s,
 		  struct af_diag *d)
 {
 	if (af_run_select(o, p, s, d) < 0)
@@ -275,7 +275,7 @@ static int choose(struct af_cli *o, struct af_profile *p, struct af_selection *s
 }
 
 /* The output file: --info, the report or the graph. */
-static int write_output(struct af_cli *o, struct af_profile *p, const struct af_selection *s,
+static int write_output(struct af_run_opts *o, struct af_profile *p, const struct af_selection *s,
 			struct af_diag *d)
 {
 	struct af_output out;
@@ -293,7 +293,7 @@ static int write_output(struct af_cli *o, struct af_profile *p, const struct af_
 }
 
 /* Select, transform, title and write p. */
-static int produce(struct af_cli *o, struct af_profile *p, struct af_diag *d)
+static int produce(struct af_run_opts *o, struct af_profile *p, struct af_diag *d)
 {
 	struct af_selection s;
 	if (choose(o, p, &s, d) < 0) {
@@ -321,7 +321,7 @@ static int produce(struct af_cli *o, struct af_profile *p, struct af_diag *d)
 
 /* ---- the run ---- */
 
-int af_run_single(struct af_cli *o, struct af_diag *d)
+int af_run_single(struct af_run_opts *o, struct af_diag *d)
 {
 	struct af_mapped *in = af_xcalloc(o->ninputs, sizeof *in);
 	struct af_input *ins = af_xcalloc(o->ninputs, sizeof *ins);

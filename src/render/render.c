@@ -5,6 +5,7 @@
 #include "core/escape.h"
 #include "core/util.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -73,6 +74,35 @@ enum af_out_format af_out_format_from_path(const char *path)
 		if (strcmp(dot + 1, formats[i].ext) == 0)
 			return formats[i].f;  /* .svg: the interactive one, listed first */
 	return AF_OUT_AUTO;
+}
+
+const char *af_out_format_names(void)
+{
+	static char names[256];
+	size_t n = 0, count = sizeof formats / sizeof *formats;
+	if (names[0])
+		return names;
+	for (size_t i = 0; i < count && n < sizeof names; i++)
+		n += (size_t)snprintf(names + n, sizeof names - n, "%s%s",
+				      i == 0 ? "" : i + 1 == count ? " or " : ", ", formats[i].name);
+	return names;
+}
+
+const char *af_out_format_extensions(void)
+{
+	static char exts[256];
+	size_t n = 0;
+	if (exts[0])
+		return exts;
+	for (size_t i = 0; i < sizeof formats / sizeof *formats; i++) {
+		bool seen = false;
+		for (size_t k = 0; k < i; k++)
+			seen |= strcmp(formats[k].ext, formats[i].ext) == 0;
+		if (!seen)
+			n += (size_t)snprintf(exts + n, sizeof exts - n, "%s%s", n ? " " : "",
+					      formats[i].ext);
+	}
+	return exts;
 }
 
 const char *af_out_format_ext(enum af_out_format f)

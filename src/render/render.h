@@ -80,6 +80,10 @@ enum af_out_format af_out_format_named(const char *name);
 /* From a path's extension (.svg .png .pdf .folded .txt); AF_OUT_AUTO when
  * it has none we know. */
 enum af_out_format af_out_format_from_path(const char *path);
+/* The names, as --help lists them: "svg, svg-static, ... or frames". */
+const char *af_out_format_names(void);
+/* Every extension -o knows, once each, space-separated: "svg png ...". */
+const char *af_out_format_extensions(void);
 /* The extension a batch gives files of format f, without the dot. */
 const char *af_out_format_ext(enum af_out_format f);
 /* Drawn through cairo (PNG, PDF, static SVG): needs fonts (fonts.h). */

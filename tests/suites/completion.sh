@@ -1,47 +1,69 @@
 # completion.sh: the bash completion (contrib/aflame-render.bash-completion)
-# agrees with --help: every value list it offers is the one --help names,
-# every option taking a value is handled; the version agrees with
-# debian/changelog; and, when bash-completion is installed, completing
-# really offers them.
+# offers what the option table (src/cli/options.c) says, through
+# --completion-helper: the helper lists the options --help lists, those
+# with a value with it, and each value list is the one --help names; the
+# version agrees with debian/changelog; and, when bash-completion is
+# installed, completing really offers them.
 . tests/lib.sh
 C=contrib/aflame-render.bash-completion
 "$AFLAME" --help >"$TMP/help" 2>&1
 "$AFLAME" serve --help >"$TMP/serve-help" 2>&1
 
-# words CASE-LABEL: the words the script offers after that option
+"$AFLAME" --completion-helper >"$TMP/table" 2>&1
+
+# words OPTION: the words the completion helper offers for OPTION's value
 words() {
-	awk -v l="$1" '
-		index($0, l ")") { on = 1 }
-		on && /compgen/ { s = $0; sub(/.*-W .?/, "", s); out = out " " s;
-			if ($0 ~ /-- "\$cur"/) exit; next }
-		on && out != "" { s = $0; sub(/.-- "\$cur".*/, "", s); out = out " " s; exit }
-		END { gsub(/'"'"'.*/, "", out); print out }' "$C" | tr -s ' \t' '\n' | grep . | sort
+	awk -v o="$1" '$1 == o { sub(/^[^=]*=[a-z]+ */, ""); print }' "$TMP/table" | tr ' ' '\n' | grep . | sort
 }
-# help_words TEXT-AFTER-WHICH: words of --help after a marker up to "(default" or ")"
 agree() {
 	local name=$1 got=$2 want=$3
-	if [ "$got" = "$want" ]; then pass "completion: $name agree with --help"
-	else fail "completion: $name agree with --help" "script: $(echo $got) / help: $(echo $want)"; fi
+	if [ -n "$got" ] && [ "$got" = "$want" ]; then pass "completion: $name agree with --help"
+	else fail "completion: $name agree with --help" "helper: $(echo $got) / help: $(echo $want)"; fi
 }
-agree "formats" "$(words '--format')" \
+agree "formats" "$(words --format)" \
 	"$(sed -n 's/.*--format FMT *//p' "$TMP/help" | sed 's/ (one.*//; s/,//g; s/ or / /' | tr ' ' '\n' | grep . | sort)"
-agree "input formats" "$(words '-f | --input-format')" \
+agree "input formats" "$(words --input-format)" \
 	"$(sed -n 's/.*--input-format FMT *//p' "$TMP/help" | sed 's/,//g; s/ or / /' | tr ' ' '\n' | grep . | sort)"
-agree "clocks" "$(words '--clock')" \
+agree "clocks" "$(words --clock)" \
 	"$(sed -n 's/.*--clock CLOCK *//p' "$TMP/help" | sed 's/ (default.*//; s/ or / /' | tr ' ' '\n' | grep . | sort)"
-agree "palettes" "$(words '--colors')" \
+agree "palettes" "$(words --colors)" \
 	"$(sed -n '/--colors PALETTE/,/--app-package/p' "$TMP/help" | grep -v -- '--app-package' |
 	   sed 's/.*PALETTE//; s/(default)//; s/,//g' | tr ' ' '\n' | grep . | sort)"
-agree "background colours" "$(words '--bgcolors')" \
+agree "background colours" "$(words --bgcolors)" \
 	"$(sed -n 's/.*--bgcolors COLOR *background: //p' "$TMP/help" | sed 's/ or #rrggbb//; s/,//g' | tr ' ' '\n' | grep . | sort)"
 
-# every option that takes a value (an upper-case word after it) has a case
-missing=""
-for o in $(cat "$TMP/help" "$TMP/serve-help" | grep -oE -- '(^| )--?[a-z][a-z-]* [A-Z]' | awk '{print $1}' | sort -u); do
-	grep -qE -- "(^|[ 	|])$o( |\)|$)" "$C" || missing="$missing $o"
-done
-if [ -z "$missing" ]; then pass "completion: every option with a value is handled"
-else fail "completion: every option with a value is handled" "missing:$missing"; fi
+# the helper lists the options --help lists, and those that take a value
+# (an upper-case word after the name in --help) with what to offer
+python3 - "$TMP/help" "$TMP/table" "$TMP/help.opts" "$TMP/table.opts" <<'PY'
+import re, sys
+help_, table, out_help, out_table = sys.argv[1:]
+# the option column of --help: "  -o, --output FILE", "      --from T, --to T"
+opts = set()
+for line in open(help_, encoding="utf-8"):
+    m = re.match(r"^  (-\w, |    )(--\S.*?)(  |$)", line)
+    if not m:
+        continue
+    short = m.group(1).strip(", ")
+    for part in m.group(2).split(", "):
+        name, _, arg = part.partition(" ")
+        opts.add(name + (" =" if arg else ""))
+        if short:
+            opts.add(short + (" =" if arg else ""))
+open(out_help, "w").write("".join(sorted(o + "\n" for o in opts)))
+# the helper's: "--output -o =output svg ..."
+opts = set()
+for line in open(table, encoding="utf-8"):
+    names, eq, _ = line.rstrip("\n").partition("=")
+    for name in names.split():
+        opts.add(name + (" =" if eq else ""))
+open(out_table, "w").write("".join(sorted(o + "\n" for o in opts)))
+PY
+if cmp -s "$TMP/help.opts" "$TMP/table.opts"; then
+	pass "completion: the helper lists the options of --help, with their values"
+else
+	fail "completion: the helper lists the options of --help, with their values" \
+		"$(diff "$TMP/help.opts" "$TMP/table.opts" | grep '^[<>]' | tr '\n' ' ')"
+fi
 
 # one version: --version, the Makefile and debian/changelog
 v=$("$AFLAME" --version | awk '{print $2}')
@@ -72,6 +94,24 @@ check "completion: -o offers image files and directories, not traces" \
 	test "$(complete_line aflame-render x -o '' | tr '\n' ' ')" = "a.png b.svg sub "
 check "completion: --inv offers --inverted (from --help)" \
 	test "$(complete_line aflame-render --inv | tr '\n' ' ')" = "--inverted "
+check "completion: --format offers the output formats (from the table)" \
+	test "$(complete_line aflame-render --format s | tr '\n' ' ')" = "svg svg-static "
+check "completion: -f offers the readers" \
+	test "$(complete_line aflame-render -f p | tr '\n' ' ')" = "perf-data perfetto "
+check "completion: --heap offers the heap values" \
+	test "$(complete_line aflame-render --heap freed | tr '\n' ' ')" = "freed freed-count "
+check "completion: --per-thread offers directories" \
+	test "$(complete_line aflame-render --per-thread '' | tr '\n' ' ')" = "sub "
+check "completion: --title offers nothing" \
+	test "$(complete_line aflame-render --title '' | tr '\n' ' ')" = " "
+check "completion: -j offers nothing (its value follows)" \
+	test "$(complete_line aflame-render -j '' | tr '\n' ' ')" = " "
+check "completion: --completion-helper itself is not offered" \
+	test "$(complete_line aflame-render --comp | tr '\n' ' ')" = " "
+check "completion: serve --port offers nothing" \
+	test "$(complete_line aflame-render serve --port '' | tr '\n' ' ')" = " "
+check "completion: serve --data offers directories" \
+	test "$(complete_line aflame-render serve --data '' | tr '\n' ' ')" = "sub "
 check "completion: serve --da offers --data" \
 	test "$(complete_line aflame-render serve --da | tr '\n' ' ')" = "--data "
 check "completion: an input offers any file" \
