@@ -14,6 +14,7 @@
 #include "core/plan.h"
 #include "core/util.h"
 #include "read/input.h"
+#include "render/index.h"
 #include "render/fonts.h"
 
 #include <errno.h>
@@ -320,63 +321,13 @@ static int cmp_rec(const void *a, const void *b)
 	return (x->tid > y->tid) - (x->tid < y->tid);
 }
 
-static void file_link(struct af_sink *out, const char *file)
+/* How the index shows a graph of format f: an interactive SVG live, a
+ * picture as a thumbnail, anything else as a link. */
+static enum af_index_embed embed_of(enum af_out_format f)
 {
-	af_sink_puts(out, "<a href=\"");
-	af_escape_xml(out, file);
-	af_sink_puts(out, "\">");
-	af_escape_xml(out, file);
-	af_sink_puts(out, "</a>");
-}
-
-static void index_row(struct af_sink *out, const struct input *in, const struct rec *r, size_t id)
-{
-	af_sink_printf(out, "<tr><td><a href=\"#g%zu\">", id);
-	af_escape_xml(out, r->name);
-	af_sink_puts(out, "</a></td><td class=\"n\">");
-	if (!r->whole)
-		af_sink_u64(out, r->tid);
-	af_sink_puts(out, "</td><td class=\"n\">");
-	af_sink_weight(out, r->total, in->decimals, in->unit);
-	af_sink_puts(out, "</td><td class=\"n\">");
-	af_sink_fixed(out, in->total ? 100.0 * (double)r->total / (double)in->total : 0, 1);
-	af_sink_puts(out, "%</td><td>");
-	if (r->error) {
-		af_sink_puts(out, "<span class=\"err\">");
-		af_escape_xml(out, r->error);
-		af_sink_puts(out, "</span>");
-	} else {
-		file_link(out, r->file);
-	}
-	af_sink_puts(out, "</td></tr>\n");
-}
-
-static void index_figure(struct af_sink *out, const struct input *in, const struct rec *r,
-			 size_t id, enum af_out_format f)
-{
-	af_sink_printf(out, "<figure id=\"g%zu\"><figcaption>", id);
-	af_escape_xml(out, r->name);
-	if (!r->whole)
-		af_sink_printf(out, " (%" PRIu64 ")", r->tid);
-	af_sink_puts(out, " \xc2\xb7 ");
-	af_sink_weight(out, r->total, in->decimals, in->unit);
-	af_sink_puts(out, "</figcaption>\n");
-	if (r->error) {
-		af_sink_puts(out, "<p class=\"err\">not written: ");
-		af_escape_xml(out, r->error);
-		af_sink_puts(out, "</p>");
-	} else if (f == AF_OUT_PNG || f == AF_OUT_SVG || f == AF_OUT_SVG_STATIC) {
-		af_sink_puts(out, "<a href=\"");
-		af_escape_xml(out, r->file);
-		af_sink_puts(out, "\"><img src=\"");
-		af_escape_xml(out, r->file);
-		af_sink_puts(out, "\" alt=\"flame graph of ");
-		af_escape_xml(out, r->name);
-		af_sink_puts(out, "\" loading=\"lazy\"></a>");
-	} else {
-		file_link(out, r->file);
-	}
-	af_sink_puts(out, "</figure>\n");
+	if (f == AF_OUT_SVG)
+		return AF_INDEX_OBJECT;
+	return f == AF_OUT_PNG || f == AF_OUT_SVG_STATIC ? AF_INDEX_IMAGE : AF_INDEX_LINK;
 }
 
 static void index_input(struct af_sink *out, struct input *in, size_t *id, enum af_out_format f)
@@ -396,13 +347,20 @@ static void index_input(struct af_sink *out, struct input *in, size_t *id, enum 
 		af_sink_puts(out, "</p>\n");
 	}
 	qsort(in->recs, in->nrecs, sizeof *in->recs, cmp_rec);
-	af_sink_puts(out, "<table>\n<thead><tr><th>Thread</th><th>TID</th><th>Total</th>"
-		     "<th>Share</th><th>File</th></tr></thead>\n<tbody>\n");
-	for (size_t r = 0; r < in->nrecs; r++)
-		index_row(out, in, &in->recs[r], *id + r);
-	af_sink_puts(out, "</tbody>\n</table>\n");
-	for (size_t r = 0; r < in->nrecs; r++)
-		index_figure(out, in, &in->recs[r], *id + r, f);
+	struct af_index_graph *g = af_xcalloc(in->nrecs ? in->nrecs : 1, sizeof *g);
+	for (size_t r = 0; r < in->nrecs; r++) {
+		const struct rec *rec = &in->recs[r];
+		g[r] = (struct af_index_graph){ .name = rec->name, .whole = rec->whole, .tid = rec->tid,
+			.total = rec->total, .nfiles = 1 };
+		g[r].files[0] = (struct af_index_file){ .href = rec->file, .label = rec->file,
+			.error = rec->error };
+	}
+	struct af_index x = { .graphs = g, .n = in->nrecs, .total = in->total,
+		.decimals = in->decimals, .unit = in->unit, .anchor = "g", .first = *id,
+		.embed = embed_of(f) };
+	af_index_table(out, &x);
+	af_index_figures(out, &x);
+	free(g);
 	*id += in->nrecs;
 	af_sink_puts(out, "</section>\n");
 }
@@ -422,13 +380,10 @@ static int write_index(struct batch *b)
 		af_sink_printf(s, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
 			       "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
 			       "<title>Flame graphs: %zu files</title>\n"
-			       "<style>\nbody{font-family:\"DejaVu Sans\",Verdana,sans-serif;margin:1em 2em}\n"
-			       "table{border-collapse:collapse}th,td{padding:2px 12px;text-align:left}\n"
-			       "td.n{text-align:right;font-variant-numeric:tabular-nums}\n"
-			       "tbody tr:nth-child(odd){background:#f4f4f0}\n"
-			       "figure{margin:2em 0}figcaption{font-weight:bold;margin-bottom:.4em}\n"
-			       "img{max-width:100%%;height:auto;border:1px solid #ccc}\n.err{color:#b00000}\n"
-			       "</style>\n</head>\n<body>\n<h1>Flame graphs</h1>\n", b->known);
+			       "<style>\nbody{font-family:\"DejaVu Sans\",Verdana,sans-serif;margin:1em 2em}\n",
+			       b->known);
+		af_sink_puts(s, af_index_style);
+		af_sink_puts(s, "</style>\n</head>\n<body>\n<h1>Flame graphs</h1>\n");
 		size_t id = 0;
 		for (size_t i = 0; i < b->ninputs; i++)
 			index_input(s, &b->inputs[i], &id, o->format);

@@ -15,7 +15,9 @@
  * sandbox, so it runs in an opaque origin and cannot act as this site. */
 #include "serve.h"
 #include "serve_int.h"
+#include "core/escape.h"
 #include "core/util.h"
+#include "read/read.h"
 #include "render/fonts.h"
 
 #include <arpa/inet.h>
@@ -69,6 +71,39 @@ static const char upload_js[] =
 	"\t});\n"
 	"})();\n";
 
+/* More about some formats than their reader's one line says. */
+static const struct { const char *reader, *more; } format_notes[] = {
+	{ "art", " (<code>.trace</code>) in every variant: legacy versions 1, 2 and 3 "
+	  "(<code>Debug.startMethodTracing</code>), streaming (Android Studio, <code>am profile "
+	  "start --streaming</code>), and the V2 format of Android 16 and later" },
+	{ "atrace", ": ftrace text, <code>atrace -z</code>, gzip, systrace HTML, trace2html JSON" },
+	{ "folded", ", <code>frame;frame;frame count</code> (flamegraph.pl's input)" },
+	{ "perfetto", " (<code>.perfetto-trace</code>, <code>.pftrace</code>): slices, CPU samples "
+	  "and heap profiles" },
+	{ "perf-data", " (<code>perf record</code>'s <code>perf.data</code>)" },
+	{ "simpleperf", " (<code>simpleperf report-sample --protobuf</code>)" },
+};
+
+/* The formats this program reads, from the reader table (read.h), so the
+ * page names each one as soon as it has a reader. */
+static void form_formats(struct af_sink *o)
+{
+	af_sink_puts(o, "<h2>What it reads</h2>\n<ul id=\"formats\">\n");
+	for (const struct af_reader *const *r = af_readers; *r; r++) {
+		if (!(*r)->read)
+			continue;
+		const char *what = (*r)->what;
+		af_sink_puts(o, "<li>");
+		af_sink_putc(o, (char)(what[0] >= 'a' && what[0] <= 'z' ? what[0] - 'a' + 'A' : what[0]));
+		af_escape_xml(o, what + 1);
+		for (size_t i = 0; i < sizeof format_notes / sizeof *format_notes; i++)
+			if (strcmp(format_notes[i].reader, (*r)->name) == 0)
+				af_sink_puts(o, format_notes[i].more);
+		af_sink_puts(o, "</li>\n");
+	}
+	af_sink_puts(o, "</ul>\n<p>Any of them may be compressed with gzip or zlib.</p>\n");
+}
+
 static int send_form(struct af_server *s, struct MHD_Connection *c)
 {
 	char limit[32];
@@ -87,15 +122,9 @@ static int send_form(struct af_server *s, struct MHD_Connection *c)
 		"<div id=\"drop\" class=\"drop\">\n<p>Drop a file here, or choose one:</p>\n"
 		"<p><input type=\"file\" id=\"file\" name=\"trace\" required=\"required\"/> "
 		"<button type=\"submit\" id=\"send\">Upload</button></p>\n"
-		"<p id=\"note\" class=\"nav\">At most %s.</p>\n</div>\n</form>\n"
-		"<h2>What it reads</h2>\n<ul>\n"
-		"<li>ART method traces (<code>.trace</code>) in every variant: legacy versions 1, 2 and 3 "
-		"(<code>Debug.startMethodTracing</code>), streaming (Android Studio, <code>am profile "
-		"start --streaming</code>), and the V2 format of Android 16 and later</li>\n"
-		"<li>atrace and systrace captures: ftrace text, <code>atrace -z</code>, gzip, systrace "
-		"HTML, trace2html JSON</li>\n"
-		"<li>folded stacks, <code>frame;frame;frame count</code> (flamegraph.pl's input)</li>\n"
-		"</ul>\n<script src=\"/upload.js\"></script>\n</body>\n</html>\n", limit);
+		"<p id=\"note\" class=\"nav\">At most %s.</p>\n</div>\n</form>\n", limit);
+	form_formats(&o);
+	af_sink_puts(&o, "<script src=\"/upload.js\"></script>\n</body>\n</html>\n");
 	af_sink_finish(&o);
 	return af_serve_send_page(c, MHD_HTTP_OK, &page);
 }
@@ -331,12 +360,14 @@ static void completed(void *cls, struct MHD_Connection *c, void **ctx,
 static const char usage_text[] =
 	"usage: " PROG " serve --data DIR [--bind ADDR] [--port N] [-j N]\n"
 	"           [--max-upload SIZE] [--max-uploads N] [--max-threads N] [--max-seconds S]\n"
-	"           [--max-memory SIZE] [--max-input-size SIZE] [--max-data SIZE] [--max-age DAYS]\n"
+	"           [--max-memory SIZE] [--max-input-size SIZE] [--max-result SIZE]\n"
+	"           [--max-data SIZE] [--max-age DAYS]\n"
 	"           [--request-timeout S] [--min-rate RATE]\n"
 	"\n"
-	"Serve the AFlame web page: upload a trace (ART .trace, atrace/systrace, folded\n"
-	"stacks) and get every thread's flame graph, PNG and folded stacks and the method\n"
-	"profile at /trace/<sha256 of the file>. Stops on SIGINT or SIGTERM.\n"
+	"Serve the AFlame web page: upload a trace and get every thread's flame graph,\n"
+	"PNG and folded stacks and the method profile at /trace/<sha256 of the file>.\n"
+	"Stops on SIGINT or SIGTERM. It reads what aflame-render reads:\n"
+	"%s.\n"
 	"\n"
 	"      --data DIR          keep uploads and results here (made if missing)\n"
 	"      --bind ADDR         listen on this IPv4 or IPv6 address (default: 127.0.0.1,\n"
@@ -350,6 +381,9 @@ static const char usage_text[] =
 	"      --max-seconds S     render time per upload (default: 300)\n"
 	"      --max-memory SIZE   address space of each render (default: no limit)\n"
 	"      --max-input-size SIZE  most an upload may inflate to (default: 1G)\n"
+	"      --max-result SIZE   bytes of files one upload's result may take; files\n"
+	"                          beyond it are left out, and its page says so\n"
+	"                          (default: 512M)\n"
 	"      --max-data SIZE     keep results within SIZE, removing the oldest\n"
 	"                          (default: no limit)\n"
 	"      --max-age DAYS      remove results older than DAYS (default: no limit)\n"
@@ -360,6 +394,45 @@ static const char usage_text[] =
 	"  -h, --help              print this help\n"
 	"\n"
 	"Exit status: 0 after a clean stop, 1 if it cannot start, 2 bad usage.\n";
+
+/* The usage, naming every format the reader table reads, folded to 80
+ * columns. */
+static void print_usage(void)
+{
+	char whats[1024];
+	size_t n = 0, count = 0, i = 0;
+	for (const struct af_reader *const *r = af_readers; *r; r++)
+		count += (*r)->read != NULL;
+	for (const struct af_reader *const *r = af_readers; *r && n < sizeof whats; r++) {
+		if (!(*r)->read)
+			continue;
+		int k = snprintf(whats + n, sizeof whats - n, "%s%s",
+				 i == 0 ? "" : i + 1 == count ? " or " : ", ", (*r)->what);
+		n += k > 0 ? (size_t)k : 0;
+		i++;
+	}
+	/* fold the list at spaces to 78 columns, two spaces in */
+	struct af_buf list;
+	af_buf_init(&list);
+	size_t col = 2;
+	af_buf_puts(&list, "  ");
+	for (const char *w = whats; *w;) {
+		size_t len = strcspn(w, " ");
+		if (col > 2 && col + 1 + len > 78) {
+			af_buf_puts(&list, "\n  ");
+			col = 2;
+		} else if (col > 2) {
+			af_buf_putc(&list, ' ');
+			col++;
+		}
+		af_buf_printf(&list, "%.*s", (int)len, w);
+		col += len;
+		w += len;
+		w += strspn(w, " ");
+	}
+	printf(usage_text, list.data);
+	af_buf_release(&list);
+}
 
 static _Noreturn __attribute__((format(printf, 1, 2))) void usage_error(const char *fmt, ...)
 {
@@ -395,7 +468,7 @@ static unsigned long long parse_count(const char *opt, const char *s, unsigned l
 }
 
 enum { OPT_BIND = 256, OPT_DATA, OPT_MAX_AGE, OPT_MAX_DATA, OPT_MAX_INPUT, OPT_MAX_MEMORY,
-       OPT_MAX_SECONDS, OPT_MAX_THREADS, OPT_MAX_UPLOAD, OPT_MAX_UPLOADS, OPT_MIN_RATE, OPT_PORT,
+       OPT_MAX_RESULT, OPT_MAX_SECONDS, OPT_MAX_THREADS, OPT_MAX_UPLOAD, OPT_MAX_UPLOADS, OPT_MIN_RATE, OPT_PORT,
        OPT_REQUEST_TIMEOUT };
 
 static const struct option long_options[] = {
@@ -407,6 +480,7 @@ static const struct option long_options[] = {
 	{ "max-data", required_argument, NULL, OPT_MAX_DATA },
 	{ "max-input-size", required_argument, NULL, OPT_MAX_INPUT },
 	{ "max-memory", required_argument, NULL, OPT_MAX_MEMORY },
+	{ "max-result", required_argument, NULL, OPT_MAX_RESULT },
 	{ "max-seconds", required_argument, NULL, OPT_MAX_SECONDS },
 	{ "max-threads", required_argument, NULL, OPT_MAX_THREADS },
 	{ "max-upload", required_argument, NULL, OPT_MAX_UPLOAD },
@@ -421,12 +495,12 @@ static void parse_args(struct af_serve_opts *o, int argc, char **argv)
 {
 	*o = (struct af_serve_opts){ .bind = "127.0.0.1", .port = 8192, .jobs = 2,
 		.max_upload = 256ull << 20, .max_uploads = 32, .max_threads = 64, .max_seconds = 300,
-		.max_input = 1ull << 30, .request_timeout = 20, .min_rate = 1024 };
+		.max_input = 1ull << 30, .max_result = 512ull << 20, .request_timeout = 20, .min_rate = 1024 };
 	int c;
 	while ((c = getopt_long(argc, argv, "hj:", long_options, NULL)) != -1) {
 		switch (c) {
 		case 'h':
-			fputs(usage_text, stdout);
+			print_usage();
 			exit(0);
 		case 'j':
 			o->jobs = (unsigned)parse_count("--jobs", optarg, 1, 32, false);
@@ -457,6 +531,9 @@ static void parse_args(struct af_serve_opts *o, int argc, char **argv)
 			break;
 		case OPT_MAX_INPUT:
 			o->max_input = parse_count("--max-input-size", optarg, 1, 1ull << 40, true);
+			break;
+		case OPT_MAX_RESULT:
+			o->max_result = parse_count("--max-result", optarg, 1, 1ull << 50, true);
 			break;
 		case OPT_MAX_MEMORY:
 			o->max_memory = parse_count("--max-memory", optarg, 64ull << 20, 1ull << 50, true);

@@ -31,6 +31,7 @@ struct af_serve_opts {
 	unsigned max_seconds;     /* time per upload: checked per file, the job killed 5 s later */
 	uint64_t max_memory;      /* address space of each render, bytes; 0: no limit */
 	uint64_t max_input;       /* bytes an upload may inflate to */
+	uint64_t max_result;      /* bytes of files one result may write */
 	uint64_t max_data;        /* bytes of results kept; 0: no limit */
 	unsigned max_age;         /* days a result is kept; 0: no limit */
 	unsigned request_timeout; /* seconds for a request's headers, and the grace
@@ -82,8 +83,12 @@ void af_jobs_stop(struct af_jobs *j);
 enum af_submit { AF_SUBMIT_OK, AF_SUBMIT_BUSY, AF_SUBMIT_IO };
 /* Adopt the finished upload at tmp_path, whose SHA-256 is hash: moved to
  * --data/<hash>/input and queued, or removed when that hash is already
- * known (the result is reused). BUSY: the queue is full (tmp removed). */
-enum af_submit af_jobs_submit(struct af_jobs *j, const char *hash, const char *tmp_path);
+ * known (the result is reused). BUSY: the queue is full (tmp removed).
+ * name: the file's name as uploaded (may be NULL): its last path segment,
+ * at most 255 bytes, is kept as text in --data/<hash>/name for the result
+ * page, never used as a path. */
+enum af_submit af_jobs_submit(struct af_jobs *j, const char *hash, const char *tmp_path,
+			      const char *name);
 /* What is known about hash (validated by the caller): from memory, else
  * from --data/<hash>/ (a result left by an earlier run; an upload whose
  * rendering was cut short is queued again). */
@@ -92,6 +97,20 @@ void af_jobs_status(struct af_jobs *j, const char *hash, struct af_job_status *s
  * this one has it queued. Returns 0 when removed, 1 when in use, -1 on an
  * error. */
 int af_jobs_forget(struct af_jobs *j, const char *hash);
+
+/* ---- one job's result, in its render child (serve_render.c) ---- */
+
+/* The progress of the job a child renders, on a page shared with the worker. */
+struct af_serve_progress {
+	volatile unsigned done, total;
+};
+
+struct af_text;
+/* Read --data/<hash>/input and write the result's files and page. text: the
+ * worker's fonts (made on the first PNG). Returns 0 (rendered), -1 (bad
+ * input: *msg says why) or -2 (a file could not be written). */
+int af_serve_render(const struct af_serve_opts *o, struct af_text **text, const char *hash,
+		    struct af_serve_progress *sp, char **msg);
 
 /* ---- retention (serve_retain.c) ---- */
 

@@ -1,13 +1,11 @@
 /* serve_jobs.c: the render queue of the serve subcommand.
  *
  * Each upload is a job named by its hash. A few workers take jobs in upload
- * order and render each one alone: read the trace, then per thread (most
- * time first, at most --max-threads, within --max-seconds) an interactive
- * SVG, a PNG and the folded stacks, then the profile table and the result
- * page, all under --data/<hash>/ and each written whole (output.h). The
- * file "status" is written last: "done", or "failed" and the one-line error,
- * so a result survives restarts and a failure is remembered. At most --jobs
- * traces are in memory at once; the queue holds only hashes.
+ * order and render each one alone (serve_render.c: every file under
+ * --data/<hash>/, each written whole, output.h). The file "status" is
+ * written last: "done", or "failed" and the one-line error, so a result
+ * survives restarts and a failure is remembered. At most --jobs traces are
+ * in memory at once; the queue holds only hashes.
  *
  * Each job runs in a child process forked by its worker, so that an upload
  * which exhausts memory (an allocation failure exits the child), crashes or
@@ -26,18 +24,13 @@
  * it. Retention (serve_retain.c) takes the same lock before removing a
  * result, so nothing being rendered is removed. */
 #include "serve_int.h"
-#include "core/escape.h"
 #include "core/output.h"
-#include "core/plan.h"
-#include "core/report.h"
 #include "core/util.h"
-#include "read/input.h"
 #include "render/fonts.h"
 
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <inttypes.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -261,7 +254,35 @@ void af_jobs_status(struct af_jobs *j, const char *hash, struct af_job_status *s
 	pthread_mutex_unlock(&j->lock);
 }
 
-enum af_submit af_jobs_submit(struct af_jobs *j, const char *hash, const char *tmp_path)
+/* Keep name's last path segment (a browser sends only that; another client
+ * may send more), cut to NAME_MAX_BYTES at a character's start, as text in
+ * --data/<hash>/name. Best effort: without it the page says "uploaded file". */
+#define NAME_MAX_BYTES 255
+static void write_name(const struct af_jobs *j, const char *hash, const char *name)
+{
+	for (const char *p = name ? name : ""; *p; p++)
+		if (*p == '/' || *p == '\\')
+			name = p + 1;
+	size_t n = name ? strlen(name) : 0;
+	if (!n)
+		return;
+	if (n > NAME_MAX_BYTES)
+		for (n = NAME_MAX_BYTES; n && ((unsigned char)name[n] & 0xc0) == 0x80; n--)
+			;
+	struct af_buf path;
+	af_buf_init(&path);
+	path_of(&path, j, hash, "name");
+	int fd = open(path.data, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (fd >= 0) {
+		if (write(fd, name, n) != (ssize_t)n)
+			(void)ftruncate(fd, 0);
+		close(fd);
+	}
+	af_buf_release(&path);
+}
+
+enum af_submit af_jobs_submit(struct af_jobs *j, const char *hash, const char *tmp_path,
+			      const char *name)
 {
 	enum af_submit rc = AF_SUBMIT_OK;
 	struct af_buf dir, input;
@@ -287,8 +308,9 @@ enum af_submit af_jobs_submit(struct af_jobs *j, const char *hash, const char *t
 	if (!x) {
 		if (j->queued >= AF_SERVE_MAX_QUEUE) {
 			rc = AF_SUBMIT_BUSY;
-		} else if ((mkdir(dir.data, 0755) < 0 && errno != EEXIST) ||
-			   rename(tmp_path, input.data) < 0) {
+		} else if (mkdir(dir.data, 0755) < 0 && errno != EEXIST) {
+			rc = AF_SUBMIT_IO;
+		} else if (write_name(j, hash, name), rename(tmp_path, input.data) < 0) {
 			rc = AF_SUBMIT_IO;
 		} else {
 			moved = true;
@@ -389,414 +411,6 @@ int af_jobs_forget(struct af_jobs *j, const char *hash)
 	return rc;
 }
 
-/* ---- rendering one job ---- */
-
-struct thread_rec {
-	const char *name;         /* owned by the profile */
-	uint64_t tid, events;
-	const char *process;      /* atrace: its process name, or NULL */
-	uint32_t node;
-	uint64_t total;
-	bool whole;               /* no threads (folded): the whole graph */
-	bool drawn;               /* within --max-threads and --max-seconds */
-	double width, height;     /* of the SVG */
-	double min_width;         /* > 0: raised to keep the SVG within MAX_FRAMES */
-	char *error[3];           /* why the SVG, PNG, folded file is missing */
-};
-
-enum { F_SVG, F_PNG, F_FOLDED };
-
-/* Frames drawn per graph at most: an SVG costs about 300 bytes a frame, and
- * a browser slows down well before a million. Beyond it --minwidth is raised
- * (by 4x at a time) and the page says so. */
-#define MAX_FRAMES 50000
-static const char *const file_ext[] = { "svg", "png", "folded" };
-
-/* The progress of the job a child renders, on a page shared with the worker. */
-struct shared_progress {
-	volatile unsigned done, total;
-};
-
-struct render {
-	struct worker *w;
-	struct shared_progress *sp;
-	struct job *job;
-	const char *hash;
-	struct af_profile p;
-	struct thread_rec *recs;
-	size_t nrecs, ndrawn;
-	uint64_t total;           /* of every thread listed */
-	struct af_buf subtitle;
-	char *report_error;
-	bool out_of_time;
-	bool write_failed;        /* a file could not be written: tried again later */
-	double start;
-};
-
-static char *diag_text(const struct af_diag *d)
-{
-	char line[512];
-	af_diag_format(d, line, sizeof line);
-	return af_xstrndup(line, strlen(line));
-}
-
-static void progress(struct render *r)
-{
-	__atomic_add_fetch(&r->sp->done, 1, __ATOMIC_RELAXED);
-}
-
-/* The threads to list, most time first; the first --max-threads drawn. */
-static void plan(struct render *r, unsigned max_threads)
-{
-	struct af_plan pl;
-	struct af_diag d;
-	af_diag_init(&d, r->hash);
-	af_plan_make(&pl, &r->p, NULL, 0, &d);   /* no specs: cannot fail */
-	af_plan_by_total(&pl);
-	r->recs = af_xcalloc(pl.n ? pl.n : 1, sizeof *r->recs);
-	for (size_t i = 0; i < pl.n; i++) {
-		const struct af_plan_graph *g = &pl.graphs[i];
-		r->recs[i] = (struct thread_rec){ .name = g->name, .tid = g->thread ? g->thread->tid : 0,
-			.events = g->thread ? g->thread->events : 0, .process = g->process,
-			.node = g->node, .total = g->total, .whole = !g->thread };
-	}
-	r->nrecs = pl.n;
-	r->total = pl.total;
-	af_plan_release(&pl);
-	r->ndrawn = r->nrecs < max_threads ? r->nrecs : max_threads;
-}
-
-/* Open --data/<hash>/<name> for writing; 0 or -1 with diag set. */
-static int open_out(struct render *r, const char *name, struct af_output *out,
-		    struct af_buf *path, struct af_diag *d)
-{
-	af_buf_init(path);
-	path_of(path, r->w->j, r->hash, name);
-	af_diag_init(d, name);
-	return af_output_open_as(out, path->data, name, d);
-}
-
-static void set_opts(struct render *r, const struct thread_rec *t, struct af_layout_opts *lo,
-		     struct af_render_opts *ro)
-{
-	af_layout_opts_default(lo);
-	af_render_opts_default(ro);
-	ro->title = t->whole ? "Flame Graph" : t->name;
-	ro->subtitle = r->subtitle.len ? r->subtitle.data : NULL;
-	ro->count_name = r->p.unit;
-	ro->decimals = r->p.decimals;
-	ro->text = r->w->text;
-	lo->has_subtitle = ro->subtitle != NULL;
-}
-
-/* One file of thread t (index i); its error is kept in t->error[f]. */
-static void render_file(struct render *r, struct thread_rec *t, size_t i, int f)
-{
-	char name[32];
-	snprintf(name, sizeof name, "t%zu.%s", i, file_ext[f]);
-	struct af_layout_opts lo;
-	struct af_render_opts ro;
-	struct af_diag d, od;
-	af_diag_init(&d, name);
-	if (f == F_PNG && !r->w->text && !(r->w->text = af_text_new(&d))) {
-		t->error[f] = diag_text(&d);
-		return;
-	}
-	set_opts(r, t, &lo, &ro);
-	struct af_output out;
-	struct af_buf path;
-	int rc = open_out(r, name, &out, &path, &od);
-	if (rc == 0) {
-		if (f == F_SVG) {
-			struct af_layout l;
-			rc = af_layout_build(&l, &r->p.tree, t->node, NULL, &lo, &d);
-			for (int k = 0; rc == 0 && l.nframes > MAX_FRAMES && k < 24; k++) {
-				af_layout_release(&l);
-				lo.min_width *= 4;
-				t->min_width = lo.min_width;
-				rc = af_layout_build(&l, &r->p.tree, t->node, NULL, &lo, &d);
-			}
-			if (rc == 0) {
-				rc = af_render_svg(&l, &ro, &out.sink, &d);
-				t->width = l.width;
-				t->height = l.height;
-				af_layout_release(&l);
-			}
-		} else {
-			rc = af_render_to(f == F_PNG ? AF_OUT_PNG : AF_OUT_FOLDED, &r->p.tree, t->node,
-					  NULL, &lo, &ro, &out.sink, &d);
-		}
-		if (rc == 0)
-			rc = af_output_commit(&out);
-		else
-			af_output_abort(&out);
-	}
-	if (od.set) {
-		d = od;
-		r->write_failed = true;
-	}
-	if (rc < 0)
-		t->error[f] = diag_text(&d);
-	af_buf_release(&path);
-}
-
-static void render_report(struct render *r)
-{
-	if (r->p.tree.nnodes > AF_SERVE_REPORT_MAX_NODES) {
-		struct af_buf why;
-		af_buf_init(&why);
-		af_buf_printf(&why, "left out: the call tree has %zu nodes, more than this server's "
-			      "limit of %d for the profile table (the graphs show every thread; "
-			      "aflame-render --report makes the table from the same file)",
-			      r->p.tree.nnodes, AF_SERVE_REPORT_MAX_NODES);
-		r->report_error = af_buf_detach(&why);
-		return;
-	}
-	struct af_report rep;
-	af_report_build(&rep, &r->p, AF_ROOT, NULL);
-	struct af_report_opts ro = {
-		.title = r->p.nthreads ? "All threads" : "Flame Graph", .source = NULL,
-		.clock = r->p.clock, .unit = r->p.unit, .decimals = r->p.decimals, .top = 2000,
-	};
-	struct af_output out;
-	struct af_buf path;
-	struct af_diag d;
-	int rc = open_out(r, "report.html", &out, &path, &d);
-	if (rc == 0)   /* a sink error shows in the commit */
-		af_render_report(&rep, AF_REPORT_HTML, &ro, &out.sink);
-	if (rc == 0)
-		rc = af_output_commit(&out);
-	if (rc < 0) {
-		r->report_error = diag_text(&d);
-		r->write_failed = true;
-	}
-	af_buf_release(&path);
-	af_report_release(&rep);
-}
-
-/* ---- the result page ---- */
-
-static void page_summary(struct af_sink *out, const struct render *r)
-{
-	const struct af_profile *p = &r->p;
-	af_sink_puts(out, "<h2>Summary</h2>\n<table class=\"kv\">\n<tr><th>format</th><td>");
-	af_escape_xml(out, p->format);
-	af_sink_puts(out, "</td></tr>\n");
-	for (size_t i = 0; i < p->nitems; i++) {
-		af_sink_puts(out, "<tr><th>");
-		af_escape_xml(out, p->items[i].key);
-		af_sink_puts(out, "</th><td>");
-		af_escape_xml(out, p->items[i].value);
-		af_sink_puts(out, "</td></tr>\n");
-	}
-	if (p->clock) {
-		af_sink_puts(out, "<tr><th>weights</th><td>");
-		af_escape_xml(out, p->clock);
-		af_sink_puts(out, " clock, ");
-		af_escape_xml(out, p->unit);
-		af_sink_puts(out, "</td></tr>\n");
-	}
-	af_sink_printf(out, "<tr><th>threads with events</th><td>%zu</td></tr>\n",
-		       r->recs[0].whole ? (size_t)0 : r->nrecs);
-	af_sink_printf(out, "<tr><th>warnings</th><td>%zu</td></tr>\n</table>\n", p->nwarnings);
-	if (p->nwarnings) {
-		af_sink_puts(out, "<ul class=\"warn\">\n");
-		for (size_t i = 0; i < p->nwarnings; i++) {
-			char *line = af_warning_line(&p->warnings[i]);
-			af_sink_puts(out, "<li>");
-			af_escape_xml(out, line);
-			af_sink_puts(out, "</li>\n");
-			free(line);
-		}
-		af_sink_puts(out, "</ul>\n");
-	}
-}
-
-static void page_link(struct af_sink *out, const struct render *r, const struct thread_rec *t,
-		      size_t i, int f)
-{
-	if (t->error[f]) {
-		af_sink_puts(out, "<span class=\"err\" title=\"");
-		af_escape_xml(out, t->error[f]);
-		af_sink_printf(out, "\">no %s</span>", file_ext[f]);
-		return;
-	}
-	af_sink_printf(out, "<a href=\"/trace/%s/t%zu.%s\"%s>%s</a>", r->hash, i, file_ext[f],
-		       f == F_FOLDED ? " download=\"\"" : "", f == F_SVG ? "SVG" : f == F_PNG ? "PNG" : "folded");
-}
-
-static void page_row(struct af_sink *out, const struct render *r, const struct thread_rec *t, size_t i)
-{
-	const struct af_profile *p = &r->p;
-	af_sink_puts(out, "<tr><td>");
-	if (i < r->ndrawn && t->drawn)
-		af_sink_printf(out, "<a href=\"#t%zu\">", i);
-	af_escape_xml(out, t->whole ? "all" : t->name);
-	af_sink_puts(out, i < r->ndrawn && t->drawn ? "</a></td><td>" : "</td><td>");
-	if (t->process)
-		af_escape_xml(out, t->process);
-	af_sink_puts(out, "</td><td class=\"n\">");
-	if (!t->whole)
-		af_sink_u64(out, t->tid);
-	af_sink_puts(out, "</td><td class=\"n\">");
-	af_sink_weight(out, t->total, p->decimals, p->unit);
-	af_sink_puts(out, "</td><td class=\"n\">");
-	af_sink_fixed(out, r->total ? 100.0 * (double)t->total / (double)r->total : 0, 1);
-	af_sink_puts(out, "%</td><td>");
-	if (!t->drawn) {
-		af_sink_puts(out, i < r->ndrawn ? "not drawn: the time budget ran out"
-			     : "not drawn: over the limit of threads per upload");
-	} else {
-		for (int f = F_SVG; f <= F_FOLDED; f++) {
-			af_sink_puts(out, f ? " \xc2\xb7 " : "");
-			page_link(out, r, t, i, f);
-		}
-	}
-	af_sink_puts(out, "</td></tr>\n");
-}
-
-static void page_threads(struct af_sink *out, const struct render *r)
-{
-	af_sink_printf(out, "<h2>Threads</h2>\n<p>%zu listed, %zu drawn", r->nrecs, r->ndrawn);
-	if (r->ndrawn < r->nrecs)
-		af_sink_printf(out, " (at most %zu per upload)", r->ndrawn);
-	if (r->out_of_time)
-		af_sink_puts(out, "; the render time budget ran out, so some were left out");
-	af_sink_puts(out, ".</p>\n<table class=\"list\">\n<thead><tr><th>Thread</th><th>Process</th>"
-		     "<th>TID</th><th>Total</th><th>Share</th><th>Files</th></tr></thead>\n<tbody>\n");
-	for (size_t i = 0; i < r->nrecs; i++)
-		page_row(out, r, &r->recs[i], i);
-	af_sink_puts(out, "</tbody>\n</table>\n");
-}
-
-/* Each graph in a sandboxed frame: its script runs in an opaque origin
- * (the server also sends the SVG with a CSP sandbox). */
-static void page_graphs(struct af_sink *out, const struct render *r)
-{
-	af_sink_puts(out, "<h2>Flame graphs</h2>\n");
-	for (size_t i = 0; i < r->ndrawn; i++) {
-		const struct thread_rec *t = &r->recs[i];
-		if (!t->drawn)
-			continue;
-		af_sink_printf(out, "<section class=\"graph\" id=\"t%zu\">\n<h3>", i);
-		af_escape_xml(out, t->whole ? "All stacks" : t->name);
-		if (!t->whole)
-			af_sink_printf(out, " (%" PRIu64 ")", t->tid);
-		af_sink_puts(out, " \xc2\xb7 ");
-		af_sink_weight(out, t->total, r->p.decimals, r->p.unit);
-		af_sink_puts(out, "</h3>\n");
-		if (t->error[F_SVG]) {
-			af_sink_puts(out, "<p class=\"err\">");
-			af_escape_xml(out, t->error[F_SVG]);
-			af_sink_puts(out, "</p>\n");
-		} else {
-			af_sink_printf(out, "<iframe sandbox=\"allow-scripts\" loading=\"lazy\" "
-				       "src=\"/trace/%s/t%zu.svg\" width=\"%.0f\" height=\"%.0f\" title=\"flame graph of ",
-				       r->hash, i, t->width, t->height);
-			af_escape_xml(out, t->whole ? "all stacks" : t->name);
-			af_sink_puts(out, "\"></iframe>\n");
-			if (t->min_width > 0)
-				af_sink_printf(out, "<p class=\"note\">Frames narrower than %g px are left out "
-					       "(--minwidth raised to keep this graph within %d frames).</p>\n",
-					       t->min_width, MAX_FRAMES);
-		}
-		af_sink_puts(out, "</section>\n");
-	}
-}
-
-static void page_report(struct af_sink *out, const struct render *r)
-{
-	af_sink_puts(out, "<h2>Profile</h2>\n");
-	if (r->report_error) {
-		af_sink_puts(out, "<p class=\"err\">");
-		af_escape_xml(out, r->report_error);
-		af_sink_puts(out, "</p>\n");
-		return;
-	}
-	af_sink_printf(out, "<p>Exclusive and inclusive time, calls, callers and callees of every "
-		       "method (<a href=\"/trace/%s/report.html\">open on its own</a>).</p>\n"
-		       "<iframe sandbox=\"allow-scripts\" loading=\"lazy\" class=\"report\" "
-		       "src=\"/trace/%s/report.html\" title=\"profile table\"></iframe>\n", r->hash, r->hash);
-}
-
-static int write_page(struct render *r, struct af_diag *d)
-{
-	struct af_output out;
-	struct af_buf path;
-	int rc = open_out(r, "index.html", &out, &path, d);
-	if (rc == 0) {
-		struct af_sink *s = &out.sink;
-		af_serve_page_head(s, "Flame graphs", NULL);
-		af_sink_printf(s, "<p class=\"nav\"><a href=\"/\">Upload another trace</a></p>\n"
-			       "<h1>Flame graphs</h1>\n<p class=\"hash\">sha256 %s</p>\n", r->hash);
-		page_summary(s, r);
-		page_threads(s, r);
-		page_graphs(s, r);
-		page_report(s, r);
-		af_sink_puts(s, "</body>\n</html>\n");
-		rc = af_output_commit(&out);
-	}
-	af_buf_release(&path);
-	return rc;
-}
-
-/* Read and render job x (in the child). Returns 0 (rendered), -1 (bad
- * input: *msg says why) or -2 (a file could not be written). */
-static int render_job(struct worker *w, struct job *x, struct shared_progress *sp, char **msg)
-{
-	const struct af_serve_opts *o = w->j->o;
-	struct render r = { .w = w, .sp = sp, .job = x, .hash = x->hash, .start = af_now() };
-	af_buf_init(&r.subtitle);
-	af_profile_init(&r.p);
-	struct af_buf path;
-	af_buf_init(&path);
-	path_of(&path, w->j, x->hash, "input");
-	struct af_diag d;
-	af_diag_init(&d, "uploaded file");
-	struct af_mapped in;
-	struct af_read_opts ropts = { .max_input = o->max_input };
-	/* the stored upload is already within --max-upload */
-	int rc = af_input_load(&in, path.data, UINT64_MAX, &d);
-	if (rc == 0) {
-		in.in.name = "uploaded file";
-		rc = af_read(&r.p, &in.in, NULL, &ropts, &d);
-		if (rc == 0) {
-			plan(&r, o->max_threads);
-			af_plan_prepare_tree(&r.p.tree);
-			af_default_subtitle(&r.subtitle, "trace", &r.p);
-			sp->total = (unsigned)(3 * r.ndrawn + 2);
-			for (size_t i = 0; i < r.ndrawn && rc == 0; i++) {
-				if (af_now() - r.start > o->max_seconds) {
-					r.out_of_time = true;
-					break;
-				}
-				r.recs[i].drawn = true;
-				for (int f = F_SVG; f <= F_FOLDED; f++, progress(&r))
-					render_file(&r, &r.recs[i], i, f);
-			}
-			if (rc == 0) {
-				render_report(&r);
-				progress(&r);
-				rc = write_page(&r, &d);
-				if (rc < 0 || r.write_failed)
-					rc = -2;
-			}
-		}
-		af_input_release(&in);
-	}
-	if (rc == -1)
-		*msg = diag_text(&d);
-	for (size_t i = 0; i < r.nrecs; i++)
-		for (int f = F_SVG; f <= F_FOLDED; f++)
-			free(r.recs[i].error[f]);
-	free(r.recs);
-	free(r.report_error);
-	af_buf_release(&r.subtitle);
-	af_buf_release(&path);
-	af_profile_release(&r.p);
-	return rc;
-}
-
 /* ---- workers ---- */
 
 /* The child's exit status when a file of the result could not be written. */
@@ -804,7 +418,7 @@ static int render_job(struct worker *w, struct job *x, struct shared_progress *s
 
 /* The child: render, write the status file, exit. SIGTERM from the worker
  * removes the child's half-written files (output.c) and ends it. */
-static _Noreturn void child(struct worker *w, struct job *x, struct shared_progress *sp)
+static _Noreturn void child(struct worker *w, struct job *x, struct af_serve_progress *sp)
 {
 	/* bounded even if the server is killed with SIGKILL (no worker left to
 	 * time it): SIGTERM when the forking thread dies, and a CPU limit */
@@ -822,7 +436,7 @@ static _Noreturn void child(struct worker *w, struct job *x, struct shared_progr
 	sigaddset(&set, SIGTERM);
 	pthread_sigmask(SIG_UNBLOCK, &set, NULL);
 	char *msg = NULL;
-	int rc = render_job(w, x, sp, &msg);
+	int rc = af_serve_render(w->j->o, &w->text, x->hash, sp, &msg);
 	if (rc == -2 || write_status(w->j, x->hash, msg) < 0)
 		_exit(CHILD_WRITE_FAILED);
 	_exit(rc < 0 ? 1 : 0);
@@ -851,7 +465,7 @@ static char *child_failure(int status, bool timed_out, unsigned max_seconds)
 static int run_child(struct worker *w, struct job *x, char **msg)
 {
 	struct af_jobs *j = w->j;
-	struct shared_progress *sp = mmap(NULL, sizeof *sp, PROT_READ | PROT_WRITE,
+	struct af_serve_progress *sp = mmap(NULL, sizeof *sp, PROT_READ | PROT_WRITE,
 					  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (sp == MAP_FAILED) {
 		*msg = af_xstrndup("cannot start the render", 23);

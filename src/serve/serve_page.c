@@ -4,6 +4,7 @@
  * serve.c, serve_jobs.c and serve_upload.c all build on it. */
 #include "serve_int.h"
 #include "core/escape.h"
+#include "render/index.h"
 #include "render/render.h"
 
 #include <inttypes.h>
@@ -66,13 +67,13 @@ void af_serve_page_head(struct af_sink *out, const char *title, const char *head
 		     "body{font:14px/1.45 \"DejaVu Sans\",Verdana,sans-serif;margin:1em 2em;color:#222}\n"
 		     "h1{font-size:1.6em}h2{margin-top:1.6em;border-bottom:1px solid #ddd}\n"
 		     "table{border-collapse:collapse}th,td{padding:2px 10px;text-align:left;vertical-align:top}\n"
-		     "table.list thead th{background:#eee}td.n{text-align:right;font-variant-numeric:tabular-nums}\n"
-		     "table.list tbody tr:nth-child(odd){background:#f6f6f2}table.kv th{font-weight:normal;color:#555}\n"
+		     "table.kv th{font-weight:normal;color:#555}\n"
 		     "iframe{border:1px solid #ccc;max-width:100%;background:#fff}iframe.report{width:100%;height:36em}\n"
-		     ".err{color:#b00000}.hash,.nav{color:#666;font-size:.9em}.warn{color:#8a5a00}\n"
+		     ".hash,.nav{color:#666;font-size:.9em}.warn{color:#8a5a00}\n"
 		     ".drop{border:2px dashed #aaa;border-radius:8px;padding:2em;text-align:center;max-width:40em}\n"
-		     ".drop.over{border-color:#d95000;background:#fff4ec}\n"
-		     "</style>\n");
+		     ".drop.over{border-color:#d95000;background:#fff4ec}\n");
+	af_sink_puts(out, af_index_style);
+	af_sink_puts(out, "</style>\n");
 	af_sink_puts(out, head ? head : "");
 	af_sink_puts(out, "</head>\n<body>\n");
 }

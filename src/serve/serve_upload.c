@@ -37,6 +37,7 @@ struct upload {
 	uint64_t body;            /* request body bytes */
 	struct MHD_PostProcessor *pp;   /* multipart, else NULL */
 	char *field;              /* name of the form field holding the file */
+	char *name;               /* the file's name as the form gave it, or NULL */
 	uint64_t field_bytes;     /* of that field so far, kept or not */
 	bool have_file, field_done, too_big, io_error;
 };
@@ -77,6 +78,7 @@ static enum MHD_Result on_field(void *cls, enum MHD_ValueKind kind, const char *
 		return MHD_YES;
 	if (!u->field) {
 		u->field = af_xstrndup(key ? key : "", key ? strlen(key) : 0);
+		u->name = af_xstrndup(filename, strlen(filename));
 		u->have_file = true;
 	} else if (strcmp(key ? key : "", u->field) != 0 || off != u->field_bytes) {
 		u->field_done = true;   /* the next field: the file is complete */
@@ -212,7 +214,7 @@ static int finish(struct af_server *s, struct MHD_Connection *c, struct upload *
 	u->fd = -1;
 	char hash[AF_SHA256_HEX + 1];
 	af_sha256_final_hex(&u->sha, hash);
-	enum af_submit rc = af_jobs_submit(s->jobs, hash, u->tmp);
+	enum af_submit rc = af_jobs_submit(s->jobs, hash, u->tmp, u->name);
 	free(u->tmp);
 	u->tmp = NULL;   /* moved or removed by af_jobs_submit */
 	if (rc == AF_SUBMIT_BUSY)
@@ -265,6 +267,7 @@ void af_serve_upload_done(struct af_server *s, void *ctx)
 		free(u->tmp);
 	}
 	free(u->field);
+	free(u->name);
 	free(u);
 	__atomic_sub_fetch(&s->uploads, 1, __ATOMIC_SEQ_CST);
 }

@@ -50,7 +50,7 @@
 		wait(f.name + ": result page", 4000, function () {
 			var d = doc();
 			return d && d.location.pathname === "/trace/" + f.hash && d.readyState === "complete" &&
-				d.querySelector("h1") && d.querySelector("h1").textContent === "Flame graphs" && d;
+				d.querySelector("h1") && /^Flame graphs/.test(d.querySelector("h1").textContent) && d;
 		}, next);
 	}
 
@@ -134,7 +134,20 @@
 	}
 
 	function checkPage(d, f) {
-		var rows = d.querySelectorAll("table.list tbody tr").length;
+		var rows = d.querySelectorAll("table.list tbody tr").length, up = d.querySelector("h1 .upload");
+		check(f.name + ": the result page names the uploaded file", up && up.textContent === f.name &&
+		      d.title.indexOf(f.name) >= 0, up ? up.textContent : "no name in the heading");
+		var first = d.querySelector("iframe, table"), graphs = d.querySelectorAll("figure.graph iframe");
+		check(f.name + ": graphs before the tables", first && first.tagName === "IFRAME",
+		      first ? first.tagName : "neither");
+		for (var i = 0; i < graphs.length; i++) {
+			var a = graphs[i].parentNode.querySelector("figcaption a");
+			if (!a || a.getAttribute("href") !== graphs[i].getAttribute("src")) {
+				fail(f.name + ": each graph links its SVG", "graph " + i + " has no link to its SVG");
+				break;
+			}
+		}
+		if (i === graphs.length && i > 0) pass(f.name + ": each graph links its SVG (" + i + ")");
 		check(f.name + ": " + f.threads + " threads listed", rows === f.threads, rows + " rows");
 		check(f.name + ": no script in the result page", d.getElementsByTagName("script").length === 0,
 		      d.getElementsByTagName("script").length + " scripts");
@@ -146,6 +159,9 @@
 	function dropFile() {
 		openForm(function (d) {
 			var w = app.contentWindow, dt = new w.DataTransfer();
+			var formats = d.getElementById("formats"), text = formats ? formats.textContent : "";
+			check("form: names Perfetto, simpleperf and perf.data",
+			      /Perfetto/.test(text) && /simpleperf/.test(text) && /perf\.data/.test(text), text);
 			dt.items.add(file(w, CFG.drop));
 			d.getElementById("drop").dispatchEvent(new w.DragEvent("drop",
 				{ bubbles: true, cancelable: true, dataTransfer: dt }));

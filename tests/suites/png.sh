@@ -194,3 +194,20 @@ check "batch/an unwritable output fails the run" test "$rc" = 1 -a -f "$TMP/bloc
 check "batch/the unwritable output is named once" grep -qx "aflame-render: $TMP/blocked/3142-main.folded: cannot write output: is a directory" "$TMP/blocked.err"
 check "batch/the run says what was written" grep -qx "aflame-render: 5 of 6 graphs written in $TMP/blocked; index.html lists what failed and why" "$TMP/blocked.err"
 check "batch/index.html says why" grep -q 'class="err">not written: .*3142-main.folded: cannot write output: is a directory' "$TMP/blocked/index.html"
+# issue 34 item 6: the index opens each interactive SVG live (an <object>)
+# and links it; a thread with nothing to draw (0 µs) is listed, not drawn
+"$AFLAME" --per-thread "$TMP/svgidx" --format svg "$DATA/art/yamp-legacy.trace" 2>/dev/null
+idx=$TMP/svgidx/index.html
+n_svg=$(find "$TMP/svgidx" -name '*.svg' | wc -l)
+n_obj=$(grep -c '<object type="image/svg+xml" data="[^"]*\.svg"' "$idx")
+n_empty=$(grep -c '(nothing to draw)' "$idx")
+check "batch/index.html embeds each SVG with weight live ($n_obj + $n_empty listed only = $n_svg)" \
+	test "$n_obj" = 3 -a "$n_empty" = 3 -a "$((n_obj + n_empty))" = "$n_svg"
+linked=0
+for f in "$TMP"/svgidx/*.svg; do
+	grep -qF "<a href=\"${f##*/}\">" "$idx" && linked=$((linked + 1))
+done
+check "batch/index.html links each SVG ($linked of $n_svg)" test "$linked" = "$n_svg"
+check "batch/index.html: no <img> for an interactive SVG" test "$(grep -c '<img' "$idx")" = 0
+check "batch/index.html: a thread of 0 µs has no figure" \
+	sh -c "! grep -q '<figcaption>ReferenceQueueDaemon' '$idx' && grep -q '<td>ReferenceQueueDaemon</td>' '$idx'"

@@ -78,7 +78,13 @@ check "form/200" grep -q '^HTTP/1.1 200' "$TMP/h"
 check "form/well-formed" xmllint --noout "$TMP/form.html"
 check "form/file input and drop zone" grep -q 'type="file".*name="trace"' "$TMP/form.html"
 check "form/drop zone" grep -q 'id="drop"' "$TMP/form.html"
-check "form/says what it reads" grep -q 'atrace and systrace captures' "$TMP/form.html"
+check "form/says what it reads" grep -q 'An atrace/systrace capture: ftrace text' "$TMP/form.html"
+# every format the reader table reads, named on the form and in serve --help
+for what in 'ART method trace' 'perf.data recording' 'atrace/systrace capture' 'olded stacks' \
+	'Perfetto trace' 'simpleperf report-sample profile'; do
+	check "form/names '$what'" grep -q "<li>[^<]*$what" "$TMP/form.html"
+	check "usage/serve --help names '$what'" grep -q "$what" <(tr '\n' ' ' <"$TMP/help" | tr -s ' ')
+done
 check "form/names ART variants" grep -q 'streaming' "$TMP/form.html"
 check "form/nosniff" has_header "$TMP/h" 'X-Content-Type-Options: nosniff'
 check "form/CSP: scripts from this server only" has_header "$TMP/h" "Content-Security-Policy: default-src 'none'; script-src 'self'"
@@ -151,11 +157,18 @@ check_result() {
 	check "page/$name: summary" grep -q '<h2>Summary</h2>' "$T/page.html"
 	check "page/$name: profile table" grep -q "src=\"/trace/$hash/report.html\"" "$T/page.html"
 	# the threads the CLI lists (--info), or one graph for folded input
-	local want have
+	local want have empty
 	want=$("$AFLAME" --info "$file" 2>/dev/null | sed -n 's/^threads with events: //p')
 	[ "${want:-0}" = 0 ] && want=1
 	have=$(grep -c '<iframe sandbox="allow-scripts" loading="lazy" src="/trace/[0-9a-f]*/t[0-9]*\.svg"' "$T/page.html")
-	check "page/$name: one graph per thread ($want)" test "$have" = "$want"
+	# a thread with nothing to draw (0 weight) is listed, not drawn
+	empty=$(grep -c '<td>nothing to draw</td>' "$T/page.html")
+	check "page/$name: one graph per thread with weight ($want = $have + $empty listed only)" \
+		test "$((have + empty))" = "$want" -a "$have" -gt 0
+	check "page/$name: graphs before the tables" \
+		awk '/<iframe sandbox/ && !t { g = 1 } /<table/ && !g { t = 1 } END { exit !(g && !t) }' "$T/page.html"
+	check "page/$name: names the uploaded file" \
+		grep -qF "<h1>Flame graphs of <span class=\"upload\">$name</span></h1>" "$T/page.html"
 	# every thread's SVG, PNG and folded file in one client: a curl process
 	# costs 50 ms of CPU, the requests a few
 	local i=0 x ok=1 bad= get=()
@@ -178,6 +191,12 @@ check_result() {
 	done
 	[ $ok = 1 ] && pass "files/$name: $have SVGs (XML, sandboxed), PNGs, folded downloads" ||
 		fail "files/$name: SVGs, PNGs, folded" "$bad"
+	# issue 33: the subtitle names the uploaded file, not "trace"
+	# (a graph with a subtitle: folded stacks say nothing of what they weigh)
+	if grep -q '<text class="st"' "$T/t0.svg"; then
+		check "files/$name: graphs subtitled with the uploaded file's name" \
+			grep -qF "<text class=\"st\" x=\"600\" y=\"48\">$name · " "$T/t0.svg"
+	fi
 	# the first row is the thread with the most time: same stacks as -t TID
 	local tid
 	tid=$(sed -n 's|.*<tr><td><a href="#t0">[^<]*</a></td><td>[^<]*</td><td class="n">\([0-9]*\)</td>.*|\1|p' "$T/page.html")
