@@ -17,22 +17,22 @@ static bool is_flag(char c)
 
 static bool is_hexflag(char c)
 {
-	return c == '.' || atrace_is_digit(c) || (c >= 'a' && c <= 'f');
+	return c == '.' || af_scan_is_digit(c) || (c >= 'a' && c <= 'f');
 }
 
 /* "(  640)", "( 3)", "(-----)": the TGID column. */
 static bool tgid_column(const char **pp, const char *end, int64_t *tgid)
 {
-	const char *p = atrace_spaces(*pp + 1, end);
+	const char *p = af_scan_spaces(*pp + 1, end);
 	uint64_t v;
 	*tgid = -1;
 	if (p < end && *p == '-') {
 		while (p < end && *p == '-')
 			p++;
-	} else if (atrace_digits(&p, end, &v)) {
+	} else if (af_scan_digits(&p, end, &v)) {
 		*tgid = (int64_t)v;
 	}
-	p = atrace_spaces(p, end);
+	p = af_scan_spaces(p, end);
 	if (p >= end || *p != ')')
 		return false;
 	*pp = p + 1;
@@ -43,15 +43,15 @@ static bool tgid_column(const char **pp, const char *end, int64_t *tgid)
  * timestamp may follow with no space ("....316.196720"). */
 static const char *flags(const char *p, const char *end)
 {
-	if (p >= end || atrace_is_digit(*p))
+	if (p >= end || af_scan_is_digit(*p))
 		return p;   /* no flags */
 	if (end - p < 5 || !is_flag(p[0]) || !is_flag(p[1]) || !is_flag(p[2]) || !is_hexflag(p[3]))
 		return NULL;
 	p += 4;
 	/* a 5th flag character; a digit only when a space follows it */
-	if (p < end && is_hexflag(*p) && (!atrace_is_digit(*p) || (p + 1 < end && p[1] == ' ')))
+	if (p < end && is_hexflag(*p) && (!af_scan_is_digit(*p) || (p + 1 < end && p[1] == ' ')))
 		p++;
-	return atrace_spaces(p, end);
+	return af_scan_spaces(p, end);
 }
 
 /* secs.frac as µs: extra digits are dropped, fewer are padded. */
@@ -59,13 +59,13 @@ static bool timestamp(const char **pp, const char *end, uint64_t *us)
 {
 	const char *p = *pp;
 	uint64_t secs;
-	if (!atrace_digits(&p, end, &secs) || p >= end || *p != '.' || secs > UINT64_MAX / 2000000)
+	if (!af_scan_digits(&p, end, &secs) || p >= end || *p != '.' || secs > UINT64_MAX / 2000000)
 		return false;
 	p++;
 	uint64_t frac = 0;
 	int n = 0;
 	const char *f = p;
-	while (p < end && atrace_is_digit(*p)) {
+	while (p < end && af_scan_is_digit(*p)) {
 		if (n < 6) {
 			frac = frac * 10 + (uint64_t)(*p - '0');
 			n++;
@@ -82,26 +82,26 @@ static bool timestamp(const char **pp, const char *end, uint64_t *us)
 }
 
 /* Everything after "-<tid>" that the grammar needs; false if no match. */
-static bool after_dash(const char *p, const char *end, struct atrace_event *e)
+static bool after_dash(const char *p, const char *end, struct af_ftrace_event *e)
 {
-	if (!atrace_digits(&p, end, &e->tid) || p >= end || (*p != ' ' && *p != '\t'))
+	if (!af_scan_digits(&p, end, &e->tid) || p >= end || (*p != ' ' && *p != '\t'))
 		return false;
-	p = atrace_spaces(p, end);
+	p = af_scan_spaces(p, end);
 	e->tgid = -1;
 	if (p < end && *p == '(' && !tgid_column(&p, end, &e->tgid))
 		return false;
-	p = atrace_spaces(p, end);
+	p = af_scan_spaces(p, end);
 	uint64_t cpu;
 	if (p >= end || *p != '[')
 		return false;
 	p++;
-	if (!atrace_digits(&p, end, &cpu) || p >= end || *p != ']' || cpu > 0xfffff)
+	if (!af_scan_digits(&p, end, &cpu) || p >= end || *p != ']' || cpu > 0xfffff)
 		return false;
 	e->cpu = (uint32_t)cpu;
-	p = flags(atrace_spaces(p + 1, end), end);
+	p = flags(af_scan_spaces(p + 1, end), end);
 	if (!p || !timestamp(&p, end, &e->ts) || p + 1 >= end || p[0] != ':' || p[1] != ' ')
 		return false;
-	p = atrace_spaces(p + 1, end);
+	p = af_scan_spaces(p + 1, end);
 	const char *name = p;
 	while (p < end && *p != ' ')
 		p++;
@@ -109,7 +109,7 @@ static bool after_dash(const char *p, const char *end, struct atrace_event *e)
 		return false;
 	e->event = name;
 	e->event_len = (size_t)(p - 1 - name);
-	p = atrace_spaces(p, end);
+	p = af_scan_spaces(p, end);
 	const char *q = end;
 	while (q > p && (q[-1] == ' ' || q[-1] == '\t' || q[-1] == '\r'))
 		q--;
@@ -118,7 +118,7 @@ static bool after_dash(const char *p, const char *end, struct atrace_event *e)
 	return true;
 }
 
-bool atrace_parse_line(const char *s, size_t n, struct atrace_event *e)
+bool atrace_parse_line(const char *s, size_t n, struct af_ftrace_event *e)
 {
 	const char *end = s + n, *p = s;
 	/* the task may contain '-' and digits: the first "-<tid>" followed by

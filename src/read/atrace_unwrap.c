@@ -49,7 +49,7 @@ static bool starts_icase(struct span s, const char *lit)
 static const char *find(struct span s, const char *lit)
 {
 	size_t k = strlen(lit);
-	return s.n >= k ? atrace_find(s.p, s.n, lit, k) : NULL;
+	return s.n >= k ? af_scan_find(s.p, s.n, lit, k) : NULL;
 }
 
 static struct span skip_space(struct span s)
@@ -265,7 +265,7 @@ static bool first_line_is_ftrace(struct span s)
 	if (starts(s, "# tracer") || starts(s, "TRACE:"))
 		return true;
 	const char *nl = memchr(s.p, '\n', s.n);
-	struct atrace_event e;
+	struct af_ftrace_event e;
 	return s.n && atrace_parse_line(s.p, nl ? (size_t)(nl - s.p) : s.n, &e);
 }
 

@@ -5,8 +5,8 @@
  *
  * Three kinds of graph come out of one pass over the packets:
  *   slices       ftrace print events (the atrace B|pid|name marks) and
- *                track_event SLICE_BEGIN/END, folded by the atrace slice
- *                builder (atrace.h) into process > thread > slice trees;
+ *                track_event SLICE_BEGIN/END, folded by the slice
+ *                builder (slices.h) into process > thread > slice trees;
  *   CPU samples  perf_sample and streaming_profile_packet callstacks, by
  *                thread, weighted by samples (timebase_count when set);
  *   heap         heapprofd's profile_packet dumps, by process and heap:
@@ -38,7 +38,7 @@
  * event and fold them at the end instead, as if it had never streamed:
  * the builder sees the same calls either way.
  * Every length is checked by the protobuf walker. */
-#include "atrace.h"
+#include "slices.h"
 #include "demangle.h"
 #include "inflate.h"
 #include "proto.h"
@@ -177,7 +177,7 @@ struct pf {
 	/* streaming (see the top): */
 	bool stream;                          /* fold as the watermark passes */
 	bool broken;                          /* an event came before one folded */
-	struct atrace_slices *slices;         /* the builder, from the first fold on */
+	struct af_slices *slices;         /* the builder, from the first fold on */
 	uint64_t folded;                      /* the latest time folded */
 	bool folded_any;
 	size_t flush_at;                      /* fold when nev reaches this */
@@ -486,8 +486,8 @@ static void print_event(struct pf *f, uint64_t ts, uint64_t tid, const uint8_t *
 {
 	if (f->draw != DRAW_SLICES)
 		return;
-	struct atrace_mark m;
-	int kind = atrace_mark_parse((const char *)s, n, &m);
+	struct af_mark m;
+	int kind = af_mark_parse((const char *)s, n, &m);
 	uint32_t name;
 	if (kind == 'E' && m.n == 0) {
 		add_event(f, EV_END, ts, tid, -1, NULL, 0);
@@ -514,9 +514,9 @@ static void add_name(struct pf *f, bool thread, uint64_t id, int64_t pid, const 
 	if (!f->slices || f->draw != DRAW_SLICES)
 		return;
 	if (thread)
-		f->broken |= atrace_slices_name_thread(f->slices, id, pid, (const char *)nm->s, len);
+		f->broken |= af_slices_name_thread(f->slices, id, pid, (const char *)nm->s, len);
 	else
-		atrace_slices_name_process(f->slices, (int64_t)id, (const char *)nm->s, len);
+		af_slices_name_process(f->slices, (int64_t)id, (const char *)nm->s, len);
 }
 
 /* ---- a fast path for the fields of ftrace events ---- */
@@ -1749,17 +1749,17 @@ static uint64_t us(uint64_t ns)
 
 /* The slice builder, made with every name on first use: the same calls
  * whether the events are folded as they stream or at the end. */
-static struct atrace_slices *slices_of(struct pf *f)
+static struct af_slices *slices_of(struct pf *f)
 {
 	if (f->slices)
 		return f->slices;
-	struct atrace_slices *r = f->slices = atrace_slices_new(f->p, f->o, f->d);
+	struct af_slices *r = f->slices = af_slices_new(f->p, f->o, f->d);
 	for (size_t i = 0; i < f->nnames; i++) {
 		const struct name *n = &f->names[i];
 		if (n->thread)
-			atrace_slices_name_thread(r, n->id, n->pid, (const char *)n->s, n->n);
+			af_slices_name_thread(r, n->id, n->pid, (const char *)n->s, n->n);
 		else
-			atrace_slices_name_process(r, (int64_t)n->id, (const char *)n->s, n->n);
+			af_slices_name_process(r, (int64_t)n->id, (const char *)n->s, n->n);
 	}
 	return r;
 }
@@ -1772,24 +1772,24 @@ static const char *ev_text(const struct pf *f, const struct pev *e)
 	return f->texts.data ? f->texts.data + e->u.at : "";
 }
 
-static void fold_event(struct pf *f, struct atrace_slices *r, const struct pev *e)
+static void fold_event(struct pf *f, struct af_slices *r, const struct pev *e)
 {
 	const struct actor *a = &f->actors[e->actor];
 	uint32_t kind = e->n_kind & 3, n = e->n_kind >> 2;
 	if (kind == EV_PRINT) {
-		struct atrace_event ae = { .tid = a->tid, .tgid = -1, .ts = us(e->ts),
+		struct af_ftrace_event ae = { .tid = a->tid, .tgid = -1, .ts = us(e->ts),
 			.event = "tracing_mark_write", .event_len = 18,
 			.payload = ev_text(f, e), .payload_len = n };
-		atrace_slices_event(r, &ae);
+		af_slices_ftrace(r, &ae);
 	} else if (kind == EV_BEGIN) {
-		atrace_slices_begin(r, a->tid, a->pid, us(e->ts), ev_text(f, e), n);
+		af_slices_begin(r, a->tid, a->pid, us(e->ts), ev_text(f, e), n);
 	} else if (kind == EV_MARK_BEGIN) {
 		struct mark_name *m = &f->marks[e->u.mark.name];
 		if (m->name == AF_NONE)
-			m->name = atrace_slices_name(r, (const char *)m->s, m->n);
-		atrace_slices_mark_begin(r, a->tid, e->u.mark.pid, us(e->ts), m->name);
+			m->name = af_slices_name(r, (const char *)m->s, m->n);
+		af_slices_mark_begin(r, a->tid, e->u.mark.pid, us(e->ts), m->name);
 	} else {
-		atrace_slices_end(r, a->tid, us(e->ts));
+		af_slices_end(r, a->tid, us(e->ts));
 	}
 }
 
@@ -1801,7 +1801,7 @@ enum { SORT_MAX = 1 << 20 };
  * times in file order) by sorting them on their time since the earliest:
  * false, with nothing folded, when that does not fit 32 bits (they span
  * 4.3 s or more) or they are too many. */
-static bool fold_sorted(struct pf *f, struct atrace_slices *r, uint64_t upto)
+static bool fold_sorted(struct pf *f, struct af_slices *r, uint64_t upto)
 {
 	size_t m = 0;
 	uint64_t lo = UINT64_MAX, hi = 0;
@@ -1831,7 +1831,7 @@ static bool fold_sorted(struct pf *f, struct atrace_slices *r, uint64_t upto)
 
 /* The same by merging the runs the events came in (memory for a run, not
  * an event). */
-static void fold_merged(struct pf *f, struct atrace_slices *r, uint64_t upto)
+static void fold_merged(struct pf *f, struct af_slices *r, uint64_t upto)
 {
 	struct merge g;
 	merge_init(&g, f->ev, f->nev);
@@ -1849,7 +1849,7 @@ static void fold_upto(struct pf *f, uint64_t upto)
 {
 	if (f->nev == 0)
 		return;
-	struct atrace_slices *r = slices_of(f);
+	struct af_slices *r = slices_of(f);
 	if (!fold_sorted(f, r, upto))
 		fold_merged(f, r, upto);
 	size_t kept = 0;
@@ -1928,7 +1928,7 @@ static int stream_step(struct pf *f, size_t at)
 static int fold_slices(struct pf *f)
 {
 	fold_upto(f, UINT64_MAX);
-	return atrace_slices_finish(slices_of(f), "events but no slices (no atrace B|pid|name marks in ftrace print events, no track-event slices); try --cpu-samples");
+	return af_slices_finish(slices_of(f), "events but no slices (no atrace B|pid|name marks in ftrace print events, no track-event slices); try --cpu-samples");
 }
 
 /* Name the sample graphs' threads and processes from what the trace said;
@@ -2029,7 +2029,7 @@ static void pf_release(struct pf *f)
 	af_idmap_release(&f->held_ids);
 	free(f->ev);
 	free(f->order);
-	atrace_slices_free(f->slices);
+	af_slices_free(f->slices);
 	free(f->sources);
 	af_idmap_release(&f->source_ids);
 	free(f->actors);

@@ -27,28 +27,28 @@ static uint64_t warned(const struct af_profile *p, const char *prefix)
 	return w ? w->count : 0;
 }
 
-static bool parses(const char *line, struct atrace_event *e)
+static bool parses(const char *line, struct af_ftrace_event *e)
 {
 	return atrace_parse_line(line, strlen(line), e);
 }
 
-static bool task_is(const struct atrace_event *e, const char *s)
+static bool task_is(const struct af_ftrace_event *e, const char *s)
 {
 	return e->task_len == strlen(s) && memcmp(e->task, s, e->task_len) == 0;
 }
 
-/* atrace_digits reads fewer than 8 digits 8 bytes at a time: the same
+/* af_scan_digits reads fewer than 8 digits 8 bytes at a time: the same
  * answers as a digit at a time, for random runs of digits, bytes around
  * '0'..'9' and any byte (past 0xf9 too), at every length. */
 static bool digits_slowly(const char **p, const char *end, uint64_t *v)
 {
 	const char *s = *p, *q = s, *stop = end - s > 19 ? s + 19 : end;
 	uint64_t x = 0;
-	for (; q < stop && atrace_is_digit(*q); q++)
+	for (; q < stop && af_scan_is_digit(*q); q++)
 		x = x * 10 + (uint64_t)(*q - '0');
 	*p = q;
 	*v = x;
-	return q > s && (q == end || !atrace_is_digit(*q));
+	return q > s && (q == end || !af_scan_is_digit(*q));
 }
 
 void test_atrace_digits_fast(void)
@@ -65,20 +65,20 @@ void test_atrace_digits_fast(void)
 		}
 		const char *p1 = buf, *p2 = buf;
 		uint64_t v1 = 7, v2 = 7;
-		bool a = digits_slowly(&p1, buf + len, &v1), b = atrace_digits(&p2, buf + len, &v2);
+		bool a = digits_slowly(&p1, buf + len, &v1), b = af_scan_digits(&p2, buf + len, &v2);
 		bad += a != b || v1 != v2 || (a && p1 != p2);
 	}
 	INT_EQ(bad, 0);
 	const char *p = "1234567|x";
 	uint64_t v;
-	OK(atrace_digits(&p, p + 9, &v));
+	OK(af_scan_digits(&p, p + 9, &v));
 	INT_EQ(v, 1234567);
 	OK(*p == '|');
 }
 
 void test_atrace_line_variants(void)
 {
-	struct atrace_event e;
+	struct af_ftrace_event e;
 	OK(parses("  surfaceflinger-598   (  598) [004] .... 10852.771242: tracing_mark_write: B|598|x", &e));
 	OK(task_is(&e, "surfaceflinger"));
 	INT_EQ(e.tid, 598);
