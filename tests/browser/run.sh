@@ -83,6 +83,9 @@ browse() {
 		--window-size=1400,1000 "${budget[@]}" --dump-dom "$1" 2>/dev/null
 }
 
+# jsstr: stdin as a JSON string
+jsstr() { node -e 'process.stdout.write(JSON.stringify(require("fs").readFileSync(0, "utf8")))'; }
+
 # report LABEL < dumped DOM: print the driver's lines, count failures
 report() {
 	local label=$1 lines
@@ -211,6 +214,18 @@ if render "$tmp/redos.svg" "$tmp/redos.folded" &&
 	browse "file://$tmp/redos-t.svg#s=(a%2B)%2B%24" 5000 > "$tmp/dom"
 	report redos < "$tmp/dom"
 fi
+# issue 36.9: thirty optional repeats cost 2^30 tests of ONE name (40 s
+# before); a bounded repeat is counted too
+chain=$(printf '.%%3F%.0s' $(seq 30))
+for c in "redos-optional|$chain%5Cx01|too slow on a name of 41 characters" \
+	 "redos-bounded|(a%7B1%2C2%7D)%7B2%2C%7D|nested repetition"; do
+	IFS='|' read -r label pat why <<<"$c"
+	want="Search refused ($why): $(printf '%b' "${pat//%/\\x}")"
+	x="{want:$(printf '%s' "$want" | jsstr),hash:$(printf '#s=%s' "$pat" | jsstr)}"
+	instrument "$tmp/redos.svg" "$tmp/$label-t.svg" redos "$label" "$x" || continue
+	browse "file://$tmp/$label-t.svg#s=$pat" 5000 > "$tmp/dom"
+	report "$label" < "$tmp/dom"
+done
 
 if [ "$have_known" = 1 ] && render "$tmp/icicle.svg" --inverted "$tmp/known.folded" &&
    instrument "$tmp/icicle.svg" "$tmp/icicle-t.svg" icicle icicle; then

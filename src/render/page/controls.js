@@ -1,6 +1,6 @@
 /* page/controls.js: what only the script draws: search highlights, the
- * hover outline, the tooltip, the case toggle and the next/previous
- * buttons. Also makes the graph's gradient id unique in the page. */
+ * hover outline, the tooltip, the case and regex toggles and the
+ * next/previous buttons. Also makes the graph's gradient id unique in the page. */
 
 svg.classList.add("js");
 uniqueIds();
@@ -10,6 +10,7 @@ var tt = make("g", { "class": "tt h" }, svg);
 var ttr = make("rect", { rx: 2, ry: 2, x: 0, y: 0, height: D.fs + 8 }, tt);
 var ttt = make("text", { x: 4, y: D.fs + 2 }, tt);
 var ic = button("bt r ic", W - XP - 13 * D.cw, "ic", "case-insensitive search (Ctrl-I)");
+var rxb = button("bt r rx", W - XP - 22 * D.cw, ".*", "the search is a regular expression, else plain text");
 /* next/previous match: shown while searching; the current match is outlined */
 var pv = button("bt r pv h", W - XP - 19 * D.cw, "<", "previous match (left arrow)");
 var nx = button("bt r nx h", W - XP - 16 * D.cw, ">", "next match (right arrow)");

@@ -18,6 +18,7 @@ svg.addEventListener("mouseout", function (e) {
 svg.addEventListener("click", function (e) {
 	ready();
 	var t = e.target;
+	if (sfo && sfo.contains(t)) return;   /* the search field's own */
 	if (menuFrame >= 0) {   /* a click closes the menu, or picks from it */
 		menuClick(t);
 	} else if (t === rz) {
@@ -26,6 +27,8 @@ svg.addEventListener("click", function (e) {
 		askSearch();
 	} else if (t === ic) {
 		toggleIcase();
+	} else if (t === rxb) {
+		toggleRx();
 	} else if (t === pv || t === nx) {
 		step(t === nx ? 1 : -1);
 	} else if (VIEWS && t === backBt) {
@@ -53,17 +56,17 @@ if (top) {
 		var key = (e.key || "").toLowerCase();
 		if ((e.ctrlKey || e.metaKey) && key === "f") {
 			e.preventDefault();
-			askSearch();
+			openField();
 		} else if ((e.ctrlKey || e.metaKey) && key === "i") {
 			e.preventDefault();
 			toggleIcase();
 		} else if (key === "/" && !e.ctrlKey && !e.metaKey) {
 			e.preventDefault();
-			promptSearch();
+			openField();
 		} else if (key === "escape") {   /* menu, else search and zoom, else a view */
 			if (closeMenu()) return;
-			if (!re && !Z && VIEWS && (past.length || !isPlain(view))) goBack();
-			if (re) search("");
+			if (!reSrc && !Z && VIEWS && (past.length || !isPlain(view))) goBack();
+			if (reSrc || (sfo && !sfo.classList.contains("h"))) clearSearch();
 			if (Z) zoom(0);
 		} else if (re && (key === "arrowright" || key === "arrowdown" || key === "arrowleft" || key === "arrowup")) {
 			e.preventDefault();

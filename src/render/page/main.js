@@ -23,6 +23,7 @@ function later() {
 	else setTimeout(ready, 0);
 }
 showIcase();
+showRx();
 if (top && location.hash.length > 1) ready();
 else if (document.readyState === "complete") later();
 else window.addEventListener("load", later);

@@ -47,4 +47,5 @@ function menuClick(t) {
 function lit(b, on) {
 	b.style.fill = on ? "#000" : "#a0a0a0";
 	b.style.fontWeight = on ? "bold" : "normal";
+	b.classList.toggle("on", !!on);
 }

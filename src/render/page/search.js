@@ -1,7 +1,8 @@
-/* page/search.js: regex search over the frame names, the share and count
- * of what matched, and stepping through the matches (< > and the arrows).
- * A regex refused by risky() (see docs/interactive.md) or past its time
- * budget marks nothing. */
+/* page/search.js: search over the frame names (a regular expression, or
+ * plain text made one by query()), the share and count of what matched,
+ * and stepping through the matches (< > , the arrows, Enter in the search
+ * field of field.js). A regex refused by risky() (see docs/interactive.md)
+ * or past its time budget marks nothing. */
 
 /* the marked frames in pre-order, hits[0..nmatch): the highlight, the
  * counts and the ranks then cost the matches, not the frames */
@@ -21,7 +22,7 @@ function search(src) {
 		} catch (err) {
 			why = "bad regex";
 		}
-		if (why) mt.textContent = "Search refused (" + why + "): " + reSrc;
+		if (why) mt.textContent = "Search refused (" + why + "): " + (rx ? reSrc : qText);
 	}
 	if (re) {
 		ok = testNames(names);
@@ -35,6 +36,7 @@ function search(src) {
 	if (!re) {
 		sr.textContent = "Search";
 		if (!reSrc) mt.textContent = " ";
+		tell(reSrc ? (ok === null ? "stopped" : "refused") : "");
 		highlight();
 		save();
 		return;
@@ -44,6 +46,12 @@ function search(src) {
 	sr.textContent = "Reset Search";
 	matched();
 	save();
+}
+/* search for what the field holds: text as typed, a regular expression
+ * when rx is on (the URL keeps which: s= a regex, p= plain text) */
+function query(text) {
+	qText = text || "";
+	search(rx ? qText : qText.replace(/[\\^$.*+?()[\]{}|\/]/g, "\\$&"));
 }
 /* mark[] and hits[] for the frames whose name ok[] holds */
 function markHits(ok) {
@@ -64,7 +72,8 @@ function primeSearch() {
 	mark.fill(0);
 	nmatch = 0;
 }
-/* Each distinct name tested once, within a time budget: the regex comes
+/* Each distinct name tested once, within a time budget checked after
+ * every name (risky() bounds what one name may cost): the regex comes
  * from the user or a shared URL, and many names times a slow pattern
  * must not freeze the tab. Null when the budget ran out. */
 var BUDGET = 1000;
@@ -72,19 +81,27 @@ function testNames(names) {
 	var ok = new Uint8Array(names.length), t0 = Date.now();
 	for (var j = 0; j < names.length; j++) {
 		ok[j] = re.test(names[j]) ? 1 : 0;
-		if ((j & 255) === 255 && Date.now() - t0 > BUDGET) return null;
+		if (Date.now() - t0 > BUDGET) return null;
 	}
 	return ok;
 }
-/* Browsers' regexes backtrack: (a+)+$ takes exponential time on ONE
- * name, which no budget between names can stop. Refuse the forms that
- * backtrack exponentially (a repeated group holding a repetition or an
- * alternation, back-references) and more than three unbounded
- * repetitions (polynomial of high degree). Returns why, or "". */
+/* Browsers' regexes backtrack, and no budget between names stops one
+ * long test: (a+)+$ takes exponential time on ONE name, and so does a
+ * chain of optional repeats (.?.?.?...x). So before compiling, refuse
+ * back-references and a group repeated more than once that holds a
+ * repetition or an alternation (exponential whatever the name), then
+ * bound what the rest may cost on the longest name: with no nesting, a
+ * backtracking matcher tries at most, from each of the name's L
+ * positions, one path per choice of every quantifier's count (L + 1 for
+ * *, + and {n,}, m - n + 1 for {n,m}, 2 for ?) and of every alternation's
+ * branch. Over COST such steps is refused (about 0.4 s on the build
+ * machine for the worst pattern, a chain of .?). Returns why, or "". */
+var COST = 1e7, LONGEST = -1;
 function risky(src) {
-	var open = [], last = null, unbounded = 0, i, c, g, m;
+	var L = longest(), open = [{ f: 1, alt: 1 }], last = null, i, c, g, m, lo, hi;
 	for (i = 0; i < src.length; i++) {
 		c = src.charAt(i);
+		g = open[open.length - 1];
 		if (c === "\\") {
 			c = src.charAt(++i);
 			if (/[1-9k]/.test(c)) return "back-reference";
@@ -94,14 +111,15 @@ function risky(src) {
 				if (src.charAt(i) === "\\") i++;
 			last = {};
 		} else if (c === "(") {
-			open.push({});
+			open.push({ f: 1, alt: 1 });
 			last = null;
 		} else if (c === ")") {
-			last = open.pop() || {};
-			g = open[open.length - 1];
-			if (g && (last.q || last.alt)) g.q = true;   /* it holds them too */
+			if (open.length < 2) return "";   /* unbalanced: the RegExp says so */
+			last = open.pop();
+			last.f *= last.alt;
+			open[open.length - 1].f *= last.f;
 		} else if (c === "|") {
-			if (open.length) open[open.length - 1].alt = true;
+			g.alt++;
 			last = null;
 		} else if ("*+?{".indexOf(c) >= 0 && last) {
 			m = c === "{" ? /^\{(\d+)(,(\d*))?\}/.exec(src.slice(i)) : null;
@@ -109,17 +127,24 @@ function risky(src) {
 				last = {};
 				continue;
 			}
-			if (last.q || last.alt) return "nested repetition";
-			if (c === "*" || c === "+" || (m && m[2] && !m[3])) unbounded++;
+			lo = c === "+" ? 1 : m ? +m[1] : 0;
+			hi = c === "?" ? 1 : !m || (m[2] && !m[3]) ? Infinity : m[2] ? +m[3] : lo;
+			if (last.f > 1 && hi > 1) return "nested repetition";
 			if (m) i += m[0].length - 1;
-			if (src.charAt(i + 1) === "?") i++;
-			for (g = 0; g < open.length; g++) open[g].q = true;
+			if (src.charAt(i + 1) === "?") i++;   /* lazy */
+			g.f *= Math.min(hi - lo, L) + 1;
 			last = null;
 		} else {
 			last = {};
 		}
 	}
-	return unbounded > 3 ? "over three unbounded repetitions" : "";
+	return L * open[0].f * open[0].alt > COST ? "too slow on a name of " + L + " characters" : "";
+}
+/* the longest name's length, once */
+function longest() {
+	if (LONGEST < 0)
+		for (var j = LONGEST = 0; j < D.n.length; j++) LONGEST = Math.max(LONGEST, D.n[j].length);
+	return Math.max(LONGEST, 1);
 }
 /* weight under matched frames in [a, b); a match inside a match is
  * already counted, so skip the subtree of every match */
@@ -153,6 +178,8 @@ function matched() {
 	}
 	s += cm >= 0 ? ", match " + rank(cm) + " of " + nmatch : ", " + nmatch + (nmatch === 1 ? " frame" : " frames");
 	mt.textContent = s;
+	tell((cm >= 0 ? rank(cm) + "/" : "") + nmatch + (nmatch === 1 ? " frame, " : " frames, ") +
+	     pct(covered(0, n), TOTAL) + "%");
 }
 /* 1-based position of matched frame j among all matches, in pre-order */
 function rank(j) {
@@ -170,22 +197,21 @@ function step(dir) {
 	dt.textContent = (D.nt ? D.nt + " " : "") + describe(cm);
 	matched();
 }
-function askSearch() {
-	if (re) {
-		search("");
-		return;
-	}
-	promptSearch();
-}
-function promptSearch() {
-	var s = window.prompt("Search for (regular expression)" +
-			      (icase ? ", ignoring case" : "") + ":", reSrc);
-	if (s) search(s);
-}
 function showIcase() { lit(ic, icase); }
 function toggleIcase() {
 	icase = !icase;
 	showIcase();
-	if (reSrc) search(reSrc);
+	if (qText) query(qText);
+	else save();
+}
+function showRx() {
+	lit(rxb, rx);
+	placeholder();
+}
+/* plain text or a regular expression */
+function toggleRx() {
+	rx = !rx;
+	showRx();
+	if (qText) query(qText);
 	else save();
 }

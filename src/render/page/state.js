@@ -7,7 +7,8 @@
  * own copy of every variable. Each file is one part: this one finds the
  * graph and holds the state the parts share; frames.js decodes D into the
  * frames; format.js, geometry.js, controls.js, draw.js, hover.js, zoom.js,
- * search.js, url.js and events.js do what their names say; tree.js and
+ * search.js, field.js (the search field), url.js and events.js do what
+ * their names say; tree.js and
  * transforms.js compute the views' trees, views.js and menu.js show them;
  * main.js starts it all.
  * Function declarations are hoisted, so a part may call a later one; only
@@ -63,7 +64,9 @@ var W = D.w, XP = D.xp, GW = W - 2 * XP, FH = D.fh;
 var H = svg.viewBox && svg.viewBox.baseVal ? svg.viewBox.baseVal.height : 0;
 var Z = 0, K = 0;
 /* search: the regex (null: none), its source, the case flag, matched
- * frames (mark), their count, the current match (next/previous) or -1 */
+ * frames (mark), their count, the current match (next/previous) or -1;
+ * the text typed and whether it is a regex (else plain text) */
 var re = null, reSrc = "", icase = false, mark = null, nmatch = 0, cm = -1;
+var qText = "", rx = false;
 /* true when the SVG is the page, so the URL fragment is ours */
 var top = document.documentElement === svg;

@@ -2,7 +2,8 @@
  * page itself: #t=h3.i5&u=1&w=7&z=FRAME&s=REGEX&i=1 — the view's steps
  * (hide, include, re-root, each with a name's index in D.n), bottom-up,
  * the sandwiched name (views.js), the zoomed frame (in pre-order of the
- * view), the search and its case flag. */
+ * view), the search (s= a regular expression, p= plain text) and its case
+ * flag. */
 
 function save() {
 	if (!top) return;
@@ -11,7 +12,7 @@ function save() {
 	if (view.u) p.push("u=1");
 	if (view.w >= 0) p.push("w=" + view.w);
 	if (Z) p.push("z=" + Z);
-	if (reSrc) p.push("s=" + encodeURIComponent(reSrc));
+	if (qText) p.push((rx ? "s=" : "p=") + encodeURIComponent(qText));
 	if (icase) p.push("i=1");
 	try {
 		var base = location.href.split("#")[0];
@@ -36,7 +37,12 @@ function restore() {
 	if (v && !isPlain(v)) show(v, false);
 	var z = parseInt(kv.z, 10);
 	if (z > 0 && z < n) zoom(z);
-	if (kv.s) search(kv.s);
+	if (kv.s || kv.p) {
+		rx = !!kv.s;
+		showRx();
+		query(kv.s || kv.p);
+		openField(false);
+	}
 }
 /* the view in the fragment, or null if it names no valid one */
 function savedView(kv) {
