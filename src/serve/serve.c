@@ -22,7 +22,6 @@
 
 #include <arpa/inet.h>
 #include <assert.h>
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -570,7 +569,8 @@ static int make_dir(const char *path)
 	return -1;
 }
 
-/* --data and --data/tmp; uploads a previous run left unfinished removed. */
+/* --data and --data/tmp; uploads a killed server left unfinished removed
+ * (not another live server's: those are locked while they are received). */
 static char *prepare_data(const char *data)
 {
 	if (make_dir(data) < 0)
@@ -584,13 +584,7 @@ static char *prepare_data(const char *data)
 		free(tmp);
 		return NULL;
 	}
-	DIR *d = opendir(tmp);
-	for (struct dirent *e; d && (e = readdir(d));) {
-		if (strncmp(e->d_name, "upload.", 7) == 0 && unlinkat(dirfd(d), e->d_name, 0) < 0)
-			break;
-	}
-	if (d)
-		closedir(d);
+	af_serve_remove_leftovers(tmp);
 	return tmp;
 }
 

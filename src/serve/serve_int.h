@@ -154,6 +154,14 @@ int af_serve_upload(struct af_server *s, struct MHD_Connection *c, const char *d
 		    size_t *size, void **ctx);
 /* The request ended (answered or not): release what *ctx holds. */
 void af_serve_upload_done(struct af_server *s, void *ctx);
+/* A new temporary file for an upload in tmp_dir (*path, caller frees),
+ * held under an flock for as long as it is open, so that another server on
+ * the same --data knows it is being received. Returns its descriptor, or
+ * -1. */
+int af_serve_upload_temp(const char *tmp_dir, char **path);
+/* Remove the uploads in tmp_dir that no live process holds: those of a
+ * server that was killed. Another server's uploads in progress stay. */
+void af_serve_remove_leftovers(const char *tmp_dir);
 
 struct af_server {
 	const struct af_serve_opts *o;

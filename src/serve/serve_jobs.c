@@ -41,6 +41,7 @@
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -416,10 +417,30 @@ int af_jobs_forget(struct af_jobs *j, const char *hash)
 /* The child's exit status when a file of the result could not be written. */
 #define CHILD_WRITE_FAILED 3
 
+/* Close every descriptor but standard input, output and error. The child
+ * is forked, not executed, so O_CLOEXEC does not close anything in it: it
+ * would hold the listening socket, uploads being received and other jobs'
+ * render locks (a finished job's lock held while this one renders, so that
+ * retention on another server sees it in use) until it ends. It needs none
+ * of them: it opens what it reads and writes itself. */
+static void close_inherited(void)
+{
+#ifdef SYS_close_range
+	if (syscall(SYS_close_range, 3u, ~0u, 0u) == 0)
+		return;
+#endif
+	struct rlimit nofile;
+	int max = getrlimit(RLIMIT_NOFILE, &nofile) == 0 && nofile.rlim_cur < 65536
+		  ? (int)nofile.rlim_cur : 65536;
+	for (int fd = 3; fd < max; fd++)
+		close(fd);
+}
+
 /* The child: render, write the status file, exit. SIGTERM from the worker
  * removes the child's half-written files (output.c) and ends it. */
 static _Noreturn void child(struct worker *w, struct job *x, struct af_serve_progress *sp)
 {
+	close_inherited();
 	/* bounded even if the server is killed with SIGKILL (no worker left to
 	 * time it): SIGTERM when the forking thread dies, and a CPU limit */
 	prctl(PR_SET_PDEATHSIG, SIGTERM);

@@ -12,13 +12,17 @@
 #include "serve_int.h"
 #include "core/util.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <microhttpd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* What a multipart body may add around the file: boundaries, part headers,
@@ -152,6 +156,11 @@ static int begin(struct af_server *s, struct MHD_Connection *c, void **ctx)
 	if (lengths > 1)
 		return af_serve_send_message(c, MHD_HTTP_BAD_REQUEST, "Bad upload",
 					     "The request has more than one Content-Length header.");
+	/* both a length and a transfer coding: a proxy may frame the body by
+	 * the one, this server by the other (RFC 9112 6.3: an error) */
+	if (length && MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_TRANSFER_ENCODING))
+		return af_serve_send_message(c, MHD_HTTP_BAD_REQUEST, "Bad upload",
+					     "The request has both Content-Length and Transfer-Encoding.");
 	if (length) {
 		char *end;
 		errno = 0;
@@ -171,10 +180,7 @@ static int begin(struct af_server *s, struct MHD_Connection *c, void **ctx)
 	u->fd = -1;
 	af_sha256_init(&u->sha);
 	*ctx = u;   /* from here on af_serve_upload_done() cleans up */
-	size_t n = strlen(s->tmp_dir) + 32;
-	u->tmp = af_xmalloc(n);
-	snprintf(u->tmp, n, "%s/upload.XXXXXX", s->tmp_dir);
-	u->fd = mkstemp(u->tmp);
+	u->fd = af_serve_upload_temp(s->tmp_dir, &u->tmp);
 	if (u->fd < 0) {
 		free(u->tmp);
 		u->tmp = NULL;
@@ -210,11 +216,12 @@ static int finish(struct af_server *s, struct MHD_Connection *c, struct upload *
 	if (!u->size)
 		return af_serve_send_message(c, MHD_HTTP_BAD_REQUEST, "Empty file",
 					     "The uploaded file is empty.");
-	close(u->fd);
-	u->fd = -1;
 	char hash[AF_SHA256_HEX + 1];
 	af_sha256_final_hex(&u->sha, hash);
+	/* the file stays open, and locked, until it is moved or removed */
 	enum af_submit rc = af_jobs_submit(s->jobs, hash, u->tmp, u->name);
+	close(u->fd);
+	u->fd = -1;
 	free(u->tmp);
 	u->tmp = NULL;   /* moved or removed by af_jobs_submit */
 	if (rc == AF_SUBMIT_BUSY)
@@ -251,6 +258,47 @@ int af_serve_upload(struct af_server *s, struct MHD_Connection *c, const char *d
 	if (u->body > s->o->max_upload + FORM_SLACK + DISCARD_MAX)
 		return MHD_NO;
 	return MHD_YES;
+}
+
+int af_serve_upload_temp(const char *tmp_dir, char **path)
+{
+	size_t n = strlen(tmp_dir) + 32;
+	for (int tries = 0; tries < 3; tries++) {
+		*path = af_xmalloc(n);
+		snprintf(*path, n, "%s/upload.XXXXXX", tmp_dir);
+		int fd = mkstemp(*path);   /* mkostemp is not POSIX; children close it anyway */
+		if (fd < 0)
+			break;
+		fcntl(fd, F_SETFD, FD_CLOEXEC);
+		/* a server starting meanwhile may have taken it for a leftover,
+		 * between its creation and the lock: then it is not ours to use */
+		struct stat held, there;
+		if (flock(fd, LOCK_EX | LOCK_NB) == 0 && fstat(fd, &held) == 0 &&
+		    stat(*path, &there) == 0 && held.st_dev == there.st_dev && held.st_ino == there.st_ino)
+			return fd;
+		close(fd);
+		free(*path);
+	}
+	*path = NULL;
+	return -1;
+}
+
+void af_serve_remove_leftovers(const char *tmp_dir)
+{
+	DIR *d = opendir(tmp_dir);
+	for (struct dirent *e; d && (e = readdir(d));) {
+		if (strncmp(e->d_name, "upload.", 7) != 0)
+			continue;
+		int fd = openat(dirfd(d), e->d_name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+		if (fd < 0)
+			continue;
+		struct stat st;
+		if (flock(fd, LOCK_EX | LOCK_NB) == 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode))
+			unlinkat(dirfd(d), e->d_name, 0);
+		close(fd);
+	}
+	if (d)
+		closedir(d);
 }
 
 void af_serve_upload_done(struct af_server *s, void *ctx)
