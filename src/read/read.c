@@ -45,6 +45,7 @@ static const struct af_reader reader_lowoverhead = {
 const struct af_reader *const af_readers[] = {
 	&af_reader_art,
 	&af_reader_perfdata,
+	&af_reader_pprof,      /* before Perfetto: both open with a field 1 */
 	&af_reader_atrace,
 	&af_reader_folded,
 	&af_reader_perfetto,

@@ -136,6 +136,7 @@ extern const struct af_reader af_reader_atrace;
 extern const struct af_reader af_reader_folded;
 extern const struct af_reader af_reader_perfdata;
 extern const struct af_reader af_reader_perfetto;
+extern const struct af_reader af_reader_pprof;
 extern const struct af_reader af_reader_simpleperf;
 
 /* The readers in detection order, NULL-terminated. */

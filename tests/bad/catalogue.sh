@@ -25,12 +25,18 @@ bad directory "IN: is a directory"
 rm -f "$IN"; mkdir "$IN"
 bad unreadable-file "IN: cannot read: Input/output error"
 rm -f "$IN"; ln -s /proc/self/mem "$IN"
-bad binary-noise "IN: unrecognised input: not an ART method trace, a perf.data recording, an atrace/systrace capture, folded stacks, a Perfetto trace or a simpleperf report-sample profile"
+bad binary-noise "IN: unrecognised input: not an ART method trace, a perf.data recording, a pprof profile, an atrace/systrace capture, folded stacks, a Perfetto trace or a simpleperf report-sample profile"
 printf '\x7fELF\x02\x01\x01\0\0\0\0\0\0\0\0\0\x02\0' >"$IN"
-bad nul-bytes-only "IN: unrecognised input: not an ART method trace, a perf.data recording, an atrace/systrace capture, folded stacks, a Perfetto trace or a simpleperf report-sample profile"
+bad nul-bytes-only "IN: unrecognised input: not an ART method trace, a perf.data recording, a pprof profile, an atrace/systrace capture, folded stacks, a Perfetto trace or a simpleperf report-sample profile"
 head -c 4096 /dev/zero >"$IN"
 bad simpleperf-cut-length "IN: offset 0xc: the file ends inside a record length"
 printf 'SIMPLEPERF\x01\0\0\0' >"$IN"
+# pprof: a sample type {type 1, unit 2}, then a sample that claims 5 bytes of 2
+bad pprof-cut-sample "IN: offset 0x6: malformed pprof profile: length runs past the end of its message"
+printf '\x0a\x04\x08\x01\x10\x02\x12\x05\x0a\x01' >"$IN"
+# a sample type naming strings 1 and 7 of a table holding only ""
+bad pprof-string-past-table "IN: offset 0x2: malformed pprof profile: string index 1 past the string table (1 strings)"
+printf '\x0a\x04\x08\x01\x10\x07\x32\x00' >"$IN"
 
 # ---- sums that would wrap 64 bits (issue 21 item 10) ----
 # three slices of 9e18 µs: each fits, their sum does not (drew width -1180)

@@ -1,0 +1,261 @@
+/* test_read_pprof.c: the pprof reader's rules on profiles built here with
+ * the protobuf writer (core/pbwrite.h), read through the reader table:
+ * which sample type is drawn (--event, default_sample_type, else the
+ * last), leaf-first samples and innermost-first lines, labels as roots,
+ * packed or unpacked ids, the checks pprof itself makes (string indices,
+ * ids, values per sample) as errors at their offsets, and detection
+ * beside Perfetto traces, which also open with a field 1. */
+#include "harness.h"
+#include "support.h"
+#include "core/pbwrite.h"
+
+#include <stdlib.h>
+
+/* strings of every profile here */
+static const char *const strs[] = {
+	"", "samples", "count", "cpu", "nanoseconds", "main", "work", "inl", "pid", "tid", "thread", "app",
+	"worker", "libx.so", "thread_id",
+};
+enum { S_SAMPLES = 1, S_COUNT, S_CPU, S_NS, S_MAIN, S_WORK, S_INL, S_PID, S_TID, S_THREAD, S_APP, S_WORKER,
+       S_LIBX, S_THREAD_ID, NSTRS };
+
+static void vtype(struct af_buf *b, uint32_t field, uint64_t type, uint64_t unit)
+{
+	size_t m = af_pb_open(b, field);
+	af_pb_uint(b, 1, type);
+	af_pb_uint(b, 2, unit);
+	af_pb_close(b, m);
+}
+
+/* functions 1 main, 2 work, 3 inl; location 1: main; 2: inl inlined into
+ * work (lines innermost first); 3: libx.so at 0x500 + 0x20 (file offset
+ * 0x100) with no function */
+static void tables(struct af_buf *b, size_t nstrs)
+{
+	for (uint64_t i = 1; i <= 3; i++) {
+		size_t m = af_pb_open(b, 5);
+		af_pb_uint(b, 1, i);
+		af_pb_uint(b, 2, S_MAIN + i - 1);
+		af_pb_close(b, m);
+	}
+	size_t m = af_pb_open(b, 3);
+	af_pb_uint(b, 1, 1);
+	af_pb_uint(b, 2, 0x500);
+	af_pb_uint(b, 3, 0x600);
+	af_pb_uint(b, 4, 0x100);
+	af_pb_uint(b, 5, S_LIBX);
+	af_pb_close(b, m);
+	const uint64_t lines[3][2] = { { 1, 0 }, { 3, 2 }, { 0, 0 } };
+	for (uint64_t i = 0; i < 3; i++) {
+		m = af_pb_open(b, 4);
+		af_pb_uint(b, 1, i + 1);
+		if (i == 2) {
+			af_pb_uint(b, 2, 1);
+			af_pb_uint(b, 3, 0x520);
+		}
+		for (int k = 0; k < 2 && lines[i][k]; k++) {
+			size_t l = af_pb_open(b, 4);
+			af_pb_uint(b, 1, lines[i][k]);
+			af_pb_close(b, l);
+		}
+		af_pb_close(b, m);
+	}
+	for (size_t i = 0; i < nstrs; i++)
+		af_pb_str(b, 6, strs[i]);
+}
+
+/* a sample: location ids leaf first (packed or not), two values, labels
+ * (key, str, num; str 0: a number) */
+static void sample(struct af_buf *b, const uint64_t *locs, size_t n, bool packed, uint64_t samples, int64_t ns,
+		   const uint64_t (*labels)[3], size_t nlabels)
+{
+	size_t m = af_pb_open(b, 2);
+	if (packed)
+		af_pb_packed(b, 1, locs, n);
+	else
+		for (size_t i = 0; i < n; i++)
+			af_pb_uint(b, 1, locs[i]);
+	uint64_t v[2] = { samples, (uint64_t)ns };
+	af_pb_packed(b, 2, v, 2);
+	for (size_t i = 0; i < nlabels; i++) {
+		size_t l = af_pb_open(b, 3);
+		af_pb_uint(b, 1, labels[i][0]);
+		if (labels[i][1])
+			af_pb_uint(b, 2, labels[i][1]);
+		else
+			af_pb_uint(b, 3, labels[i][2]);
+		af_pb_close(b, l);
+	}
+	af_pb_close(b, m);
+}
+
+static void run(struct read_result *r, const struct af_buf *b, const char *event)
+{
+	struct af_read_opts o = { .event = event };
+	read_input(r, b->data, b->len, "t.pb", NULL, &o);
+}
+
+/* Leaf first: the sample's last location is the root; a location's lines
+ * innermost first, so the function inlined is the deeper frame; a
+ * location without a function is its mapping's file and file offset.
+ * Packed and unpacked ids fold alike. The last sample type is drawn;
+ * default_sample_type names another; --event picks by name. */
+void test_pprof_frames_and_types(void)
+{
+	struct af_buf b;
+	af_buf_init(&b);
+	vtype(&b, 1, S_SAMPLES, S_COUNT);
+	vtype(&b, 1, S_CPU, S_NS);
+	const uint64_t a[] = { 2, 1 }, c[] = { 3, 1 };
+	sample(&b, a, 2, true, 1, 300, NULL, 0);
+	sample(&b, a, 2, false, 2, 400, NULL, 0);
+	sample(&b, c, 2, true, 5, 7, NULL, 0);
+	tables(&b, NSTRS);
+	struct read_result r;
+	run(&r, &b, NULL);
+	INT_EQ(r.rc, 0);
+	STR_EQ(r.p.format, "pprof");
+	STR_EQ(r.folded, "main;libx.so+0x120 7\nmain;work;inl 700\n");
+	STR_EQ(r.p.unit, "ns");
+	STR_EQ(r.p.measure, "CPU time");
+	read_result_release(&r);
+	run(&r, &b, "samples");
+	STR_EQ(r.folded, "main;libx.so+0x120 5\nmain;work;inl 3\n");
+	STR_EQ(r.p.unit, "samples");
+	read_result_release(&r);
+	af_pb_uint(&b, 14, S_SAMPLES);          /* default_sample_type: samples */
+	run(&r, &b, NULL);
+	STR_EQ(r.folded, "main;libx.so+0x120 5\nmain;work;inl 3\n");
+	read_result_release(&r);
+	af_buf_release(&b);
+}
+
+/* pid/tid/thread labels (and thread_id, as a number or a decimal string)
+ * make process > thread roots; a process is named as its main thread;
+ * without a pid the thread is a root; a sample without labels starts at
+ * its frames. Values of 0 draw nothing; negative ones are left out,
+ * counted. */
+void test_pprof_labels_as_roots(void)
+{
+	struct af_buf b;
+	af_buf_init(&b);
+	vtype(&b, 1, S_SAMPLES, S_COUNT);
+	vtype(&b, 1, S_CPU, S_NS);
+	const uint64_t a[] = { 1 };
+	const uint64_t main_thread[][3] = { { S_PID, 0, 10 }, { S_TID, 0, 10 }, { S_THREAD, S_APP, 0 } };
+	const uint64_t worker[][3] = { { S_PID, 0, 10 }, { S_TID, 0, 11 }, { S_THREAD, S_WORKER, 0 } };
+	const uint64_t alone[][3] = { { S_THREAD_ID, 0, 12 } };
+	sample(&b, a, 1, true, 1, 5, main_thread, 3);
+	sample(&b, a, 1, true, 1, 6, worker, 3);
+	sample(&b, a, 1, true, 1, 7, alone, 1);
+	sample(&b, a, 1, true, 1, 8, NULL, 0);
+	sample(&b, a, 1, true, 1, 0, NULL, 0);
+	sample(&b, a, 1, true, 1, -9, NULL, 0);
+	tables(&b, NSTRS);
+	struct read_result r;
+	run(&r, &b, NULL);
+	INT_EQ(r.rc, 0);
+	STR_EQ(r.folded, "app (10);app (10);main 5\napp (10);worker (11);main 6\nmain 8\nthread-12 (12);main 7\n");
+	INT_EQ(r.p.nthreads, 3);
+	INT_EQ(r.p.nprocesses, 1);
+	STR_EQ(r.p.processes[0].name, "app");
+	const struct af_warning *w = find_warning(&r.p, "samples with a negative value left out");
+	OK(w && w->count == 1);
+	STR_EQ(af_profile_get_info(&r.p, "samples"), "4 drawn, 1 with a value of 0");
+	read_result_release(&r);
+	af_buf_release(&b);
+}
+
+/* What pprof refuses is refused, at the offset of the message at fault:
+ * a string index past the table, a table not opening with "", an id 0 or
+ * repeated, a sample with another number of values than sample types, a
+ * location or function that is not there; sums past 2^64. */
+void test_pprof_checks(void)
+{
+	struct af_buf b;
+	struct read_result r;
+	af_buf_init(&b);
+	size_t at = b.len;
+	vtype(&b, 1, S_SAMPLES, 99);
+	tables(&b, NSTRS);
+	run(&r, &b, NULL);
+	char want[160];
+	snprintf(want, sizeof want, "t.pb: offset 0x%zx: malformed pprof profile: string index 99 past the string "
+		 "table (%d strings)", at + 2, NSTRS);
+	STR_EQ(r.error, want);
+	read_result_release(&r);
+
+	b.len = 0;
+	vtype(&b, 1, S_SAMPLES, S_COUNT);
+	tables(&b, 0);
+	af_pb_str(&b, 6, "x");
+	run(&r, &b, NULL);
+	OK(strstr(r.error, "the string table does not start with an empty string") != NULL);
+	read_result_release(&r);
+
+	b.len = 0;
+	vtype(&b, 1, S_SAMPLES, S_COUNT);
+	at = b.len;
+	size_t m = af_pb_open(&b, 5);
+	af_pb_uint(&b, 1, 2);
+	af_pb_close(&b, m);
+	tables(&b, NSTRS);                       /* function 2 again */
+	run(&r, &b, NULL);
+	OK(strstr(r.error, "a second function with id 2") != NULL);
+	read_result_release(&r);
+
+	b.len = 0;
+	vtype(&b, 1, S_SAMPLES, S_COUNT);
+	at = b.len;
+	const uint64_t a[] = { 1 }, none[] = { 4 };
+	sample(&b, a, 1, true, 1, 2, NULL, 0);   /* two values, one type */
+	tables(&b, NSTRS);
+	run(&r, &b, NULL);
+	snprintf(want, sizeof want, "t.pb: offset 0x%zx: malformed pprof profile: a sample has 2 values for 1 sample "
+		 "types", at + 2);
+	STR_EQ(r.error, want);
+	read_result_release(&r);
+
+	b.len = 0;
+	vtype(&b, 1, S_SAMPLES, S_COUNT);
+	vtype(&b, 1, S_CPU, S_NS);
+	sample(&b, none, 1, true, 1, 2, NULL, 0);
+	tables(&b, NSTRS);
+	run(&r, &b, NULL);
+	OK(strstr(r.error, "a sample names location 4, which the profile does not have") != NULL);
+	read_result_release(&r);
+
+	b.len = 0;
+	vtype(&b, 1, S_SAMPLES, S_COUNT);
+	vtype(&b, 1, S_CPU, S_NS);
+	sample(&b, a, 1, true, 1, INT64_MAX, NULL, 0);
+	sample(&b, a, 1, true, 1, INT64_MAX, NULL, 0);
+	sample(&b, a, 1, true, 1, INT64_MAX, NULL, 0);
+	tables(&b, NSTRS);
+	run(&r, &b, NULL);
+	OK(strstr(r.error, "add up past 2^64") != NULL);
+	read_result_release(&r);
+	af_buf_release(&b);
+}
+
+/* A pprof profile and a Perfetto trace both open with field 1: each is
+ * detected as what it is. */
+void test_pprof_detection(void)
+{
+	struct af_buf b;
+	af_buf_init(&b);
+	vtype(&b, 1, S_SAMPLES, S_COUNT);
+	tables(&b, NSTRS);
+	struct af_input in = { .data = (const uint8_t *)b.data, .len = b.len, .name = "t" };
+	struct af_diag d;
+	af_diag_init(&d, "t");
+	OK(af_detect(&in, &d) == &af_reader_pprof);
+	b.len = 0;                               /* a Perfetto trace: one packet, a timestamp and a sequence id */
+	size_t m = af_pb_open(&b, 1);
+	af_pb_uint(&b, 8, 1000);
+	af_pb_uint(&b, 10, 1);
+	af_pb_close(&b, m);
+	in = (struct af_input){ .data = (const uint8_t *)b.data, .len = b.len, .name = "t" };
+	OK(af_detect(&in, &d) == &af_reader_perfetto);
+	af_buf_release(&b);
+}
