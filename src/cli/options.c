@@ -358,8 +358,9 @@ const struct af_option af_options[] = {
 	  "allocated or freed bytes, or with -count, allocations",
 	  CALL(set_heap), WORDS(heap_words) },
 	{ "event", 0, "NAME",
-	  "perf.data, simpleperf: draw this event type (default:\n"
-	  "the first, usually cpu-clock; --info lists them)",
+	  "perf.data, simpleperf, pprof: draw this event (sample)\n"
+	  "type (default: the first, usually cpu-clock; pprof: its\n"
+	  "default or the last; --info lists them)",
 	  TEXT(run.read.event), WORDS(event_words) },
 	{ "output", 'o', "FILE",
 	  "write here (default: standard output); the format\n"
