@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include "core/buf.h"
 #include "core/diag.h"
+#include "core/label.h"
 #include "core/layout.h"
 
 struct af_nameattr;
@@ -27,6 +28,8 @@ struct af_render_opts {
 	const char *notes;       /* an XML comment in the SVG, or NULL */
 	uint32_t bg_top, bg_bottom; /* background gradient, 0xRRGGBB */
 	bool no_js;              /* interactive SVG without its script (tests) */
+	bool right_cut;          /* labels cut as flamegraph.pl does ("abc..")
+				    instead of keeping the method (core/label.h) */
 	double scale;            /* cairo PNG: device pixels per px (1; 2 for HiDPI) */
 	struct af_text *text;    /* cairo: this thread's fonts (fonts.h); NULL: make one */
 	const struct af_nameattr *nameattr; /* interactive SVG: attributes or

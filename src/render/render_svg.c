@@ -39,15 +39,9 @@ struct svg {
 				  (differential graphs): groups go per frame */
 };
 
-/* flamegraph.pl's annotations: "_[k]" kernel, "_[j]" JIT, "_[i]" inlined,
- * "_[w]" waker. They choose the colour and are not shown. */
-static size_t shown_len(const char *s, size_t len)
-{
-	if (len > 4 && s[len - 4] == '_' && s[len - 3] == '[' && s[len - 1] == ']' &&
-	    (s[len - 2] == 'k' || s[len - 2] == 'j' || s[len - 2] == 'i' || s[len - 2] == 'w'))
-		return len - 4;
-	return len;
-}
+/* flamegraph.pl's annotations ("_[k]" ...) choose the colour and are not
+ * shown */
+#define shown_len af_label_shown_len
 
 /* A short name for this graph, the same for the same layout and options, so
  * two different graphs in one HTML page don't share ids or CSS rules. */
@@ -163,12 +157,13 @@ static void style(struct svg *g)
 		       ".%s .st{text-anchor:middle;fill:#505050}\n"
 		       ".%s .r{text-anchor:end}\n"
 		       ".%s .h{display:none}\n"
+		       ".%s .lw{fill:#fff}\n"
 		       ".%s .lb,.%s .tt,.%s .hv,.%s .hl{pointer-events:none}\n"
 		       ".%s.js .fr,.%s .bt{cursor:pointer}\n"
 		       ".%s .hl{fill:rgb(230,0,230)}\n"
 		       ".%s .hv{fill:none;stroke:#000;stroke-width:1}\n"
 		       ".%s .tt rect{fill:#ffffe8;stroke:#808080;stroke-width:0.5}\n"
-		       "</style>\n", p, p, p, p, p, p, p, p, p, p, p, p);
+		       "</style>\n", p, p, p, p, p, p, p, p, p, p, p, p, p);
 }
 
 static void bands(struct svg *g)
@@ -475,8 +470,6 @@ static void frames(struct svg *g)
 	free(bl);
 }
 
-/* Labels of the frames wide enough for three characters, truncated to what
- * fits with "..": the same rule the script applies after a zoom. */
 /* --nameattr: over each drawn frame whose name has attributes, a
  * transparent rectangle in an element carrying them: <a> when there is a
  * link (target _top unless given, as flamegraph.pl does), else <g>; a
@@ -534,11 +527,16 @@ static void name_attributes(struct svg *g)
 	af_sink_puts(g->out, "</g>\n");
 }
 
+/* Labels of the frames wide enough for three characters, cut to what fits
+ * by core/label.h (the script's label.js after a zoom), in black or white
+ * as the frame's colour needs. */
 static void labels(struct svg *g)
 {
 	const struct af_layout *l = g->l;
 	struct af_sink *out = g->out;
 	double dy = (l->frame_height - 1) / 2 + l->font_size / 4;
+	struct af_labeler lb;
+	af_labeler_init(&lb, g->o->right_cut ? AF_LABEL_RIGHT : AF_LABEL_SMART);
 	af_sink_puts(out, "<g class=\"lb\">\n");
 	for (size_t i = 0; i < l->nframes; i++) {
 		const struct af_frame *f = &l->frames[i];
@@ -549,19 +547,17 @@ static void labels(struct svg *g)
 		}
 		const char *name = af_tree_name(l->tree, f->name);
 		size_t len = shown_len(name, af_tree_name_len(l->tree, f->name));
-		size_t chars = fit > 1e9 ? (size_t)1e9 : (size_t)fit;
+		af_label(&lb, name, len, fit > 1e9 ? (size_t)1e9 : (size_t)fit);
 		put_num(out, "<text x=\"", f->x + 3);
 		put_num(out, " y=\"", f->y + dy);
+		if (af_label_ink(f->colour) != 0)
+			af_sink_puts(out, " class=\"lw\"");
 		af_sink_putc(out, '>');
-		if (af_utf8_count(name, len) <= chars) {
-			af_escape_xml_n(out, name, len, SIZE_MAX);
-		} else {
-			af_escape_xml_n(out, name, len, chars - 2);
-			af_sink_write(out, "..", 2);
-		}
+		af_escape_xml_n(out, lb.text.data, lb.text.len, SIZE_MAX);
 		af_sink_write(out, "</text>\n", 8);
 	}
 	af_sink_puts(out, "</g>\n");
+	af_labeler_release(&lb);
 }
 
 /* Flame charts: the time axis under the frames, a tick and a label per
@@ -618,6 +614,8 @@ static void data_scalars(struct svg *g)
 	data_key(out, ",fs:", l->font_size, 3);
 	data_key(out, ",cw:", g->char_px, 6);
 	data_key(out, ",fh:", l->frame_height, 3);
+	if (g->o->right_cut)
+		af_sink_puts(out, ",lr:1");
 	data_key(out, ",y0:", l->frames[0].y, 3);
 	data_key(out, ",dy:", l->inverted ? l->frame_height : -l->frame_height, 3);
 	const char *unit = g->o->count_name ? g->o->count_name : "samples";

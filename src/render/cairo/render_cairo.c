@@ -5,9 +5,9 @@
  * subtitle bands, frames, labels), and the surface decides what a pixel is:
  * `scale` device pixels for PNG, 0.75 pt for PDF (a browser printing at
  * 96 dpi), one user unit for SVG. Labels go to the same frames as in the
- * interactive SVG (wide enough for three average characters) but are fitted
- * with the pinned font's real glyph widths and end in an ellipsis when cut;
- * a label whose ellipsis alone does not fit is left out, so none spills.
+ * interactive SVG (wide enough for three average characters), cut as
+ * core/label.h says but fitted with the pinned font's real glyph widths; a
+ * label whose ellipsis alone does not fit is left out, so none spills.
  *
  * PNG is drawn on an image surface and written by png.c with the title as
  * metadata; SVG is captured in memory and copied to the sink with a <title>
@@ -164,24 +164,45 @@ static void frames(struct pic *p)
 	}
 }
 
+/* A label in at most room px: core/label.h's cut to as many code points as
+ * the pinned font's real glyph widths allow, found by measuring (the first
+ * guess is proportional to the overflow, so two or three tries at most).
+ * Returns false when not even an ellipsis fits. */
+static bool fit_label(struct pic *p, struct af_labeler *lb, const char *name, size_t len,
+		      double room)
+{
+	size_t max = af_utf8_count(name, len);
+	while (max >= 1) {
+		af_label(lb, name, len, max);
+		double w = set_text(p, p->font, lb->text.data, lb->text.len, 0);
+		if (w <= room + 1e-6)
+			return true;
+		size_t guess = (size_t)floor((double)max * room / w);
+		max = guess < max ? guess : max - 1;
+	}
+	return false;
+}
+
 static void labels(struct pic *p)
 {
 	const struct af_layout *l = p->l;
 	double dy = (l->frame_height - 1) / 2 + l->font_size / 4;
-	cairo_set_source_rgb(p->cr, 0, 0, 0);
+	struct af_labeler lb;
+	af_labeler_init(&lb, p->o->right_cut ? AF_LABEL_RIGHT : AF_LABEL_SMART);
 	for (size_t i = 0; i < l->nframes; i++) {
 		const struct af_frame *f = &l->frames[i];
 		if (!(floor((f->w - 6) / p->char_px) >= 3)) {
 			i = f->end - 1;       /* descendants are no wider */
 			continue;
 		}
-		double room = f->w - 6;
-		double w = set_text(p, p->font, af_tree_name(l->tree, f->name),
-				    af_tree_name_len(l->tree, f->name), room);
-		if (w > room + 1e-6)
-			continue;             /* not even "x…" fits */
+		const char *name = af_tree_name(l->tree, f->name);
+		size_t len = af_label_shown_len(name, af_tree_name_len(l->tree, f->name));
+		if (!fit_label(p, &lb, name, len, f->w - 6))
+			continue;
+		set_rgb(p->cr, af_label_ink(f->colour));
 		show_text(p, f->x + 3, f->y + dy);
 	}
+	af_labeler_release(&lb);
 }
 
 static void draw(struct pic *p)

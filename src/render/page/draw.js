@@ -327,28 +327,26 @@ function outline() {
 	cmo.setAttribute("y", r1(yAt(cm)));
 	cmo.setAttribute("width", r1(wOf(cm)));
 }
-/* labels of the frames wide enough for three characters, truncated with
- * "..": the rule render_svg.c applies */
+/* labels of the frames wide enough for three characters, cut by label()
+ * (label.js, the rule render_svg.c applies) in black or white as the
+ * frame's colour needs */
 function labels() {
 	var frag = document.createDocumentFragment(), ze = en[Z], j, w;
 	var minW = 3 * D.cw + 6, dy = (FH - 1) / 2 + D.fs / 4;
-	function label(j, w) {
-		var chars = Math.floor((w - 6) / D.cw), s = D.n[nm[j]];
-		if (s.length > chars) {
-			var cps = Array.from(s);
-			if (cps.length > chars) s = cps.slice(0, chars - 2).join("") + "..";
-		}
-		make("text", { x: r1(xOf(j) + 3), y: r1(yAt(j) + dy) }, frag).textContent = s;
+	function text(j, w) {
+		var a = { x: r1(xOf(j) + 3), y: r1(yAt(j) + dy) };
+		if (inkWhite(GC[grp(j)])) a["class"] = "lw";
+		make("text", a, frag).textContent = label(D.n[nm[j]], Math.floor((w - 6) / D.cw), D.lr);
 	}
 	for (j = par[Z]; j >= 0; j = par[j])
-		if (GW >= minW) label(j, GW);
+		if (GW >= minW) text(j, GW);
 	for (j = Z; j < ze;) {
 		w = wd[j] * K;
 		if (!(w >= minW)) {
 			j = en[j];
 			continue;
 		}
-		label(j, w);
+		text(j, w);
 		j++;
 	}
 	lb.textContent = "";
