@@ -137,6 +137,7 @@ extern const struct af_reader af_reader_folded;
 extern const struct af_reader af_reader_perfdata;
 extern const struct af_reader af_reader_perfetto;
 extern const struct af_reader af_reader_pprof;
+extern const struct af_reader af_reader_perfscript;
 extern const struct af_reader af_reader_simpleperf;
 
 /* The readers in detection order, NULL-terminated. */

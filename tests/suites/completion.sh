@@ -97,7 +97,7 @@ check "completion: --inv offers --inverted (from --help)" \
 check "completion: --format offers the output formats (from the table)" \
 	test "$(complete_line aflame-render --format s | tr '\n' ' ')" = "svg svg-static "
 check "completion: -f offers the readers" \
-	test "$(complete_line aflame-render -f p | tr '\n' ' ')" = "perf-data perfetto pprof "
+	test "$(complete_line aflame-render -f p | tr '\n' ' ')" = "perf-data perf-script perfetto pprof "
 check "completion: --heap offers the heap values" \
 	test "$(complete_line aflame-render --heap freed | tr '\n' ' ')" = "freed freed-count "
 check "completion: --per-thread offers directories" \

@@ -1,0 +1,865 @@
+/* read_perfscript.c: the text `perf script` prints (Linux perf, and
+ * simpleperf's report_sample.py, which prints the same layout), the input
+ * of stackcollapse-perf.pl:
+ *
+ *   # comment lines (perf script --header)
+ *   comm  pid/tid [cpu] secs.usecs: period event:
+ *   \t    ip sym+0xoff (dso)          <- the leaf first
+ *   \t    ip sym (dso)
+ *   <blank line>
+ *
+ * Every field but the frames may be left out (-F): the header is read by
+ * shape, not position. Its comm is the text before the first token that is
+ * "pid/tid" or a number (stackcollapse-perf.pl's rule), the event the first
+ * later token ending in ':' that is not the time, and the period the number
+ * just before the event. A sample ends at a blank line, at the next header
+ * (samples without callchains: the frame on the header line, after the
+ * event) or at the end of the file.
+ *
+ * A frame's name is its symbol with perf's "+0x..." offset dropped; a
+ * symbol "[unknown]" in a known file is "[file]" (stackcollapse-perf.pl
+ * does the same); "a->b->c" (inlined calls, perf-map-agent) are three
+ * frames. Marks as everywhere in this project (flamegraph.pl's
+ * annotations): kernel frames "_[k]", JIT-compiled code "_[j]", inlined
+ * frames ("(inlined)" for a file, or after "->") "_[i]".
+ *
+ * Roots: process "comm (pid)" > thread "comm (tid)" when the header gives
+ * both ids (a process is named after its main thread, "process-N" until
+ * that is seen); a thread alone ("comm (tid)") when it gives one. One
+ * event type is drawn: --event's, else the first sample's (as
+ * stackcollapse-perf.pl); a sample weighs its period, or 1 without one. */
+#include "read.h"
+#include "core/buf.h"
+#include "core/idmap.h"
+#include "core/names.h"
+#include "core/util.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_EVENTS 64           /* distinct event names kept (--info, --event) */
+
+struct pthread {
+	uint64_t pid, tid;      /* pid UINT64_MAX: not in the header */
+	uint32_t comm;          /* interned */
+	uint32_t node;
+	uint64_t key;           /* path key of its node (its frames hang below) */
+	size_t index;           /* in p->threads */
+};
+
+struct pproc { uint64_t pid; uint32_t node; bool named; };
+
+struct span { const char *s; size_t n; };
+
+struct ps {
+	struct af_profile *p;
+	const struct af_input *in;
+	const struct af_read_opts *o;
+	struct af_diag *d;
+	struct af_buf scratch;
+	uint64_t line;          /* the line being read, 1-based */
+	/* the sample being read */
+	bool open, drawn;       /* a header was read / its event is drawn */
+	struct pthread *th;
+	uint64_t weight;
+	uint32_t *frames;       /* name ids, leaf first */
+	size_t nframes, cap_frames;
+	/* threads and processes */
+	struct pthread *threads;
+	size_t nthreads, cap_threads;
+	struct af_idmap thread_ids, proc_ids;
+	struct pproc *procs;
+	size_t nprocs, cap_procs;
+	/* events: names seen, the one drawn */
+	char *events[MAX_EVENTS];
+	size_t nevents, want;   /* want: index of the drawn one, or SIZE_MAX */
+	bool want_fixed;        /* --event chose it before reading */
+	bool periods, no_periods;
+	uint64_t samples, other_event, stray, first_stray, events_over;
+	struct span cmdline;
+	char *cmdline_copy;
+	uint32_t name_inl, name_unknown;
+};
+
+/* ---- small text helpers ---- */
+
+static bool is_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r';
+}
+
+static bool is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+static bool is_hex(char c)
+{
+	return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+
+/* s[0..n) as a decimal number; false if it is not one or does not fit. */
+static bool parse_u64(const char *s, size_t n, uint64_t *out)
+{
+	uint64_t v = 0;
+	if (n == 0)
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		if (!is_digit(s[i]) || v > (UINT64_MAX - (uint64_t)(s[i] - '0')) / 10)
+			return false;
+		v = v * 10 + (uint64_t)(s[i] - '0');
+	}
+	*out = v;
+	return true;
+}
+
+/* The next blank-separated token of s[*at..n): its span, *at past it. */
+static struct span token(const char *s, size_t n, size_t *at)
+{
+	size_t i = *at;
+	while (i < n && is_space(s[i]))
+		i++;
+	size_t from = i;
+	while (i < n && !is_space(s[i]))
+		i++;
+	*at = i;
+	return (struct span){ s + from, i - from };
+}
+
+static bool all_digits(struct span t)
+{
+	for (size_t i = 0; i < t.n; i++)
+		if (!is_digit(t.s[i]))
+			return false;
+	return t.n > 0;
+}
+
+/* "pid/tid" or "tid": the ids it holds (pid UINT64_MAX when absent). */
+static bool id_token(struct span t, uint64_t *pid, uint64_t *tid)
+{
+	const char *slash = memchr(t.s, '/', t.n);
+	if (!slash)
+		return all_digits(t) && parse_u64(t.s, t.n, tid) && (*pid = UINT64_MAX, true);
+	size_t a = (size_t)(slash - t.s);
+	struct span p = { t.s, a }, q = { slash + 1, t.n - a - 1 };
+	return all_digits(p) && all_digits(q) && parse_u64(p.s, p.n, pid) && parse_u64(q.s, q.n, tid);
+}
+
+/* "684943.449406:": perf's time field. */
+static bool time_token(struct span t)
+{
+	const char *dot = memchr(t.s, '.', t.n);
+	if (!dot || t.n < 4 || t.s[t.n - 1] != ':')
+		return false;
+	size_t a = (size_t)(dot - t.s);
+	return all_digits((struct span){ t.s, a }) && all_digits((struct span){ dot + 1, t.n - a - 2 });
+}
+
+/* "[003]": the cpu field. */
+static bool cpu_token(struct span t)
+{
+	return t.n >= 3 && t.s[0] == '[' && t.s[t.n - 1] == ']' && all_digits((struct span){ t.s + 1, t.n - 2 });
+}
+
+static bool span_is(struct span t, const char *lit)
+{
+	size_t n = strlen(lit);
+	return t.n == n && memcmp(t.s, lit, n) == 0;
+}
+
+static bool span_starts(struct span t, const char *lit)
+{
+	size_t n = strlen(lit);
+	return t.n >= n && memcmp(t.s, lit, n) == 0;
+}
+
+static bool span_ends(struct span t, const char *lit)
+{
+	size_t n = strlen(lit);
+	return t.n >= n && memcmp(t.s + t.n - n, lit, n) == 0;
+}
+
+static struct span base_name(struct span f)
+{
+	size_t i = f.n;
+	while (i && f.s[i - 1] != '/')
+		i--;
+	return (struct span){ f.s + i, f.n - i };
+}
+
+/* ---- frames ---- */
+
+enum mark { M_NONE, M_KERNEL, M_JIT, M_INLINE };
+
+/* Bracketed "files" that are not the kernel's: the unknown one, the
+ * kernel's pages mapped into user space, anonymous maps, JIT caches. */
+static bool user_bracket(struct span dso)
+{
+	static const char *const user[] = {
+		"[unknown]", "[vdso]", "[vsyscall]", "[vectors]", "[heap]", "[stack", "[vvar]",
+		"[uprobes]", "[sigpage]", "[anon", "[JIT", "[jit", "[perf-",
+	};
+	for (size_t i = 0; i < sizeof user / sizeof *user; i++)
+		if (span_starts(dso, user[i]))
+			return true;
+	return false;
+}
+
+/* What a frame in dso (or, without a file, at ip) is. Kernel: perf's
+ * "[kernel.kallsyms]", a module ("[nf_conntrack]", "x.ko"), vmlinux; with
+ * no file printed, an address in the top half of the address space. JIT:
+ * perf's /tmp/perf-PID.map and jitted-*.so, ART's JIT caches as simpleperf
+ * names them. */
+static enum mark frame_mark(struct span dso, bool has_dso, bool has_ip, uint64_t ip)
+{
+	if (!has_dso)
+		return has_ip && ip >> 63 ? M_KERNEL : M_NONE;
+	struct span b = base_name(dso);
+	if (span_is(dso, "inlined"))
+		return M_INLINE;
+	if (span_starts(b, "perf-") && span_ends(b, ".map"))
+		return M_JIT;
+	if (span_starts(b, "jitted-") || span_starts(dso, "[JIT") || span_starts(dso, "/memfd:jit-cache") ||
+	    span_starts(dso, "[anon:dalvik-jit-code-cache") || span_starts(dso, "[anon:jit-cache"))
+		return M_JIT;
+	if (dso.n >= 2 && dso.s[0] == '[' && dso.s[dso.n - 1] == ']' && !user_bracket(dso))
+		return M_KERNEL;
+	if (span_starts(b, "vmlinux") || span_ends(b, ".ko") || span_ends(b, ".ko.xz") ||
+	    span_ends(b, ".ko.gz") || span_ends(b, ".ko.zst"))
+		return M_KERNEL;
+	return M_NONE;
+}
+
+/* The file of a frame line: the last parenthesised group, found by its
+ * balanced parentheses ("(/memfd:jit-cache (deleted))" is one), preceded
+ * by a blank or starting the line. rest is what comes before it. */
+static bool split_dso(struct span l, struct span *rest, struct span *dso)
+{
+	if (!l.n || l.s[l.n - 1] != ')')
+		return false;
+	size_t depth = 0, i = l.n;
+	while (i--) {
+		depth += l.s[i] == ')';
+		depth -= l.s[i] == '(';
+		if (depth == 0)
+			break;
+	}
+	if (i == SIZE_MAX || (i > 0 && !is_space(l.s[i - 1])))
+		return false;
+	*dso = (struct span){ l.s + i + 1, l.n - i - 2 };
+	size_t r = i;
+	while (r && is_space(l.s[r - 1]))
+		r--;
+	*rest = (struct span){ l.s, r };
+	return true;
+}
+
+/* "sym+0x1f": the symbol without perf's offset. */
+static struct span drop_offset(struct span sym)
+{
+	size_t i = sym.n;
+	while (i && is_hex(sym.s[i - 1]))
+		i--;
+	if (i < sym.n && i >= 3 && sym.s[i - 1] == 'x' && sym.s[i - 2] == '0' && sym.s[i - 3] == '+')
+		sym.n = i - 3;
+	return sym;
+}
+
+static uint32_t intern_name(struct ps *f, struct span name, enum mark m)
+{
+	struct af_buf *b = &f->scratch;
+	b->len = 0;
+	af_name_append(b, name.s, name.n);
+	af_name_finish(b, 0);
+	static const char *const marks[] = { "", "_[k]", "_[j]", "_[i]" };
+	af_buf_printf(b, "%s", marks[m]);
+	return af_tree_intern(&f->p->tree, b->data, b->len);
+}
+
+static void push_frame(struct ps *f, uint32_t name)
+{
+	if (f->nframes == f->cap_frames)
+		af_grow(&f->frames, &f->cap_frames, f->nframes + 1, sizeof *f->frames);
+	f->frames[f->nframes++] = name;
+}
+
+/* A symbol unknown to perf: "[file]" when the file is known (as
+ * stackcollapse-perf.pl names it), else "[unknown]". */
+static uint32_t unknown_name(struct ps *f, struct span dso, bool has_dso, enum mark m)
+{
+	if (!has_dso || span_is(dso, "unknown") || span_is(dso, "[unknown]") || !base_name(dso).n)
+		return m == M_NONE ? f->name_unknown : intern_name(f, (struct span){ "[unknown]", 9 }, m);
+	struct af_buf *b = &f->scratch;
+	struct span base = base_name(dso);
+	b->len = 0;
+	af_buf_putc(b, '[');
+	af_name_append(b, base.s, base.n);
+	af_buf_putc(b, ']');
+	af_name_finish(b, 0);
+	static const char *const marks[] = { "", "_[k]", "_[j]", "_[i]" };
+	af_buf_printf(b, "%s", marks[m]);
+	return af_tree_intern(&f->p->tree, b->data, b->len);
+}
+
+/* sym's frames, leaf first: "a->b->c" is c and b (inlined into a), then a. */
+static void push_symbol(struct ps *f, struct span sym, enum mark m)
+{
+	size_t end = sym.n;
+	for (size_t i = sym.n; i-- > 1;) {
+		if (sym.s[i - 1] == '-' && sym.s[i] == '>') {
+			push_frame(f, intern_name(f, (struct span){ sym.s + i + 1, end - i - 1 }, M_INLINE));
+			end = i - 1;
+			i--;
+		}
+	}
+	push_frame(f, intern_name(f, (struct span){ sym.s, end }, m));
+}
+
+/* A frame line "ip sym (dso)", any of the three left out (-F). perf and
+ * simpleperf print the ip right-aligned in 16 columns after a tab: a hex
+ * word is the ip if blanks pad it (pad: how many) or it fills the 16
+ * columns, or the line has no tab
+ * (old perf), or ip_sure (the frame after a header's event); right after
+ * the tab it is the symbol (-F without ip: "\tface (/bin/x)"). */
+static void take_frame(struct ps *f, struct span l, size_t pad, bool tabbed, bool ip_sure)
+{
+	struct span rest = l, dso = { "", 0 }, sym;
+	bool has_dso = split_dso(l, &rest, &dso), has_ip = false;
+	uint64_t ip = 0;
+	size_t at = 0;
+	struct span first = token(rest.s, rest.n, &at);
+	bool hex = first.n > 0 && first.n <= 16;
+	for (size_t i = 0; hex && i < first.n; i++)
+		hex = is_hex(first.s[i]);
+	if (hex && (ip_sure || pad || !tabbed || at >= 16)) {
+		has_ip = true;
+		for (size_t i = 0; i < first.n; i++)
+			ip = ip << 4 | (uint64_t)(is_digit(first.s[i]) ? first.s[i] - '0' : (first.s[i] | 32) - 'a' + 10);
+		while (at < rest.n && is_space(rest.s[at]))
+			at++;
+		sym = (struct span){ rest.s + at, rest.n - at };
+	} else {
+		sym = rest;
+	}
+	sym = drop_offset(sym);
+	if (sym.n && sym.s[0] == '(')   /* "(comm)": not a frame (stackcollapse-perf.pl) */
+		return;
+	enum mark m = frame_mark(dso, has_dso, has_ip, ip);
+	if (!sym.n || span_is(sym, "[unknown]"))
+		push_frame(f, unknown_name(f, dso, has_dso, m));
+	else
+		push_symbol(f, sym, m);
+}
+
+/* ---- threads and processes ---- */
+
+/* "name (id)" in the scratch buffer; fallback-N without a name. */
+static struct span label(struct ps *f, struct span name, const char *fallback, uint64_t id)
+{
+	struct af_buf *b = &f->scratch;
+	b->len = 0;
+	if (name.n)
+		af_name_append(b, name.s, name.n);
+	else
+		af_buf_printf(b, "%s-%" PRIu64, fallback, id);
+	af_name_finish(b, 0);
+	af_buf_printf(b, " (%" PRIu64 ")", id);
+	return (struct span){ b->data, b->len };
+}
+
+/* The node of process pid, made the first time; named after its main
+ * thread (tid == pid) once that is seen. */
+static uint32_t proc_node(struct ps *f, uint64_t pid, uint64_t tid, struct span comm)
+{
+	struct af_tree *t = &f->p->tree;
+	bool found;
+	uint32_t *slot = af_idmap_slot(&f->proc_ids, pid, &found);
+	if (!found) {
+		*slot = (uint32_t)f->nprocs;
+		if (f->nprocs == f->cap_procs)
+			af_grow(&f->procs, &f->cap_procs, f->nprocs + 1, sizeof *f->procs);
+		struct pproc *pr = &f->procs[f->nprocs++];
+		struct span s = label(f, tid == pid ? comm : (struct span){ "", 0 }, "process", pid);
+		*pr = (struct pproc){ pid, af_tree_add_child(t, AF_ROOT, af_tree_intern(t, s.s, s.n)), tid == pid };
+		af_profile_add_process(f->p, pid, tid == pid ? comm.s : "", tid == pid ? comm.n : 0, pr->node);
+		return pr->node;
+	}
+	struct pproc *pr = &f->procs[*slot];
+	if (!pr->named && tid == pid) {
+		struct span s = label(f, comm, "process", pid);
+		af_tree_rename(t, pr->node, af_tree_intern(t, s.s, s.n));
+		struct af_process *ap = &f->p->processes[*slot];
+		free(ap->name);
+		ap->name = af_xstrndup(comm.s, comm.n);
+		pr->named = true;
+	}
+	return pr->node;
+}
+
+static struct pthread *new_thread(struct ps *f, uint64_t pid, uint64_t tid, uint32_t comm_id, struct span comm)
+{
+	struct af_tree *t = &f->p->tree;
+	uint32_t parent = pid != UINT64_MAX ? proc_node(f, pid, tid, comm) : AF_ROOT;
+	struct span s = tid != UINT64_MAX ? label(f, comm, "thread", tid)
+					  : (struct span){ comm.n ? comm.s : "[unknown]", comm.n ? comm.n : 9 };
+	if (tid == UINT64_MAX) {   /* no ids: the comm alone, made safe */
+		f->scratch.len = 0;
+		af_name_append(&f->scratch, s.s, s.n);
+		af_name_finish(&f->scratch, 0);
+		s = (struct span){ f->scratch.data, f->scratch.len };
+	}
+	uint32_t node = af_tree_add_child(t, parent, af_tree_intern(t, s.s, s.n));
+	if (f->nthreads == f->cap_threads)
+		af_grow(&f->threads, &f->cap_threads, f->nthreads + 1, sizeof *f->threads);
+	struct pthread *th = &f->threads[f->nthreads++];
+	*th = (struct pthread){ pid, tid, comm_id, node, 0, 0 };
+	/* keyed by its node (unique), so no two threads share frames' keys */
+	th->key = af_tree_path_key(AF_PATH_ROOT_KEY, af_hash_keyed_bytes(&node, sizeof node));
+	th->index = af_profile_add_thread(f->p, tid == UINT64_MAX ? 0 : tid, comm.s, comm.n);
+	f->p->threads[th->index].node = node;
+	f->p->threads[th->index].pid = pid == UINT64_MAX ? 0 : pid;
+	f->p->threads[th->index].process_node = parent == AF_ROOT ? AF_NONE : parent;
+	return th;
+}
+
+/* The thread (pid, tid, comm): a comm that changes (exec) is a new root,
+ * as stackcollapse-perf.pl keeps it apart. */
+static struct pthread *thread_of(struct ps *f, uint64_t pid, uint64_t tid, struct span comm)
+{
+	uint32_t comm_id = af_tree_intern(&f->p->tree, comm.s, comm.n);
+	struct pthread *last = f->th;
+	if (last && last->tid == tid && last->pid == pid && last->comm == comm_id)
+		return last;
+	uint64_t k[3] = { pid, tid, comm_id };
+	uint64_t key = af_hash_keyed_bytes(k, sizeof k);
+	for (;; key++) {   /* a collision of the keyed hash: the next key */
+		bool found;
+		uint32_t *slot = af_idmap_slot(&f->thread_ids, key, &found);
+		if (!found) {
+			*slot = (uint32_t)f->nthreads;
+			return new_thread(f, pid, tid, comm_id, comm);
+		}
+		struct pthread *th = &f->threads[*slot];
+		if (th->tid == tid && th->pid == pid && th->comm == comm_id)
+			return th;
+	}
+}
+
+/* ---- samples ---- */
+
+static void fold_sample(struct ps *f)
+{
+	struct af_tree *t = &f->p->tree;
+	uint32_t node = f->th->node;
+	uint64_t key = f->th->key;
+	for (size_t i = f->nframes; i-- > 0;) {
+		key = af_tree_path_key(key, af_tree_name_key(t, f->frames[i]));
+		node = af_tree_key_child(t, node, key, f->frames[i]);
+	}
+	af_tree_add_self(t, node, f->weight);
+	f->p->threads[f->th->index].events++;
+	f->samples++;
+}
+
+static void end_sample(struct ps *f)
+{
+	if (f->open && f->drawn)
+		fold_sample(f);
+	f->open = f->drawn = false;
+	f->nframes = 0;
+}
+
+/* The index of event name e among those seen (added if new; SIZE_MAX past
+ * MAX_EVENTS). */
+static size_t event_index(struct ps *f, struct span e)
+{
+	for (size_t i = 0; i < f->nevents; i++)
+		if (strlen(f->events[i]) == e.n && memcmp(f->events[i], e.s, e.n) == 0)
+			return i;
+	if (f->nevents == MAX_EVENTS) {
+		f->events_over++;
+		return SIZE_MAX;
+	}
+	f->events[f->nevents] = af_xstrndup(e.s, e.n);
+	return f->nevents++;
+}
+
+/* What a header line holds. */
+struct header {
+	struct span comm, event, rest;
+	uint64_t pid, tid, period;
+	bool has_event, has_period;
+};
+
+/* The fields after the ids: [cpu], time, period, event; rest is what
+ * follows the event (a frame, when samples have no callchain). */
+static int header_tail(struct ps *f, const char *s, size_t n, size_t at, struct header *h)
+{
+	struct span prev = { "", 0 };
+	while (at < n) {
+		struct span t = token(s, n, &at);
+		if (!t.n || cpu_token(t) || time_token(t)) {
+			prev = (struct span){ "", 0 };
+			continue;
+		}
+		if (t.s[t.n - 1] == ':') {
+			h->event = (struct span){ t.s, t.n - 1 };
+			h->has_event = true;
+			if (all_digits(prev)) {
+				if (!parse_u64(prev.s, prev.n, &h->period))
+					return af_diag_line(f->d, f->line, 0, "a period past 2^64");
+				h->has_period = true;
+			}
+			break;
+		}
+		prev = t;
+	}
+	while (at < n && is_space(s[at]))
+		at++;
+	h->rest = (struct span){ s + at, n - at };
+	return 0;
+}
+
+/* A header line (trailing blanks dropped): its comm is the text before the
+ * first "pid/tid" or number token after the first (the first, on a line
+ * opening with a blank: no comm printed). */
+static int parse_header(struct ps *f, const char *s, size_t n, struct header *h)
+{
+	*h = (struct header){ .pid = UINT64_MAX, .tid = UINT64_MAX };
+	size_t at = 0, comm_end = 0;
+	bool first = !is_space(s[0]);
+	while (at < n) {
+		size_t before = at;
+		struct span t = token(s, n, &at);
+		if (!t.n)
+			break;
+		if (!first) {
+			uint64_t pid, tid;
+			if (id_token(t, &pid, &tid)) {
+				h->pid = pid;
+				h->tid = tid;
+				break;
+			}
+			if (all_digits(t))
+				return af_diag_line(f->d, f->line, (unsigned)(t.s - s) + 1, "a thread id past 2^64");
+			if (cpu_token(t) || time_token(t) || t.s[t.n - 1] == ':') {
+				at = before;   /* no ids: the fields start here */
+				break;
+			}
+		}
+		first = false;
+		comm_end = at;
+	}
+	size_t c = 0;
+	while (c < comm_end && is_space(s[c]))
+		c++;
+	h->comm = (struct span){ s + c, comm_end - c };
+	return header_tail(f, s, n, at, h);
+}
+
+static bool event_is(const struct ps *f, size_t i, struct span e)
+{
+	return i < f->nevents && strlen(f->events[i]) == e.n && memcmp(f->events[i], e.s, e.n) == 0;
+}
+
+/* Whether the text after a header's event is a frame ("ip sym (dso)"),
+ * not a tracepoint's fields. */
+static bool inline_frame(struct span r)
+{
+	size_t at = 0;
+	struct span t = token(r.s, r.n, &at);
+	bool hex = t.n > 0 && t.n <= 16;
+	for (size_t i = 0; hex && i < t.n; i++)
+		hex = is_hex(t.s[i]);
+	return hex && at < r.n && r.s[r.n - 1] == ')';
+}
+
+static int take_header(struct ps *f, const char *s, size_t n, bool prescan)
+{
+	struct header h;
+	if (parse_header(f, s, n, &h) < 0)
+		return -1;
+	struct span e = h.has_event ? h.event : (struct span){ "", 0 };
+	if (prescan) {
+		f->open = true;   /* the lines up to a blank one are its frames */
+		event_index(f, e);
+		return 0;
+	}
+	f->open = true;
+	if (f->want == SIZE_MAX)
+		f->want = event_index(f, e);
+	f->drawn = event_is(f, f->want, e);
+	if (!f->drawn) {
+		f->other_event++;
+		if (!f->want_fixed)
+			event_index(f, e);   /* for --info */
+		return 0;
+	}
+	if (h.has_period)
+		f->periods = true;
+	else
+		f->no_periods = true;
+	f->weight = h.has_period ? h.period : 1;
+	f->th = thread_of(f, h.pid, h.tid, h.comm);
+	if (h.rest.n && inline_frame(h.rest))
+		take_frame(f, h.rest, 0, false, true);
+	return 0;
+}
+
+/* A header line: a "pid/tid" or number token after the comm (first, if
+ * the time or cpu follows it: no comm printed), then a token ending in ':'
+ * (the time or the event). */
+static bool header_shaped(const char *s, size_t n)
+{
+	size_t at = 0;
+	bool id = false;
+	for (unsigned k = 0; at < n && k < 64; k++) {
+		struct span t = token(s, n, &at);
+		uint64_t pid, tid;
+		if (!t.n)
+			break;
+		if (!id && id_token(t, &pid, &tid)) {
+			size_t next = at;
+			struct span u = token(s, n, &next);
+			id = k > 0 || cpu_token(u) || time_token(u);
+		} else if (id && t.s[t.n - 1] == ':') {
+			return true;
+		}
+	}
+	return false;
+}
+
+/* "# cmdline : perf record ...": kept for --info. */
+static void comment(struct ps *f, const char *s, size_t n)
+{
+	static const char key[] = "# cmdline : ";
+	if (!f->cmdline_copy && n > sizeof key - 1 && memcmp(s, key, sizeof key - 1) == 0)
+		f->cmdline_copy = af_xstrndup(s + sizeof key - 1, n - (sizeof key - 1));
+}
+
+static int take_line(struct ps *f, const char *s, size_t n, bool prescan)
+{
+	f->line++;
+	while (n && is_space(s[n - 1]))
+		n--;
+	if (memchr(s, 0, n))
+		return af_diag_line(f->d, f->line, 0, "a NUL byte: not perf script text");
+	if (n == 0) {
+		end_sample(f);
+		return 0;
+	}
+	if (s[0] == '#') {
+		comment(f, s, n);
+		return 0;
+	}
+	/* frames open with a tab (perf, simpleperf), or nothing (old perf);
+	 * a header has its ids and a field ending in ':' */
+	bool header = s[0] != '\t' && (!f->open || header_shaped(s, n));
+	if (header) {
+		end_sample(f);
+		return take_header(f, s, n, prescan);
+	}
+	if (!f->open) {   /* a frame after the blank line that ended its sample */
+		if (!f->stray++)
+			f->first_stray = f->line;
+		return 0;
+	}
+	if (f->drawn) {
+		size_t i = 0, tab = s[0] == '\t';
+		while (i < n && is_space(s[i]))
+			i++;
+		take_frame(f, (struct span){ s + i, n - i }, i - tab, tab, false);
+	}
+	return 0;
+}
+
+/* Every line of the input, a window at a time (af_window); with prescan,
+ * only the headers' event names. */
+static int read_lines(struct ps *f, bool prescan)
+{
+	struct af_window w;
+	af_window_init(&w, f->in);
+	size_t pos = 0, from = 0;   /* a line starts at pos; no newline in [pos, from) */
+	uint64_t consumed = 0;
+	int rc = 0;
+	f->line = 0;
+	while (rc == 0) {
+		const char *base = (const char *)w.data;
+		const char *nl = memchr(base + from, '\n', w.len - from);
+		if (!nl) {
+			size_t scanned = w.len;
+			rc = af_window_more(&w, pos, f->d);
+			if (rc > 0) {
+				from = scanned - pos;
+				pos = 0;
+				rc = 0;
+				continue;
+			}
+			if (rc == 0 && pos < w.len)   /* the last line has no newline */
+				rc = take_line(f, base + pos, w.len - pos, prescan);
+			break;
+		}
+		rc = take_line(f, base + pos, (size_t)(nl - base) - pos, prescan);
+		from = pos = (size_t)(nl - base) + 1;
+		uint64_t done = w.at + pos;
+		if (!w.buffered && done - consumed >= AF_INPUT_CONSUME_STEP)
+			af_input_consumed(f->in, (size_t)(consumed = done));
+	}
+	af_window_release(&w);
+	if (rc == 0)
+		end_sample(f);
+	return rc;
+}
+
+/* ---- the reader ---- */
+
+/* --event: the event types are collected first, so that a name without
+ * its modifier picks as for perf.data (af_event_pick). */
+static int pick_event(struct ps *f)
+{
+	if (read_lines(f, true) < 0)
+		return -1;
+	struct af_event_name names[MAX_EVENTS];
+	for (size_t i = 0; i < f->nevents; i++)
+		names[i] = (struct af_event_name){ f->events[i], strlen(f->events[i]) };
+	int k = af_event_pick(f->o->event, names, f->nevents, f->d);
+	if (k < 0)
+		return -1;
+	f->want = (size_t)k;
+	f->want_fixed = true;
+	f->open = f->drawn = false;
+	return 0;
+}
+
+static void info(struct ps *f)
+{
+	struct af_profile *p = f->p;
+	struct af_buf *b = &f->scratch;
+	b->len = 0;
+	for (size_t i = 0; i < f->nevents; i++) {
+		if (i)
+			af_buf_printf(b, ", ");
+		size_t from = b->len;
+		af_name_append(b, f->events[i][0] ? f->events[i] : "(none)", f->events[i][0] ? strlen(f->events[i]) : 6);
+		af_name_finish(b, from);
+	}
+	if (f->nevents > 1 && f->want < f->nevents) {
+		size_t from = b->len;
+		af_buf_printf(b, " (");
+		af_name_append(b, f->events[f->want], strlen(f->events[f->want]));
+		af_name_finish(b, from + 2);
+		af_buf_printf(b, f->want_fixed ? " is drawn)" : " is drawn: the first sample's)");
+	}
+	af_profile_info(p, "event types", "%.*s", (int)b->len, b->data);
+	af_profile_info(p, "samples", "%" PRIu64 " drawn, %" PRIu64 " of other event types", f->samples,
+			f->other_event);
+	af_profile_info(p, "weights", "%s", f->no_periods ? (f->periods ? "the period where printed, else 1 a sample"
+									 : "1 a sample (no periods printed)")
+							  : "the period of each sample");
+	af_profile_info(p, "threads", "%zu", f->nthreads);
+	if (f->nprocs)
+		af_profile_info(p, "processes", "%zu", f->nprocs);
+	if (f->cmdline_copy) {
+		b->len = 0;
+		af_name_append(b, f->cmdline_copy, strlen(f->cmdline_copy));
+		af_name_finish(b, 0);
+		af_profile_info(p, "cmdline", "%.*s", (int)b->len, b->data);
+	}
+	af_profile_warn(p, f->stray, "frame lines after the blank line that ended their sample skipped "
+			"(first: line %" PRIu64 ")", f->first_stray);
+	af_profile_warn(p, f->events_over, "samples of event types past the first %d (not drawn)", MAX_EVENTS);
+}
+
+static void ps_release(struct ps *f)
+{
+	af_buf_release(&f->scratch);
+	free(f->frames);
+	free(f->threads);
+	free(f->procs);
+	af_idmap_release(&f->thread_ids);
+	af_idmap_release(&f->proc_ids);
+	for (size_t i = 0; i < f->nevents; i++)
+		free(f->events[i]);
+	free(f->cmdline_copy);
+}
+
+static int read_perfscript(struct af_profile *p, const struct af_input *in, const struct af_read_opts *o,
+			   struct af_diag *d)
+{
+	struct ps f = { .p = p, .in = in, .o = o, .d = d, .want = SIZE_MAX };
+	af_idmap_init(&f.thread_ids);
+	af_idmap_init(&f.proc_ids);
+	f.name_unknown = af_tree_intern_str(&p->tree, "[unknown]");
+	/* a node per 1 KiB of text: real perf script output makes one per
+	 * 2-20 KiB (most samples repeat a path) */
+	af_tree_path_reserve(&p->tree, in->len / 1024);
+	int rc = o->event ? pick_event(&f) : 0;
+	if (rc == 0)
+		rc = read_lines(&f, false);
+	if (rc == 0) {
+		bool periods = f.periods && !f.no_periods && f.want < f.nevents;
+		p->unit = periods ? af_event_unit((struct af_event_name){ f.events[f.want], strlen(f.events[f.want]) })
+				  : "samples";
+		p->clock = NULL;
+		info(&f);
+	}
+	ps_release(&f);
+	return rc;
+}
+
+/* ---- detection ---- */
+
+/* A frame line: opening with a tab, or an address, a blank, then more
+ * (old perf: not indented). */
+static bool frame_shaped(const char *s, size_t n)
+{
+	if (n > 1 && s[0] == '\t')
+		return true;
+	size_t at = 0;
+	struct span t = token(s, n, &at);
+	bool hex = t.n > 0 && t.n <= 16;
+	for (size_t i = 0; hex && i < t.n; i++)
+		hex = is_hex(t.s[i]);
+	return hex && at < n && is_space(s[at]);
+}
+
+
+/* Among the first 64 lines that are not blank or comments: headers, and
+ * either frames after them or (samples without callchains) headers only,
+ * each with its frame. No NUL byte. */
+static enum af_sniff sniff(const uint8_t *data, size_t len)
+{
+	const char *p = (const char *)data, *end = p + len;
+	unsigned seen = 0, headers = 0, frames = 0;
+	bool after_header = false;
+	while (p < end && seen < 64) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *e = nl ? nl : end;
+		size_t n = (size_t)(e - p);
+		if (memchr(p, 0, n))
+			return AF_SNIFF_NO;
+		while (n && is_space(p[n - 1]))
+			n--;
+		if (n && p[0] != '#') {
+			seen++;
+			if (header_shaped(p, n)) {
+				headers++;
+				after_header = true;
+			} else if (frame_shaped(p, n)) {
+				frames += after_header;
+			} else {
+				after_header = false;
+			}
+		}
+		p = nl ? nl + 1 : end;
+	}
+	if (!headers)
+		return AF_SNIFF_NO;
+	return (frames && (headers + frames) * 4 >= seen * 3) || headers * 4 >= seen * 3 ? AF_SNIFF_YES : AF_SNIFF_NO;
+}
+
+const struct af_reader af_reader_perfscript = {
+	.name = "perf-script", .what = "perf script text", .sniff = sniff,
+	.read = read_perfscript, .nothing = "no samples",
+};
