@@ -677,6 +677,19 @@
 		checkIntact("", cfg.scripts);
 	}
 
+	/* loaded with a view too costly to compute (issue 36.10) */
+	function refusedview(g) {
+		run("refused view", function () {
+			info(Math.round(t0) + " ms from navigation to driver start");
+			ok("view refused with a message", /^View refused: about [\d,]+ steps to compute/.test(g.mt.textContent),
+			   g.mt.textContent);
+			ok("loaded within seconds", t0 < 5000, t0 + " ms");
+			ok("the graph as written", hiddenEl(g.svg.getElementsByClassName("bk")[0]) && !g.canvas(),
+			   "Back shown or the canvas drawn");
+		});
+		checkIntact("", cfg.scripts);
+	}
+
 	/* ---- views (issue 20) ----
 	 * The driver reads a view back as folded stacks from what is drawn:
 	 * each frame's name and count by hovering it, its caller from the
@@ -1019,6 +1032,7 @@
 			else if (cfg.mode === "diff") diff(g);
 			else if (cfg.mode === "nameattr") nameattr(g);
 			else if (cfg.mode === "redos") redos(g);
+			else if (cfg.mode === "refusedview") refusedview(g);
 			else if (cfg.mode === "views") views(g);
 			else if (cfg.mode === "viewurl") viewurl(g);
 			else if (cfg.mode === "merged") merged(g);

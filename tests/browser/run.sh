@@ -287,6 +287,11 @@ if render "$tmp/views.svg" "$tmp/views.folded" &&
 		echo "FAIL: views: $(wc -l < "$tmp/hashes") fragments printed, want 7"
 		failed=1
 	fi
+	# issue 36.10: 10,000 hide steps (10^7 node visits) are refused at once
+	if instrument "$tmp/views.svg" "$tmp/viewlong-t.svg" refusedview refusedview; then
+		browse "file://$tmp/viewlong-t.svg#t=$(yes h2 | head -n 10000 | paste -sd.)" 5000 > "$tmp/dom"
+		report refusedview < "$tmp/dom"
+	fi
 	while read -r want hash; do
 		instrument "$tmp/views.svg" "$tmp/viewurl-t.svg" viewurl "url-$want" \
 			"$vx,want:\"$want\",hash:\"$hash\"}" || continue

@@ -41,6 +41,15 @@ done
 awk '{ n = split($1, f, ";"); s = f[n]; for (j = n - 1; j >= 1; j--) s = s ";" f[j]; print s, $2 }' "$IN" >"$TMP/rev.folded"
 same "page/bottom-up as the stacks reversed" "$(page u | LC_ALL=C sort)" "$(cli "$TMP/rev.folded")"
 
+# issue 36.10: a view that would take long is refused before it is
+# computed: bottom-up and a sandwich on a chain 32k deep with self weight
+# in every frame (5*10^8 node visits; 35 s in Chromium before), 6,400
+# hide steps on it (2*10^8); not the views of an ordinary graph
+same "page/view cost: 32k-deep inversion and sandwich, 6,400 steps refused; the graph's views allowed" \
+	"$(page cost 32768 6400)" "$(printf '%s\n' 'graph u ok' 'graph sandwich ok' 'chain u refused' 'chain sandwich refused' 'steps refused')"
+same "page/view cost: a 1,000-deep chain's views and 10 steps allowed" \
+	"$(page cost 1000 10 | sed -n 's/^chain //p;s/^steps //p')" "$(printf '%s\n' 'u ok' 'sandwich ok' 'ok')"
+
 # The data's lists of integers are strings in base 32 (list_begin() in
 # render_svg.c); the page decodes them exactly up to 2^53: weights past
 # 2^32, and negative changes of weight (a differential graph), against

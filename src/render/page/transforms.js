@@ -73,3 +73,22 @@ function sandwich(t, f) {
 	}
 	return { callers: callers, callees: callees };
 }
+
+/* What a view costs to compute, in node visits, bounded from above
+ * without computing it (issue 36, item 10: a shared link's view must not
+ * freeze the tab): each step (hide, include, re-root) is a pass over a
+ * tree no larger than the graph's, with a hash table of at least 1,024
+ * slots; bottom-up adds each frame with self weight again with its whole
+ * path (its depth); a sandwich adds each frame of its name with its path
+ * of callers. t is the graph's own tree (frameTree()), dp its depths. */
+var VIEW_COST = 1e7;
+function viewCost(t, dp, v) {
+	var c = v.t.length * Math.max(t.n, 1024), i;
+	if (v.w >= 0) {
+		c += t.n;
+		for (i = 1; i < t.n; i++) if (t.name[i] === v.w) c += dp[i];
+	} else if (v.u) {
+		for (i = 1; i < t.n; i++) if (t.self[i]) c += dp[i];
+	}
+	return c;
+}

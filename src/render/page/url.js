@@ -33,9 +33,8 @@ function restore() {
 		icase = true;
 		showIcase();
 	}
-	var v = savedView(kv);
-	if (v && !isPlain(v)) show(v, false);
-	var z = parseInt(kv.z, 10);
+	var v = savedView(kv), z = parseInt(kv.z, 10);
+	if (v && !isPlain(v) && !show(v, false)) z = 0;   /* its zoom was in that view */
 	if (z > 0 && z < n) zoom(z);
 	if (kv.s || kv.p) {
 		rx = !!kv.s;

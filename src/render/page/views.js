@@ -60,9 +60,16 @@ function frameSet(o) {
 }
 
 /* show view v (after the current one, unless restoring): false, and the
- * current view kept, when v leaves nothing to draw */
+ * current view kept, when v leaves nothing to draw or would take too long
+ * to compute (viewCost() in transforms.js) */
 function show(v, remember) {
-	var fs = isPlain(v) ? BASE : build(v);
+	var cost = isPlain(v) ? 0 : viewCost(frameTree(BASE), BASE.dp, v), fs;
+	if (cost > VIEW_COST) {
+		mt.textContent = "View refused: about " + group(cost) + " steps to compute, over the page's " +
+			group(VIEW_COST);
+		return false;
+	}
+	fs = isPlain(v) ? BASE : build(v);
 	if (!fs) {
 		mt.textContent = "Nothing left in that view";
 		return false;
