@@ -325,9 +325,8 @@ static int cmp_rec(const void *a, const void *b)
  * picture as a thumbnail, anything else as a link. */
 static enum af_index_embed embed_of(enum af_out_format f)
 {
-	if (f == AF_OUT_SVG)
-		return AF_INDEX_OBJECT;
-	return f == AF_OUT_PNG || f == AF_OUT_SVG_STATIC ? AF_INDEX_IMAGE : AF_INDEX_LINK;
+	const struct af_backend *b = af_backend_of(f);
+	return b->live ? AF_INDEX_OBJECT : b->image ? AF_INDEX_IMAGE : AF_INDEX_LINK;
 }
 
 static void index_input(struct af_sink *out, struct input *in, size_t *id, enum af_out_format f)

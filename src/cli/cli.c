@@ -22,15 +22,10 @@ static int report_format(const char *path, bool asked)
 	const char *dot = path ? strrchr(path, '.') : NULL;
 	if (!dot || strchr(dot, '/'))
 		return asked ? AF_REPORT_TEXT : -1;
-	if (strcmp(dot, ".csv") == 0)
-		return AF_REPORT_CSV;
-	if (strcmp(dot, ".json") == 0)
-		return AF_REPORT_JSON;
-	if (strcmp(dot, ".html") == 0 || strcmp(dot, ".htm") == 0)
-		return AF_REPORT_HTML;
-	if (asked && strcmp(dot, ".txt") != 0)
-		usage_error("--report writes .txt, .csv, .json or .html, not '%s'", path);
-	return asked ? AF_REPORT_TEXT : -1;
+	int f = af_report_format_from_path(path);
+	if (asked && f < 0)
+		usage_error("--report writes %s, not '%s'", af_report_extensions_shown(), path);
+	return f == AF_REPORT_TEXT && !asked ? -1 : f;   /* .txt alone: folded stacks */
 }
 
 /* --report, --top, --from and --to: check them against the rest. */
@@ -70,8 +65,9 @@ static void check_diff(const struct af_run_opts *o)
 		usage_error("--info and --diff cannot be combined");
 	if (o->read.timeline)
 		usage_error("--flamechart and --diff cannot be combined");
-	if (o->format == AF_OUT_TREE)
-		usage_error("--diff writes svg, svg-static, png, pdf, folded or frames, not a tree");
+	if (!af_backend_of(o->format)->diff)
+		usage_error("--diff writes %s, not %s", af_out_format_diff_names(),
+			    af_backend_of(o->format)->name);
 }
 
 /* No extension: SVG, as before there were other formats. */

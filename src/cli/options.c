@@ -3,6 +3,7 @@
  * and the completion helper are printed from it. The checks between
  * options are cli.c's. */
 #include "options.h"
+#include "core/buf.h"
 #include "core/palette.h"
 #include "core/util.h"
 #include "read/input.h"
@@ -284,12 +285,12 @@ static const char *output_words(void)
 	return words_of(buf, sizeof buf, af_out_format_names());
 }
 
-/* -o's: the graphs' and the reports' (cli.c's report_format()) */
+/* -o's: the graphs' and the reports' */
 static const char *output_extensions(void)
 {
 	static char buf[256];
 	if (!buf[0])
-		snprintf(buf, sizeof buf, "%s csv json html", af_out_format_extensions());
+		snprintf(buf, sizeof buf, "%s %s", af_out_format_extensions(), af_report_extensions());
 	return buf;
 }
 
@@ -364,7 +365,7 @@ const struct af_option af_options[] = {
 	  TEXT(run.read.event), WORDS(event_words) },
 	{ "output", 'o', "FILE",
 	  "write here (default: standard output); the format\n"
-	  "follows the extension: .svg, .png, .pdf, .folded, .txt",
+	  "follows the extension: @EXTENSIONS@",
 	  TEXT(run.output), OUTPUT(output_extensions) },
 	{ "format", 0, "FMT",
 	  "@OUTPUTS@ (one\n"
@@ -610,8 +611,10 @@ static const char usage_tail[] =
 	"\n"
 	"Exit status: 0 success, 1 bad input or failed output, 2 bad usage.\n";
 
-/* The help's column of text: options narrower than this are padded to it. */
+/* The help's column of text: options narrower than this are padded to it;
+ * a text with a table's names in it is wrapped again past HELP_WIDTH. */
 #define HELP_COLUMN 26
+#define HELP_WIDTH 80
 
 void af_options_usage_line(FILE *out)
 {
@@ -619,23 +622,81 @@ void af_options_usage_line(FILE *out)
 }
 
 /* The help text with the tables' names in place of @READERS@, @OUTPUTS@,
- * each line after the first indented to the text's column. */
-static void help_text(FILE *out, const char *s)
+ * @EXTENSIONS@ (-o's, with their dots). */
+static void expand(struct af_buf *b, const char *s)
 {
+	static const struct { const char *key; const char *(*names)(void); } keys[] = {
+		{ "@READERS@", af_reader_names }, { "@OUTPUTS@", af_out_format_names },
+		{ "@EXTENSIONS@", af_out_format_extensions_shown },
+	};
 	while (*s) {
-		if (strncmp(s, "@READERS@", 9) == 0) {
-			fputs(af_reader_names(), out);
-			s += 9;
-		} else if (strncmp(s, "@OUTPUTS@", 9) == 0) {
-			fputs(af_out_format_names(), out);
-			s += 9;
+		size_t k = 0;
+		while (k < sizeof keys / sizeof *keys && strncmp(s, keys[k].key, strlen(keys[k].key)))
+			k++;
+		if (k < sizeof keys / sizeof *keys) {
+			af_buf_puts(b, keys[k].names());
+			s += strlen(keys[k].key);
 		} else {
-			fputc(*s, out);
-			if (*s++ == '\n')
-				fprintf(out, "%*s", HELP_COLUMN, "");
+			af_buf_putc(b, *s++);
 		}
 	}
+}
+
+/* Columns of s's first len bytes (UTF-8: continuation bytes take none). */
+static size_t columns(const char *s, size_t len)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < len; i++)
+		n += ((unsigned char)s[i] & 0xc0) != 0x80;
+	return n;
+}
+
+/* A line past HELP_WIDTH (a table's names grew): the text's lines joined
+ * and broken again before the words that would pass it. */
+static void rewrap(struct af_buf *b, size_t col)
+{
+	bool wide = false;
+	size_t start = 0, c = col;
+	for (size_t i = 0; i < b->len; i++) {   /* line widths, in columns */
+		if (b->data[i] == '\n') {
+			wide |= c + columns(b->data + start, i - start) > HELP_WIDTH;
+			start = i + 1;
+			c = HELP_COLUMN;
+		}
+	}
+	wide |= c + columns(b->data + start, b->len - start) > HELP_WIDTH;
+	if (!wide)
+		return;
+	size_t last_space = 0, line = col, at = 0;
+	for (size_t i = 0; i < b->len; i++) {
+		if (b->data[i] == '\n')
+			b->data[i] = ' ';
+		if (b->data[i] == ' ')
+			last_space = i;
+		if (line + columns(b->data + at, i + 1 - at) > HELP_WIDTH && last_space > at) {
+			b->data[last_space] = '\n';
+			at = last_space + 1;
+			line = HELP_COLUMN;
+		}
+	}
+}
+
+/* The help text of an entry whose column starts at col, each line after
+ * the first indented to the text's column. */
+static void help_text(FILE *out, const char *s, size_t col)
+{
+	struct af_buf b;
+	af_buf_init(&b);
+	expand(&b, s);
+	if (strchr(s, '@'))
+		rewrap(&b, col);
+	for (size_t i = 0; i < b.len; i++) {
+		fputc(b.data[i], out);
+		if (b.data[i] == '\n')
+			fprintf(out, "%*s", HELP_COLUMN, "");
+	}
 	fputc('\n', out);
+	af_buf_release(&b);
 }
 
 /* "  -o, --output FILE", and ", --to T" for each entry after it without
@@ -649,8 +710,9 @@ static const struct af_option *help_entry(FILE *out, const struct af_option *opt
 	for (; next->name && !next->help && !next->hidden; next++)
 		n += fprintf(out, ", --%s%s%s", next->name, next->arg ? " " : "",
 			     next->arg ? next->arg : "");
-	fprintf(out, "%*s", n + 2 <= HELP_COLUMN ? HELP_COLUMN - n : 2, "");
-	help_text(out, opt->help);
+	int col = n + 2 <= HELP_COLUMN ? HELP_COLUMN : n + 2;
+	fprintf(out, "%*s", col - n, "");
+	help_text(out, opt->help, (size_t)col);
 	return next;
 }
 

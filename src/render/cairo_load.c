@@ -47,3 +47,43 @@ int af_render_cairo(const struct af_layout *l, const struct af_render_opts *o,
 	const struct af_cairo_entry *e = module(d);
 	return e ? e->render(l, o, fmt, out, d) : -1;
 }
+
+/* ---- the module's formats in the output table (render.h) ---- */
+
+static int draw_png(const struct af_layout *l, const struct af_render_opts *o,
+		    struct af_sink *out, struct af_diag *d)
+{
+	return af_render_cairo(l, o, AF_CAIRO_PNG, out, d);
+}
+
+static int draw_pdf(const struct af_layout *l, const struct af_render_opts *o,
+		    struct af_sink *out, struct af_diag *d)
+{
+	return af_render_cairo(l, o, AF_CAIRO_PDF, out, d);
+}
+
+static int draw_svg(const struct af_layout *l, const struct af_render_opts *o,
+		    struct af_sink *out, struct af_diag *d)
+{
+	return af_render_cairo(l, o, AF_CAIRO_SVG, out, d);
+}
+
+/* .svg is the interactive SVG's (listed before); --static or a batch writes
+ * this one as .svg */
+const struct af_backend af_backend_svg_static = {
+	.format = AF_OUT_SVG_STATIC, .name = "svg-static",
+	.exts = (const char *const[]){ "svg", NULL }, .label = "static SVG",
+	.cairo = true, .image = true, .diff = true, .draw = draw_svg,
+};
+
+const struct af_backend af_backend_png = {
+	.format = AF_OUT_PNG, .name = "png",
+	.exts = (const char *const[]){ "png", NULL }, .label = "PNG",
+	.cairo = true, .image = true, .diff = true, .draw = draw_png,
+};
+
+const struct af_backend af_backend_pdf = {
+	.format = AF_OUT_PDF, .name = "pdf",
+	.exts = (const char *const[]){ "pdf", NULL }, .label = "PDF",
+	.cairo = true, .diff = true, .draw = draw_pdf,
+};

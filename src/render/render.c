@@ -3,6 +3,7 @@
 #include "render.h"
 #include "legend.h"
 #include "core/escape.h"
+#include "core/report.h"
 #include "core/util.h"
 
 #include <stdio.h>
@@ -39,86 +40,170 @@ void af_sink_weight(struct af_sink *out, uint64_t w, unsigned decimals, const ch
 	af_buf_release(&b);
 }
 
-/* ---- output formats ---- */
+/* ---- the output table ---- */
 
-static const struct {
-	const char *name, *ext;
-	enum af_out_format f;
-	bool cairo;
-} formats[] = {
-	{ "svg", "svg", AF_OUT_SVG, false },
-	{ "svg-static", "svg", AF_OUT_SVG_STATIC, true },
-	{ "png", "png", AF_OUT_PNG, true },
-	{ "pdf", "pdf", AF_OUT_PDF, true },
-	{ "folded", "folded", AF_OUT_FOLDED, false },
-	{ "tree", "txt", AF_OUT_TREE, false },
-	{ "frames", "frames", AF_OUT_FRAMES, false },   /* one text line per drawn frame */
+const struct af_backend *const af_backends[] = {
+	&af_backend_svg, &af_backend_svg_static, &af_backend_png, &af_backend_pdf,
+	&af_backend_folded, &af_backend_tree, &af_backend_frames, NULL,
 };
+
+const struct af_backend *af_backend_of(enum af_out_format f)
+{
+	for (const struct af_backend *const *b = af_backends; *b; b++)
+		if ((*b)->format == f)
+			return *b;
+	return af_backends[0];
+}
 
 enum af_out_format af_out_format_named(const char *name)
 {
-	for (size_t i = 0; i < sizeof formats / sizeof *formats; i++)
-		if (strcmp(name, formats[i].name) == 0)
-			return formats[i].f;
+	for (const struct af_backend *const *b = af_backends; *b; b++)
+		if (strcmp(name, (*b)->name) == 0)
+			return (*b)->format;
 	return AF_OUT_AUTO;
+}
+
+/* Is ext (without its dot) one of exts (NULL-ended)? */
+static bool listed(const char *const *exts, const char *ext)
+{
+	for (; *exts; exts++)
+		if (strcmp(*exts, ext) == 0)
+			return true;
+	return false;
+}
+
+/* The extension of path without its dot, or NULL if it has none. */
+static const char *extension(const char *path)
+{
+	const char *dot = path ? strrchr(path, '.') : NULL;
+	return dot && !strchr(dot, '/') ? dot + 1 : NULL;
 }
 
 enum af_out_format af_out_format_from_path(const char *path)
 {
-	const char *dot = path ? strrchr(path, '.') : NULL;
-	if (!dot || strchr(dot, '/'))
-		return AF_OUT_AUTO;
-	if (strcmp(dot, ".txt") == 0)
-		return AF_OUT_FOLDED;
-	for (size_t i = 0; i < sizeof formats / sizeof *formats; i++)
-		if (strcmp(dot + 1, formats[i].ext) == 0)
-			return formats[i].f;  /* .svg: the interactive one, listed first */
+	const char *ext = extension(path);
+	for (const struct af_backend *const *b = af_backends; ext && *b; b++)
+		if (listed((*b)->exts, ext))
+			return (*b)->format;  /* .svg: the interactive one, listed first */
 	return AF_OUT_AUTO;
+}
+
+/* "a, b or c" from the table's names (only those that can write a
+ * comparison if diff_only) into buf. */
+static const char *join_names(char *buf, size_t size, bool diff_only)
+{
+	size_t count = 0, i = 0, n = 0;
+	for (const struct af_backend *const *b = af_backends; *b; b++)
+		count += !diff_only || (*b)->diff;
+	for (const struct af_backend *const *b = af_backends; *b && n < size; b++) {
+		if (diff_only && !(*b)->diff)
+			continue;
+		n += (size_t)snprintf(buf + n, size - n, "%s%s",
+				      i == 0 ? "" : i + 1 == count ? " or " : ", ", (*b)->name);
+		i++;
+	}
+	return buf;
 }
 
 const char *af_out_format_names(void)
 {
 	static char names[256];
-	size_t n = 0, count = sizeof formats / sizeof *formats;
-	if (names[0])
-		return names;
-	for (size_t i = 0; i < count && n < sizeof names; i++)
-		n += (size_t)snprintf(names + n, sizeof names - n, "%s%s",
-				      i == 0 ? "" : i + 1 == count ? " or " : ", ", formats[i].name);
-	return names;
+	return names[0] ? names : join_names(names, sizeof names, false);
+}
+
+const char *af_out_format_diff_names(void)
+{
+	static char names[256];
+	return names[0] ? names : join_names(names, sizeof names, true);
+}
+
+/* Has an entry before b (or b before ext) listed ext already? */
+static bool seen_before(const struct af_backend *const *b, const char *const *ext)
+{
+	for (const struct af_backend *const *p = af_backends; p <= b; p++)
+		for (const char *const *e = (*p)->exts; *e && e != ext; e++)
+			if (strcmp(*e, *ext) == 0)
+				return true;
+	return false;
+}
+
+/* Every extension of the table once, in its order: dot + each, sep between. */
+static const char *join_extensions(char *buf, size_t size, const char *sep, const char *dot)
+{
+	size_t n = 0;
+	for (const struct af_backend *const *b = af_backends; *b; b++)
+		for (const char *const *e = (*b)->exts; *e && n < size; e++)
+			if (!seen_before(b, e))
+				n += (size_t)snprintf(buf + n, size - n, "%s%s%s", n ? sep : "", dot, *e);
+	return buf;
 }
 
 const char *af_out_format_extensions(void)
 {
 	static char exts[256];
-	size_t n = 0;
-	if (exts[0])
-		return exts;
-	for (size_t i = 0; i < sizeof formats / sizeof *formats; i++) {
-		bool seen = false;
-		for (size_t k = 0; k < i; k++)
-			seen |= strcmp(formats[k].ext, formats[i].ext) == 0;
-		if (!seen)
-			n += (size_t)snprintf(exts + n, sizeof exts - n, "%s%s", n ? " " : "",
-					      formats[i].ext);
-	}
-	return exts;
+	return exts[0] ? exts : join_extensions(exts, sizeof exts, " ", "");
+}
+
+const char *af_out_format_extensions_shown(void)
+{
+	static char exts[256];
+	return exts[0] ? exts : join_extensions(exts, sizeof exts, ", ", ".");
 }
 
 const char *af_out_format_ext(enum af_out_format f)
 {
-	for (size_t i = 0; i < sizeof formats / sizeof *formats; i++)
-		if (formats[i].f == f)
-			return formats[i].ext;
-	return "svg";
+	return af_backend_of(f)->exts[0];
 }
 
 bool af_out_format_cairo(enum af_out_format f)
 {
-	for (size_t i = 0; i < sizeof formats / sizeof *formats; i++)
-		if (formats[i].f == f)
-			return formats[i].cairo;
-	return false;
+	return af_backend_of(f)->cairo;
+}
+
+/* ---- the report's formats (render_report.c) ---- */
+
+static const struct {
+	const char *const *exts;  /* as in struct af_backend */
+	enum af_report_format f;
+} reports[] = {
+	{ (const char *const[]){ "txt", NULL }, AF_REPORT_TEXT },
+	{ (const char *const[]){ "csv", NULL }, AF_REPORT_CSV },
+	{ (const char *const[]){ "json", NULL }, AF_REPORT_JSON },
+	{ (const char *const[]){ "html", "htm", NULL }, AF_REPORT_HTML },
+};
+#define NREPORTS (sizeof reports / sizeof *reports)
+
+int af_report_format_from_path(const char *path)
+{
+	const char *ext = extension(path);
+	for (size_t i = 0; ext && i < NREPORTS; i++)
+		if (listed(reports[i].exts, ext))
+			return (int)reports[i].f;
+	return -1;
+}
+
+const char *af_report_extensions(void)
+{
+	static char exts[128];
+	size_t n = 0;
+	if (exts[0])
+		return exts;
+	for (size_t i = 0; i < NREPORTS; i++)
+		for (const char *const *e = reports[i].exts; *e && n < sizeof exts; e++)
+			n += (size_t)snprintf(exts + n, sizeof exts - n, "%s%s", n ? " " : "", *e);
+	return exts;
+}
+
+const char *af_report_extensions_shown(void)
+{
+	static char exts[128];
+	size_t n = 0;
+	if (exts[0])
+		return exts;
+	for (size_t i = 0; i < NREPORTS && n < sizeof exts; i++)
+		n += (size_t)snprintf(exts + n, sizeof exts - n, "%s.%s",
+				      i == 0 ? "" : i + 1 == NREPORTS ? " or " : ", ", reports[i].exts[0]);
+	return exts;
 }
 
 /* ---- one graph ---- */
@@ -127,22 +212,13 @@ int af_render_to(enum af_out_format f, struct af_tree *t, uint32_t root,
 		 const uint8_t *excluded, const struct af_layout_opts *lo,
 		 const struct af_render_opts *ro, struct af_sink *out, struct af_diag *d)
 {
-	if (f == AF_OUT_FOLDED)
-		return af_write_folded(t, root, excluded, ro->decimals, out);
-	if (f == AF_OUT_TREE)
-		return af_write_tree(t, root, excluded, ro->decimals, out);
+	const struct af_backend *b = af_backend_of(f);
+	if (b->write)
+		return b->write(t, root, excluded, ro, out, d);
 	struct af_layout l;
 	if (af_layout_build(&l, t, root, excluded, lo, d) < 0)
 		return -1;
-	int rc;
-	switch (f) {
-	case AF_OUT_PNG: rc = af_render_cairo(&l, ro, AF_CAIRO_PNG, out, d); break;
-	case AF_OUT_PDF: rc = af_render_cairo(&l, ro, AF_CAIRO_PDF, out, d); break;
-	case AF_OUT_SVG_STATIC: rc = af_render_cairo(&l, ro, AF_CAIRO_SVG, out, d); break;
-	case AF_OUT_FRAMES: rc = af_render_frames(&l, ro, out, d); break;
-	case AF_OUT_SVG:
-	default: rc = af_render_svg(&l, ro, out, d); break;
-	}
+	int rc = b->draw(&l, ro, out, d);
 	af_layout_release(&l);
 	return rc;
 }

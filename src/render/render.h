@@ -70,27 +70,70 @@ int af_write_folded(struct af_tree *t, uint32_t root, const uint8_t *excluded,
 int af_write_tree(struct af_tree *t, uint32_t root, const uint8_t *excluded,
 		  unsigned decimals, struct af_sink *out);
 
-/* ---- choosing a back end ---- */
+/* ---- the output table ---- */
 
 enum af_out_format {
 	AF_OUT_AUTO, AF_OUT_SVG, AF_OUT_SVG_STATIC, AF_OUT_PNG, AF_OUT_PDF,
 	AF_OUT_FOLDED, AF_OUT_TREE, AF_OUT_FRAMES
 };
 
-/* "svg", "svg-static", "png", "pdf", "folded", "tree", "frames"; AF_OUT_AUTO
- * if none. */
+/* A back end that writes the tree itself, not a layout (it needs every
+ * frame, however narrow). */
+typedef int af_writer_fn(struct af_tree *t, uint32_t root, const uint8_t *excluded,
+			 const struct af_render_opts *o, struct af_sink *out, struct af_diag *d);
+
+/* One output format, declared by its back end (render_<format>.c, or
+ * cairo_load.c for the cairo module's) and listed in render.c's table, as
+ * the readers are in read.c's: --format, -o's extension, --help, a batch's
+ * file names and index, serve's files and the completion read it. */
+struct af_backend {
+	enum af_out_format format;
+	const char *name;        /* --format's: "svg" */
+	const char *const *exts; /* the extensions -o knows it by, NULL-ended
+				    ({ "folded", "txt", NULL }): -o takes the
+				    first format in the table that lists one; the
+				    first is the one a batch or serve writes */
+	const char *label;       /* a link's text for people: "SVG", "folded" */
+	bool cairo;              /* drawn through the cairo module: needs fonts
+				    (fonts.h) */
+	bool image;              /* a browser shows it as an image (<img>) */
+	bool live;               /* interactive: an index shows it live, not as
+				    a picture (render/index.h) */
+	bool diff;               /* can write a comparison (--diff) */
+	af_renderer_fn *draw;    /* from a layout; or */
+	af_writer_fn *write;     /* from the tree */
+};
+
+extern const struct af_backend af_backend_svg, af_backend_svg_static, af_backend_png,
+	af_backend_pdf, af_backend_folded, af_backend_tree, af_backend_frames;
+/* The table, in --help's order, NULL-ended. */
+extern const struct af_backend *const af_backends[];
+
+/* The back end of format f (the first, SVG, for AF_OUT_AUTO). */
+const struct af_backend *af_backend_of(enum af_out_format f);
+/* "svg", "svg-static"...; AF_OUT_AUTO if none. */
 enum af_out_format af_out_format_named(const char *name);
-/* From a path's extension (.svg .png .pdf .folded .txt); AF_OUT_AUTO when
- * it has none we know. */
+/* From a path's extension; AF_OUT_AUTO when it has none we know. */
 enum af_out_format af_out_format_from_path(const char *path);
-/* The names, as --help lists them: "svg, svg-static, ... or frames". */
+/* The names, as --help lists them: "svg, svg-static, ... or frames"; with
+ * only those that can write a comparison (--diff). Static. */
 const char *af_out_format_names(void);
-/* Every extension -o knows, once each, space-separated: "svg png ...". */
+const char *af_out_format_diff_names(void);
+/* Every extension -o knows, once each: "svg png ..." (sep " "), or
+ * ".svg, .png, ..." for people (sep ", ", dot "."). Static. */
 const char *af_out_format_extensions(void);
-/* The extension a batch gives files of format f, without the dot. */
+const char *af_out_format_extensions_shown(void);
+/* The extension a batch or serve gives files of format f, without the dot. */
 const char *af_out_format_ext(enum af_out_format f);
 /* Drawn through cairo (PNG, PDF, static SVG): needs fonts (fonts.h). */
 bool af_out_format_cairo(enum af_out_format f);
+
+/* The report's format (--report) from a path's extension: .txt, .csv,
+ * .json, .html or .htm; -1 for none of them. */
+int af_report_format_from_path(const char *path);
+/* ".txt, .csv, .json or .html", and "txt csv json html htm". Static. */
+const char *af_report_extensions_shown(void);
+const char *af_report_extensions(void);
 
 /* Lay out (unless f is a text format) and write one graph of the subtree at
  * root, skipping excluded nodes (may be NULL). Returns 0, or -1 with diag

@@ -71,3 +71,9 @@ int af_render_frames(const struct af_layout *l, const struct af_render_opts *o,
 	}
 	return 0;
 }
+
+const struct af_backend af_backend_frames = {
+	.format = AF_OUT_FRAMES, .name = "frames",
+	.exts = (const char *const[]){ "frames", NULL }, .label = "frames",
+	.diff = true, .draw = af_render_frames,
+};

@@ -905,3 +905,9 @@ int af_render_svg(const struct af_layout *l, const struct af_render_opts *o,
 	free(g.colour);
 	return 0;
 }
+
+const struct af_backend af_backend_svg = {
+	.format = AF_OUT_SVG, .name = "svg",
+	.exts = (const char *const[]){ "svg", NULL }, .label = "SVG",
+	.image = true, .live = true, .diff = true, .draw = af_render_svg,
+};

@@ -108,3 +108,32 @@ int af_write_tree(struct af_tree *t, uint32_t root, const uint8_t *excluded,
 	free(tot);
 	return out->error ? -1 : 0;
 }
+
+/* ---- their entries in the output table (render.h) ---- */
+
+static int write_folded(struct af_tree *t, uint32_t root, const uint8_t *excluded,
+			const struct af_render_opts *o, struct af_sink *out, struct af_diag *d)
+{
+	(void)d;
+	return af_write_folded(t, root, excluded, o->decimals, out);
+}
+
+static int write_tree(struct af_tree *t, uint32_t root, const uint8_t *excluded,
+		      const struct af_render_opts *o, struct af_sink *out, struct af_diag *d)
+{
+	(void)d;
+	return af_write_tree(t, root, excluded, o->decimals, out);
+}
+
+const struct af_backend af_backend_folded = {
+	.format = AF_OUT_FOLDED, .name = "folded",
+	.exts = (const char *const[]){ "folded", "txt", NULL }, .label = "folded",
+	.diff = true, .write = write_folded,
+};
+
+/* .txt is folded's (listed first); a batch writes trees as .txt */
+const struct af_backend af_backend_tree = {
+	.format = AF_OUT_TREE, .name = "tree",
+	.exts = (const char *const[]){ "txt", NULL }, .label = "tree",
+	.write = write_tree,
+};

@@ -177,12 +177,12 @@ static int render_svg(struct af_serve_render *r, struct af_serve_thread *t,
 static void render_file(struct af_serve_render *r, struct af_serve_thread *t, size_t i, int f)
 {
 	char name[32];
-	snprintf(name, sizeof name, "t%zu.%s", i, af_serve_file_ext[f]);
+	snprintf(name, sizeof name, "t%zu.%s", i, af_out_format_ext(af_serve_files[f]));
 	struct af_layout_opts lo;
 	struct af_render_opts ro;
 	struct af_diag d, od;
 	af_diag_init(&d, name);
-	if (f == AF_SF_PNG && !*r->text && !(*r->text = af_text_new(&d))) {
+	if (af_out_format_cairo(af_serve_files[f]) && !*r->text && !(*r->text = af_text_new(&d))) {
 		t->error[f] = diag_text(&d);
 		return;
 	}
@@ -194,7 +194,7 @@ static void render_file(struct af_serve_render *r, struct af_serve_thread *t, si
 		if (f == AF_SF_SVG)
 			rc = render_svg(r, t, &lo, &ro, &out.sink, &d);
 		else
-			rc = af_render_to(f == AF_SF_PNG ? AF_OUT_PNG : AF_OUT_FOLDED, &r->p.tree,
+			rc = af_render_to(af_serve_files[f], &r->p.tree,
 					  t->node, NULL, &lo, &ro, &out.sink, &d);
 		if (rc == 0 && !r->file_cut)
 			rc = af_output_commit(&out);

@@ -7,8 +7,10 @@
 
 #include "serve_int.h"
 #include "core/profile.h"
+#include "render/render.h"
 
-/* A graph's files: its interactive SVG, its PNG and its folded stacks. */
+/* A graph's files: its interactive SVG, its PNG and its folded stacks; their
+ * formats in af_serve_files[] (extensions, labels from the output table). */
 enum { AF_SF_SVG, AF_SF_PNG, AF_SF_FOLDED, AF_SF_N };
 
 /* Frames drawn per graph at most: an SVG costs about 300 bytes a frame, and
@@ -50,8 +52,8 @@ struct af_serve_render {
 	double start;
 };
 
-/* "svg", "png", "folded". */
-extern const char *const af_serve_file_ext[AF_SF_N];
+/* AF_OUT_SVG, AF_OUT_PNG, AF_OUT_FOLDED: t<N>.<ext> is each one's file. */
+extern const enum af_out_format af_serve_files[AF_SF_N];
 
 /* The result page, --data/<hash>/index.html; 0 or -1 with d set. */
 int af_serve_write_page(struct af_serve_render *r, struct af_diag *d);

@@ -13,7 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *const af_serve_file_ext[AF_SF_N] = { "svg", "png", "folded" };
+const enum af_out_format af_serve_files[AF_SF_N] = {
+	[AF_SF_SVG] = AF_OUT_SVG, [AF_SF_PNG] = AF_OUT_PNG, [AF_SF_FOLDED] = AF_OUT_FOLDED,
+};
 
 static void page_summary(struct af_sink *out, const struct af_serve_render *r)
 {
@@ -71,7 +73,6 @@ static const char *not_drawn(const struct af_serve_render *r, size_t i)
 static void graphs_of(const struct af_serve_render *r, struct af_index_graph *g,
 		      struct hrefs *h, char **notes)
 {
-	static const char *const labels[AF_SF_N] = { "SVG", "PNG", "folded" };
 	for (size_t i = 0; i < r->nrecs; i++) {
 		const struct af_serve_thread *t = &r->recs[i];
 		g[i] = (struct af_index_graph){ .name = t->whole ? "all" : t->name, .whole = t->whole,
@@ -79,10 +80,10 @@ static void graphs_of(const struct af_serve_render *r, struct af_index_graph *g,
 			.not_drawn = not_drawn(r, i), .nfiles = AF_SF_N, .width = t->width,
 			.height = t->height };
 		for (int f = 0; f < AF_SF_N; f++) {
-			snprintf(h[i].s[f], sizeof h[i].s[f], "/trace/%s/t%zu.%s", r->hash, i,
-				 af_serve_file_ext[f]);
-			g[i].files[f] = (struct af_index_file){ .href = h[i].s[f], .label = labels[f],
-				.error = t->error[f], .download = f == AF_SF_FOLDED };
+			const struct af_backend *b = af_backend_of(af_serve_files[f]);
+			snprintf(h[i].s[f], sizeof h[i].s[f], "/trace/%s/t%zu.%s", r->hash, i, b->exts[0]);
+			g[i].files[f] = (struct af_index_file){ .href = h[i].s[f], .label = b->label,
+				.error = t->error[f], .download = !b->image };
 		}
 		notes[i] = NULL;
 		if (t->min_width > 0) {

@@ -20,10 +20,16 @@ agree() {
 	if [ -n "$got" ] && [ "$got" = "$want" ]; then pass "completion: $name agree with --help"
 	else fail "completion: $name agree with --help" "helper: $(echo $got) / help: $(echo $want)"; fi
 }
+# entry OPTION: the help text of OPTION's entry, its lines joined
+entry() {
+	awk -v o="$1" 'on && /^  (-., |    )--/ { exit }
+		index($0, o " ") && /^  (-., |    )--/ { on = 1; sub(/^ *(-., )?--[^ ]* [^ ]* */, "") }
+		on { sub(/^ */, ""); printf "%s ", $0 }' "$TMP/help"
+}
 agree "formats" "$(words --format)" \
-	"$(sed -n 's/.*--format FMT *//p' "$TMP/help" | sed 's/ (one.*//; s/,//g; s/ or / /' | tr ' ' '\n' | grep . | sort)"
+	"$(entry --format | sed 's/ (one.*//; s/,//g; s/ or / /' | tr ' ' '\n' | grep . | sort)"
 agree "input formats" "$(words --input-format)" \
-	"$(sed -n 's/.*--input-format FMT *//p' "$TMP/help" | sed 's/,//g; s/ or / /' | tr ' ' '\n' | grep . | sort)"
+	"$(entry --input-format | sed 's/ *(default.*//; s/,//g; s/ or / /' | tr ' ' '\n' | grep . | sort)"
 agree "clocks" "$(words --clock)" \
 	"$(sed -n 's/.*--clock CLOCK *//p' "$TMP/help" | sed 's/ (default.*//; s/ or / /' | tr ' ' '\n' | grep . | sort)"
 agree "palettes" "$(words --colors)" \

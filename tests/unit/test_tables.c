@@ -1,7 +1,8 @@
-/* test_options.c: the option table of the main command (src/cli/options.c)
+/* test_tables.c: the option table of the main command (src/cli/options.c)
  * is one that getopt_long and --help can be made from (names unique and
  * lower case, short letters unique, each entry's kind with what it needs),
- * and an entry sets what it says. */
+ * and an entry sets what it says; the output table (src/render/render.c)
+ * answers --format, -o's extension and the batch's questions. */
 #include "harness.h"
 #include "cli/options.h"
 
@@ -59,4 +60,33 @@ void test_options_apply_sets_fields(void)
 	INT_EQ(c.run.nthreads, 2);
 	STR_EQ(c.run.threads[1], "42");
 	free(c.run.threads);
+}
+
+/* The output table (render/render.c): every entry complete, names unique;
+ * -o's extension picks the first entry listing it. */
+void test_output_table(void)
+{
+	size_t n = 0;
+	for (const struct af_backend *const *b = af_backends; *b; b++, n++) {
+		OK((*b)->name && (*b)->exts && (*b)->exts[0] && (*b)->label);
+		OK(!(*b)->draw != !(*b)->write);
+		OK(af_backend_of((*b)->format) == *b);
+		INT_EQ(af_out_format_named((*b)->name), (*b)->format);
+		for (const struct af_backend *const *c = af_backends; c < b; c++)
+			OK(strcmp((*c)->name, (*b)->name) != 0 && (*c)->format != (*b)->format);
+	}
+	OK(n >= 7);
+	INT_EQ(af_out_format_from_path("a/b.svg"), AF_OUT_SVG);
+	INT_EQ(af_out_format_from_path("b.txt"), AF_OUT_FOLDED);
+	INT_EQ(af_out_format_from_path("b.frames"), AF_OUT_FRAMES);
+	INT_EQ(af_out_format_from_path("b.jpg"), AF_OUT_AUTO);
+	INT_EQ(af_out_format_from_path("a.svg/b"), AF_OUT_AUTO);
+	STR_EQ(af_out_format_ext(AF_OUT_TREE), "txt");
+	STR_EQ(af_out_format_ext(AF_OUT_SVG_STATIC), "svg");
+	OK(af_out_format_cairo(AF_OUT_PNG) && !af_out_format_cairo(AF_OUT_SVG));
+	STR_EQ(af_out_format_extensions(), "svg png pdf folded txt frames");
+	STR_EQ(af_out_format_diff_names(), "svg, svg-static, png, pdf, folded or frames");
+	INT_EQ(af_report_format_from_path("r.htm"), AF_REPORT_HTML);
+	INT_EQ(af_report_format_from_path("r.svg"), -1);
+	STR_EQ(af_report_extensions_shown(), ".txt, .csv, .json or .html");
 }
