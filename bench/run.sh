@@ -54,6 +54,28 @@ systrace_html() {
 }
 make_input "$DATA/systrace-35M.html" systrace_html "$DATA/systrace-ftrace.txt"
 make_input "$DATA/perf.data-100M.data" "$GEN/gen_perfdata" 175000 1
+# perf script text: the real files in tests/data/perfscript of one event
+# type, cpu-clock (FlameGraph's, speedscope's, simpleperf's, inferno's: 2.3
+# MB, so every sample is drawn), each ended by a blank line, concatenated
+# until 72 MB or more: real samples, a small tree
+perfscript_concat() {
+	local d=tests/data/perfscript f size=0
+	local files="$d/flamegraph/perf-dd-stacks-01.txt $d/flamegraph/perf-funcab-cmd-01.txt
+		$d/flamegraph/perf-funcab-pid-01.txt $d/flamegraph/perf-iperf-stacks-pidtid-01.txt.gz
+		$d/flamegraph/perf-js-stacks-01.txt $d/flamegraph/perf-mirageos-stacks-01.txt
+		$d/flamegraph/perf-numa-stacks-01.txt.gz $d/flamegraph/perf-vertx-stacks-01.txt.gz
+		$d/speedscope/forks.linux-perf.txt.gz $d/speedscope/one-sample.linux-perf.txt
+		$d/speedscope/simple-with-header.linux-perf.txt $d/speedscope/simple-with-pid.linux-perf.txt
+		$d/speedscope/system-wide.linux-perf.txt.gz $d/simpleperf/perf_display_bitmaps.UiThread.perf-script
+		$d/simpleperf/perf_display_bitmaps.header.perf-script $d/inferno/java-inline.txt"
+	local one
+	one=$(for f in $files; do zcat -f "$f"; printf '\n\n'; done | wc -c)
+	while [ "$size" -lt 72000000 ]; do
+		for f in $files; do zcat -f "$f"; printf '\n\n'; done
+		size=$((size + one))
+	done
+}
+make_input "$DATA/perfscript-72M.txt" perfscript_concat
 
 # median of the numbers on standard input
 median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
@@ -128,6 +150,21 @@ FRAMES=$(frames_of "$DATA/perfetto-200M.pftrace") row "Perfetto 200 MB -> SVG" "
 	"$DATA/perfetto-200M.pftrace" "$AF" "$DATA/perfetto-200M.pftrace" -o "$OUT/result.svg"
 FRAMES=$(frames_of "$DATA/perf.data-100M.data") row "perf.data 106 MB -> SVG" "well under 1 s" \
 	"$DATA/perf.data-100M.data" "$AF" "$DATA/perf.data-100M.data" -o "$OUT/result.svg"
+
+FRAMES=$(frames_of "$DATA/perfscript-72M.txt") row "perf script 72 MB -> SVG" ">=100x the Perl pipeline" \
+	"$DATA/perfscript-72M.txt" "$AF" "$DATA/perfscript-72M.txt" -o "$OUT/result.svg"
+OURS[perfscript]=$LAST_TIME
+# the Perl pipeline it replaces, once (stackcollapse-perf.pl next to
+# flamegraph.pl); ratios of CPU seconds (user + system) in this one run, as
+# the machine may be shared
+sc_pl=$(dirname "${FLAMEGRAPH_PL:-/}")/stackcollapse-perf.pl
+if [ -n "${FLAMEGRAPH_PL:-}" ] && [ -r "$sc_pl" ] && want "perf script"; then
+	cpu_s() { /usr/bin/time -f '%U %S' -o "$OUT/cpu" "$@" >/dev/null 2>&1; awk '{printf "%.2f", $1 + $2}' "$OUT/cpu"; }
+	ours=$(cpu_s "$AF" "$DATA/perfscript-72M.txt" -o "$OUT/result.svg")
+	perl_s=$(cpu_s sh -c 'perl "$1" "$2" | perl "$3" >/dev/null' - "$sc_pl" "$DATA/perfscript-72M.txt" "$FLAMEGRAPH_PL")
+	printf '%-34s %9s %9s %9s %10s %11s %9s %s\n' "  stackcollapse-perf.pl | fg.pl" - "$perl_s CPU" - - - - \
+		"$(awk -v a="$perl_s" -v b="$ours" 'BEGIN {printf "aflame-render %.2f s CPU: %.0fx", b, (b > 0 ? a / b : 0)}')"
+fi
 
 if [ -n "${FLAMEGRAPH_PL:-}" ] && want "flamegraph.pl folded"; then
 	echo

@@ -52,6 +52,15 @@ struct pproc { uint64_t pid; uint32_t node; bool named; };
 
 struct span { const char *s; size_t n; };
 
+/* A frame line seen before: its bytes (in the arena), its one frame. Real
+ * profiles print the same few thousand lines again and again (a caller's
+ * return address and symbol are the same in every sample through it), so
+ * a line is hashed and compared instead of parsed and its name built and
+ * interned: 0.21 -> 0.06 s of CPU on 72 MB of real samples (bench). */
+struct seen { uint64_t hash; uint32_t off, len, name; };
+#define SEEN_MAX ((size_t)1 << 21)          /* lines kept at most */
+#define SEEN_ARENA_MAX ((size_t)64 << 20)  /* bytes of them at most */
+
 struct ps {
 	struct af_profile *p;
 	const struct af_input *in;
@@ -77,7 +86,9 @@ struct ps {
 	bool want_fixed;        /* --event chose it before reading */
 	bool periods, no_periods;
 	uint64_t samples, other_event, stray, first_stray, events_over;
-	struct span cmdline;
+	struct seen *seen;      /* open addressing, a power of two long */
+	size_t seen_cap, nseen;
+	struct af_buf arena;
 	char *cmdline_copy;
 	uint32_t name_inl, name_unknown;
 };
@@ -272,8 +283,7 @@ static uint32_t intern_name(struct ps *f, struct span name, enum mark m)
 	b->len = 0;
 	af_name_append(b, name.s, name.n);
 	af_name_finish(b, 0);
-	static const char *const marks[] = { "", "_[k]", "_[j]", "_[i]" };
-	af_buf_printf(b, "%s", marks[m]);
+	af_buf_add(b, "\0_[k]_[j]_[i]" + (m ? 4 * m - 3 : 0), m ? 4 : 0);
 	return af_tree_intern(&f->p->tree, b->data, b->len);
 }
 
@@ -297,8 +307,7 @@ static uint32_t unknown_name(struct ps *f, struct span dso, bool has_dso, enum m
 	af_name_append(b, base.s, base.n);
 	af_buf_putc(b, ']');
 	af_name_finish(b, 0);
-	static const char *const marks[] = { "", "_[k]", "_[j]", "_[i]" };
-	af_buf_printf(b, "%s", marks[m]);
+	af_buf_add(b, "\0_[k]_[j]_[i]" + (m ? 4 * m - 3 : 0), m ? 4 : 0);
 	return af_tree_intern(&f->p->tree, b->data, b->len);
 }
 
@@ -674,8 +683,70 @@ static int take_line(struct ps *f, const char *s, size_t n, bool prescan)
 	return 0;
 }
 
+/* ---- frame lines seen before ---- */
+
+static struct seen *seen_slot(const struct ps *f, uint64_t hash, const char *s, size_t n, bool *hit)
+{
+	size_t mask = f->seen_cap - 1;
+	for (size_t i = (size_t)hash & mask;; i = (i + 1) & mask) {
+		struct seen *e = &f->seen[i];
+		if (!e->len) {
+			*hit = false;
+			return e;
+		}
+		if (e->hash == hash && e->len == n && memcmp(f->arena.data + e->off, s, n) == 0) {
+			*hit = true;
+			return e;
+		}
+	}
+}
+
+static void seen_grow(struct ps *f)
+{
+	struct seen *old = f->seen;
+	size_t cap = f->seen_cap;
+	f->seen_cap = cap ? cap * 2 : 4096;
+	f->seen = af_xcalloc(f->seen_cap, sizeof *f->seen);
+	for (size_t i = 0; i < cap; i++) {
+		if (!old[i].len)
+			continue;
+		size_t k = (size_t)old[i].hash & (f->seen_cap - 1);
+		while (f->seen[k].len)
+			k = (k + 1) & (f->seen_cap - 1);
+		f->seen[k] = old[i];
+	}
+	free(old);
+}
+
+/* A frame line s[0..n) (no newline) that hashes to hash: its frame from
+ * the lines seen before, else read and, if it made one frame, kept. */
+static int seen_line(struct ps *f, const char *s, size_t n, uint64_t hash)
+{
+	bool hit = false;
+	struct seen *e = f->seen_cap ? seen_slot(f, hash, s, n, &hit) : NULL;
+	if (hit) {
+		f->line++;
+		push_frame(f, e->name);
+		return 0;
+	}
+	size_t before = f->nframes;
+	if (take_line(f, s, n, false) < 0)
+		return -1;
+	if (f->nframes != before + 1 || f->nseen >= SEEN_MAX || f->arena.len + n > SEEN_ARENA_MAX)
+		return 0;
+	if (2 * (f->nseen + 1) > f->seen_cap) {
+		seen_grow(f);
+		e = seen_slot(f, hash, s, n, &hit);
+	}
+	*e = (struct seen){ hash, (uint32_t)f->arena.len, (uint32_t)n, f->frames[before] };
+	af_buf_add(&f->arena, s, n);
+	f->nseen++;
+	return 0;
+}
+
 /* Every line of the input, a window at a time (af_window); with prescan,
- * only the headers' event names. */
+ * only the headers' event names. A frame line of a drawn sample is hashed
+ * while its end is found (one pass) and looked up among those seen. */
 static int read_lines(struct ps *f, bool prescan)
 {
 	struct af_window w;
@@ -686,7 +757,19 @@ static int read_lines(struct ps *f, bool prescan)
 	f->line = 0;
 	while (rc == 0) {
 		const char *base = (const char *)w.data;
-		const char *nl = memchr(base + from, '\n', w.len - from);
+		const char *nl = NULL;
+		bool taken = false;
+		if (f->drawn && pos == from && pos < w.len && base[pos] == '\t') {
+			size_t n;
+			uint64_t h = af_hash_keyed_until(base + pos, w.len - pos, '\n', &n);
+			if (n < w.len - pos) {
+				rc = seen_line(f, base + pos, n, h);
+				nl = base + pos + n;
+				taken = true;
+			}
+		}
+		if (!nl)
+			nl = memchr(base + from, '\n', w.len - from);
 		if (!nl) {
 			size_t scanned = w.len;
 			rc = af_window_more(&w, pos, f->d);
@@ -700,7 +783,8 @@ static int read_lines(struct ps *f, bool prescan)
 				rc = take_line(f, base + pos, w.len - pos, prescan);
 			break;
 		}
-		rc = take_line(f, base + pos, (size_t)(nl - base) - pos, prescan);
+		if (!taken)
+			rc = take_line(f, base + pos, (size_t)(nl - base) - pos, prescan);
 		from = pos = (size_t)(nl - base) + 1;
 		uint64_t done = w.at + pos;
 		if (!w.buffered && done - consumed >= AF_INPUT_CONSUME_STEP)
@@ -774,6 +858,8 @@ static void info(struct ps *f)
 static void ps_release(struct ps *f)
 {
 	af_buf_release(&f->scratch);
+	af_buf_release(&f->arena);
+	free(f->seen);
 	free(f->frames);
 	free(f->threads);
 	free(f->procs);
@@ -791,9 +877,9 @@ static int read_perfscript(struct af_profile *p, const struct af_input *in, cons
 	af_idmap_init(&f.thread_ids);
 	af_idmap_init(&f.proc_ids);
 	f.name_unknown = af_tree_intern_str(&p->tree, "[unknown]");
-	/* a node per 1 KiB of text: real perf script output makes one per
-	 * 2-20 KiB (most samples repeat a path) */
-	af_tree_path_reserve(&p->tree, in->len / 1024);
+	/* real perf script output makes a node per 2-20 KiB of text (most
+	 * samples repeat a path); the table grows past this if need be */
+	af_tree_path_reserve(&p->tree, in->len / 16384);
 	int rc = o->event ? pick_event(&f) : 0;
 	if (rc == 0)
 		rc = read_lines(&f, false);
