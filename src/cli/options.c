@@ -597,9 +597,7 @@ static const char usage_head[] =
 	"       " AF_PROG " serve --data DIR [--bind ADDR] [--port N] [-j N] [--max-upload SIZE]\n"
 	"                     [--max-uploads N] [--max-threads N] [--max-seconds S]\n"
 	"\n"
-	"Draw a flame graph of an Android method trace (.trace), an atrace or systrace\n"
-	"capture (ftrace text, atrace -z, systrace HTML), a Perfetto trace or folded\n"
-	"stacks; compressed (gzip, zlib) or not.\n"
+	"@WHATS@\n"
 	"No FILE or '-' reads standard input. Several folded-stack FILEs make one\n"
 	"graph, as if concatenated (flamegraph.pl does so); other formats need\n"
 	"--per-thread. Long options may be abbreviated and are case-insensitive.\n"
@@ -716,9 +714,28 @@ static const struct af_option *help_entry(FILE *out, const struct af_option *opt
 	return next;
 }
 
+/* The usage with its first sentence naming every format the reader table
+ * reads, so it names each new one as it lands. */
+static void put_usage_head(FILE *out)
+{
+	const char *mark = strstr(usage_head, "@WHATS@");
+	fwrite(usage_head, 1, (size_t)(mark - usage_head), out);
+	struct af_buf first;
+	af_buf_init(&first);
+	af_buf_printf(&first, "Draw a flame graph of %s; compressed (gzip, zlib) or not.",
+		      af_reader_whats());
+	struct af_buf wrapped;
+	af_buf_init(&wrapped);
+	af_buf_wrap(&wrapped, first.data, 0, 0, 79);
+	fputs(wrapped.data, out);
+	fputs(mark + 7, out);
+	af_buf_release(&first);
+	af_buf_release(&wrapped);
+}
+
 void af_options_help(FILE *out)
 {
-	fputs(usage_head, out);
+	put_usage_head(out);
 	for (const struct af_option *opt = af_options; opt->name; ) {
 		if (opt->hidden) {
 			opt++;

@@ -60,6 +60,27 @@ void af_buf_vprintf(struct af_buf *b, const char *fmt, va_list ap)
 	b->len += (size_t)n;
 }
 
+void af_buf_wrap(struct af_buf *b, const char *text, size_t first, size_t indent, size_t width)
+{
+	size_t col = first, start = first;
+	for (const char *w = text + strspn(text, " "); *w;) {
+		size_t len = strcspn(w, " ");
+		if (col > start && col + 1 + len > width) {
+			af_buf_putc(b, '\n');
+			for (size_t i = 0; i < indent; i++)
+				af_buf_putc(b, ' ');
+			col = start = indent;
+		} else if (col > start) {
+			af_buf_putc(b, ' ');
+			col++;
+		}
+		af_buf_add(b, w, len);
+		col += len;
+		w += len;
+		w += strspn(w, " ");
+	}
+}
+
 void af_buf_printf(struct af_buf *b, const char *fmt, ...)
 {
 	va_list ap;

@@ -25,6 +25,11 @@ void af_buf_printf(struct af_buf *b, const char *fmt, ...)
 void af_buf_vprintf(struct af_buf *b, const char *fmt, va_list ap)
 	__attribute__((format(printf, 2, 0)));
 char *af_buf_detach(struct af_buf *b);          /* caller frees with free() */
+/* Append text's words (split at spaces) as lines of at most width columns
+ * (bytes; a longer word gets a line of its own), each line after the first
+ * starting with indent spaces, the first after `first` columns already
+ * used. For help texts made from tables. */
+void af_buf_wrap(struct af_buf *b, const char *text, size_t first, size_t indent, size_t width);
 
 /* Write len bytes; return 0, or -1 with errno set. */
 typedef int af_write_fn(void *ctx, const void *data, size_t len);

@@ -88,6 +88,14 @@ const char *af_reader_names(void)
 	return names;
 }
 
+const char *af_reader_whats(void)
+{
+	static char whats[1024];
+	if (!whats[0])
+		join_readers(whats, sizeof whats, true);
+	return whats;
+}
+
 const struct af_reader *af_detect(const struct af_input *in, struct af_diag *d)
 {
 	if (in->len == 0) {

@@ -148,6 +148,9 @@ const struct af_reader *af_reader_named(const char *name);
 
 /* "art, atrace or folded": the names -f takes, for usage text. Static. */
 const char *af_reader_names(void);
+/* "an ART method trace, ... or folded stacks": what each reader reads,
+ * for the help texts and serve's pages, so they name every format. Static. */
+const char *af_reader_whats(void);
 
 /* Tell the format from the bytes: the first reader sure of it, else the
  * first that may be it. NULL when the input is not something we read, with

@@ -398,37 +398,10 @@ static const char usage_text[] =
  * columns. */
 static void print_usage(void)
 {
-	char whats[1024];
-	size_t n = 0, count = 0, i = 0;
-	for (const struct af_reader *const *r = af_readers; *r; r++)
-		count += (*r)->read != NULL;
-	for (const struct af_reader *const *r = af_readers; *r && n < sizeof whats; r++) {
-		if (!(*r)->read)
-			continue;
-		int k = snprintf(whats + n, sizeof whats - n, "%s%s",
-				 i == 0 ? "" : i + 1 == count ? " or " : ", ", (*r)->what);
-		n += k > 0 ? (size_t)k : 0;
-		i++;
-	}
-	/* fold the list at spaces to 78 columns, two spaces in */
 	struct af_buf list;
 	af_buf_init(&list);
-	size_t col = 2;
 	af_buf_puts(&list, "  ");
-	for (const char *w = whats; *w;) {
-		size_t len = strcspn(w, " ");
-		if (col > 2 && col + 1 + len > 78) {
-			af_buf_puts(&list, "\n  ");
-			col = 2;
-		} else if (col > 2) {
-			af_buf_putc(&list, ' ');
-			col++;
-		}
-		af_buf_printf(&list, "%.*s", (int)len, w);
-		col += len;
-		w += len;
-		w += strspn(w, " ");
-	}
+	af_buf_wrap(&list, af_reader_whats(), 2, 2, 78);
 	printf(usage_text, list.data);
 	af_buf_release(&list);
 }
