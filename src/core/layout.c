@@ -555,8 +555,11 @@ int af_layout_build(struct af_layout *l, struct af_tree *t, uint32_t root,
 	free(tot);
 	if (o->chart && o->bands)
 		make_bands(l, o);
-	if (o->chart && o->axis_unit)
+	if (o->chart && o->axis_unit) {
+		l->axis_unit = o->axis_unit;
+		l->axis_origin = o->axis_origin;
 		make_axis(l, o);
+	}
 	return 0;
 }
 

@@ -122,6 +122,10 @@ struct af_layout {
 	struct af_tick *ticks;  /* time axis (flame charts), left to right */
 	size_t nticks, cap_ticks;
 	double axis_y;          /* top of the axis band (tick marks start here) */
+	const char *axis_unit;  /* the options' (static or the caller's), NULL
+				   without an axis: the interactive SVG redraws
+				   the axis at every zoom */
+	uint64_t axis_origin;   /* axis value at the left edge */
 	/* bands: frames[band_start[k]] is the k-th band's root; its rows are
 	 * band_row[k] .. band_row[k] + band_rows[k] - 1 (row 0: "all") */
 	uint32_t *band_start, *band_row, *band_rows;

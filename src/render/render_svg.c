@@ -18,6 +18,7 @@
 #include "core/idmap.h"
 #include "core/util.h"
 
+#include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -630,6 +631,12 @@ static void data_scalars(struct svg *g)
 		af_sink_puts(out, ",nt:");
 		af_escape_json(out, g->o->name_type, strlen(g->o->name_type));
 	}
+	/* flame charts: the time axis's unit and its value at the left edge */
+	if (l->axis_unit) {
+		af_sink_puts(out, ",au:");
+		af_escape_json(out, l->axis_unit, strlen(l->axis_unit));
+		af_sink_printf(out, ",ao:%" PRIu64, l->axis_origin);
+	}
 	/* flame-chart bands: first frame, one past the last, first row */
 	af_sink_puts(out, ",b:[");
 	for (size_t k = 0; k < l->nbands; k++)
@@ -777,6 +784,12 @@ static void data_per_frame(struct svg *g)
 		list_begin(out, "na");
 		for (size_t i = 0; i < g->nna; i++)
 			list_u64(out, i, g->na[i]);
+		list_end(out);
+	}
+	if (af_tree_has_calls(l->tree)) {   /* calls into each frame's node */
+		list_begin(out, "cl");
+		for (size_t i = 0; i < l->nframes; i++)
+			list_u64(out, i, af_tree_calls(l->tree, l->frames[i].node));
 		list_end(out);
 	}
 	if (l->differential) {

@@ -15,6 +15,9 @@ var rxb = button("bt r rx", W - XP - 22 * D.cw, ".*", "the search is a regular e
 var pv = button("bt r pv h", W - XP - 19 * D.cw, "<", "previous match (left arrow)");
 var nx = button("bt r nx h", W - XP - 16 * D.cw, ">", "next match (right arrow)");
 var cmo = make("rect", { "class": "hv cm h", height: FH - 1 }, fr.parentNode, hv);
+/* the sandwiched function's frame, outlined in its view (views.js) */
+var fco = make("rect", { "class": "hv fc h", height: FH - 1, style: "stroke:#0044cc;stroke-width:2" },
+	       fr.parentNode, hv);
 
 /* a text button on the row of Search, with a tooltip */
 function button(cls, x, text, title) {

@@ -152,6 +152,17 @@ function draw() {
 	highlight();
 	labels();
 	attributed();
+	focusFrame();
+}
+/* a sandwich's middle frame (frame 0 of its frame set) outlined */
+function focusFrame() {
+	var on = typeof view === "object" && view.w >= 0;
+	fco.classList.toggle("h", !on);
+	if (!on) return;
+	fco.setAttribute("x", r1(xOf(0) + 1));
+	fco.setAttribute("y", r1(yAt(0) + 0.5));
+	fco.setAttribute("width", r1(Math.max(0, wOf(0) - 2)));
+	fco.setAttribute("height", FH - 2);
 }
 /* the file's frame paths shown (and the canvas hidden), or the reverse:
  * one class on <g class="fr">, however many paths it has (3.9k at 21k

@@ -16,6 +16,16 @@ function count(v) {
 	while (s.length <= DC) s = "0" + s;
 	return (neg ? "-" : "") + group(+s.slice(0, s.length - DC)) + "." + s.slice(s.length - DC);
 }
+/* a time on a flame chart's axis (D.au): microseconds shown in the unit
+ * their size needs, another unit as a plain number */
+function when(v) {
+	if (D.au !== "\u00b5s") return group(v) + " " + D.au;
+	var a = Math.abs(v);
+	if (a >= 1e6) return r3(v / 1e6) + " s";
+	if (a >= 1e3) return r3(v / 1e3) + " ms";
+	return group(v) + " \u00b5s";
+}
+function r3(v) { return String(Math.round(v * 1000) / 1000); }
 /* a / b as a percentage with two decimals, rounded from the integers */
 function pct(a, b) {
 	if (!(b > 0)) return "0.00";

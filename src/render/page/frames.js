@@ -50,7 +50,7 @@ function ints(s) {
 	for (var k = 0; k < a.length; k++) a[k] = next();
 	return a;
 }
-["g", "gc", "d", "bf", "af", "na"].forEach(function (k) {
+["g", "gc", "d", "bf", "af", "na", "cl"].forEach(function (k) {
 	if (typeof D[k] === "string") D[k] = ints(D[k]);
 });
 

@@ -29,7 +29,9 @@
  * second run) and dk (each frame's kind, a digit: 0 plain, 1 removed, 2
  * context, 3 the band), and with --nameattr, na (the frames of the elements
  * in the group "na", which carry the file's attributes over a transparent
- * rectangle each).
+ * rectangle each); cl (each frame's calls, where the input counts them);
+ * au and ao (flame charts: the time axis's unit, "µs" or another, and
+ * its value at the left edge).
  *
  * Nothing from a trace runs as script: names arrive as JSON strings in D
  * and reach the document only as text nodes (textContent).
