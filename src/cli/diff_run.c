@@ -50,29 +50,51 @@ static void release_run(struct run *r)
 	free(r->sel.excluded);
 }
 
+/* name, cut to at most SUMMARY_NAME bytes (at a UTF-8 boundary, "..." after). */
+#define SUMMARY_NAME 120
+#define SUMMARY_FRAMES 3
+static void put_short(struct af_buf *b, const char *name)
+{
+	size_t n = strlen(name);
+	if (n <= SUMMARY_NAME) {
+		af_buf_add(b, name, n);
+		return;
+	}
+	n = SUMMARY_NAME - 3;
+	while (n && ((unsigned char)name[n] & 0xc0) == 0x80)
+		n--;
+	af_buf_add(b, name, n);
+	af_buf_puts(b, "...");
+}
+
 /* One line on stderr when work of the first run has no place in the
  * second's graph: how much, where it is drawn, the largest piece (p: the
- * merged profile, which holds the band). */
+ * merged profile, which holds the band). The piece is named by its last
+ * SUMMARY_FRAMES frames, each cut to SUMMARY_NAME bytes, so the line stays
+ * short however deep the stack (a 40k-deep one made a 269 KB line). */
 static void removed_summary(const struct af_run_opts *o, const struct af_profile *p,
 			    const struct af_diff *df)
 {
 	if (!df->removed_total)
 		return;
 	const struct af_tree *t = &p->tree;
-	uint32_t *up = NULL;
-	size_t n = 0, cap = 0;
+	uint32_t up[SUMMARY_FRAMES];
+	size_t n = 0, depth = 0;
 	for (uint32_t v = df->largest_removed; v != AF_NONE && v != df->band; v = t->nodes[v].parent) {
-		af_grow(&up, &cap, n + 1, sizeof *up);
-		up[n++] = v;
+		if (n < SUMMARY_FRAMES)
+			up[n++] = v;
+		depth++;
 	}
 	struct af_buf path;
 	af_buf_init(&path);
+	if (depth > n)
+		af_buf_printf(&path, "(%zu callers);", depth - n);
 	while (n--) {
-		af_buf_puts(&path, af_tree_name(t, t->nodes[up[n]].name));
+		put_short(&path, af_tree_name(t, t->nodes[up[n]].name));
 		if (n)
 			af_buf_putc(&path, ';');
 	}
-	free(up);
+	af_buf_putc(&path, 0);
 	uint64_t *tot = af_tree_totals(t);
 	char all[AF_FIXED_POINT_MAX], big[AF_FIXED_POINT_MAX], pct[32];
 	af_fixed_point(all, df->removed_total, p->decimals);
