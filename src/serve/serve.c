@@ -81,6 +81,8 @@ static const struct { const char *reader, *more; } format_notes[] = {
 	  "and heap profiles" },
 	{ "perf-data", " (<code>perf record</code>'s <code>perf.data</code>)" },
 	{ "simpleperf", " (<code>simpleperf report-sample --protobuf</code>)" },
+	{ "perf-script", " (<code>perf script</code>'s output)" },
+	{ "pprof", " (<code>profile.proto</code>: Go's <code>pprof</code>, gperftools)" },
 };
 
 /* The formats this program reads, from the reader table (read.h), so the

@@ -85,8 +85,7 @@
 		return s;
 	}
 
-	/* click the widest frame that is not the bottom "all" row, then the
-	 * drawing must change (the graph zooms) */
+	/* the first graph of the result page: sandboxed, and a click zooms it */
 	function clickGraph(d, f, next) {
 		var frame = d.querySelector('iframe[src="/trace/' + f.hash + '/t0.svg"]');
 		if (!frame) { fail(f.name + ": first graph", "no iframe for t0.svg"); return next(); }
@@ -97,27 +96,35 @@
 			var s = frame.contentDocument;
 			return s && s.readyState === "complete" && frames(s) && s;
 		}, function (sdoc) {
-			var g = frames(sdoc), bottom = 0, best = null, i;
-			for (i = 0; i < g.rects.length; i++) bottom = Math.max(bottom, g.rects[i].y);
-			for (i = 0; i < g.rects.length; i++) {
-				var r = g.rects[i];
-				if (r.y < bottom && r.w > 2 && (!best || r.w < best.w) && r.w < 1100) best = r;
-			}
-			if (!best) { fail(f.name + ": click zooms", "no frame to click"); return next(); }
-			var svg = sdoc.documentElement, m = svg.getScreenCTM(), sw = frame.contentWindow;
-			var x = m.a * (best.x + best.w / 2) + m.e, y = m.d * (best.y + best.h / 2) + m.f;
-			var before = drawing(g.fr), target = sdoc.elementFromPoint(x, y);
-			if (!target || !svg.contains(target)) target = g.fr;
-			target.dispatchEvent(new sw.MouseEvent("click", { bubbles: true, cancelable: true, view: sw,
-									clientX: x, clientY: y }));
-			var after = drawing(g.fr);
-			check(f.name + ": clicking a frame zooms the graph", after !== before && after !== "an empty canvas",
-			      after === before ? "the drawing did not change" : after);
-			check(f.name + ": the graph's only script is its own",
-			      sdoc.getElementsByTagName("script").length === 1,
-			      sdoc.getElementsByTagName("script").length + " scripts");
-			next();
+			zoomOnce(sdoc, frame.contentWindow, f.name + ": clicking a frame zooms the graph", function () {
+				check(f.name + ": the graph's only script is its own",
+				      sdoc.getElementsByTagName("script").length === 1,
+				      sdoc.getElementsByTagName("script").length + " scripts");
+				next();
+			});
 		});
+	}
+
+	/* click the widest frame that is not the bottom "all" row of the graph
+	 * in sdoc (window sw); the drawing must change (the graph zooms) */
+	function zoomOnce(sdoc, sw, name, next) {
+		var g = frames(sdoc), bottom = 0, best = null, i;
+		for (i = 0; i < g.rects.length; i++) bottom = Math.max(bottom, g.rects[i].y);
+		for (i = 0; i < g.rects.length; i++) {
+			var r = g.rects[i];
+			if (r.y < bottom && r.w > 2 && (!best || r.w < best.w) && r.w < 1100) best = r;
+		}
+		if (!best) { fail(name, "no frame to click"); return next(); }
+		var svg = sdoc.documentElement, m = svg.getScreenCTM();
+		var x = m.a * (best.x + best.w / 2) + m.e, y = m.d * (best.y + best.h / 2) + m.f;
+		var before = drawing(g.fr), target = sdoc.elementFromPoint(x, y);
+		if (!target || !svg.contains(target)) target = g.fr;
+		target.dispatchEvent(new sw.MouseEvent("click", { bubbles: true, cancelable: true, view: sw,
+								clientX: x, clientY: y }));
+		var after = drawing(g.fr);
+		check(name, after !== before && after !== "an empty canvas",
+		      after === before ? "the drawing did not change" : after);
+		next();
 	}
 
 	function checkReport(d, f, next) {
@@ -185,8 +192,45 @@
 			result(CFG.pick, function (rd) {
 				pass(CFG.pick.name + ": chosen file lands on /trace/<its sha256>");
 				checkPage(rd, CFG.pick);
-				clickGraph(rd, CFG.pick, finish);
+				clickGraph(rd, CFG.pick, checkIndex);
 			});
+		});
+	}
+
+	/* 3. the per-thread index.html of the command line (issue 34 item 6):
+	 * each graph with weight open live (an <object> whose graph zooms on a
+	 * click), each SVG linked, a thread of 0 µs listed, not drawn */
+	function checkIndex() {
+		if (!CFG.index) return finish();
+		app.src = CFG.index.url;
+		wait("index: loads", 400, function () {
+			var d = doc();
+			return d && /\/idx\/index\.html$/.test(d.location.pathname) && d.readyState === "complete" &&
+				d.querySelector("table.list") && d;
+		}, function (d) {
+			var rows = d.querySelectorAll("table.list tbody tr").length;
+			var objs = d.querySelectorAll("figure.graph object[type='image/svg+xml']");
+			check("index: " + CFG.index.threads + " threads listed", rows === CFG.index.threads, rows + " rows");
+			check("index: " + CFG.index.drawn + " graphs open live", objs.length === CFG.index.drawn,
+			      objs.length + " objects");
+			check("index: no <img> of an interactive SVG", d.getElementsByTagName("img").length === 0,
+			      d.getElementsByTagName("img").length + " images");
+			var links = {}, a = d.querySelectorAll("a[href$='.svg']"), missing = [];
+			for (var i = 0; i < a.length; i++) links[a[i].getAttribute("href")] = 1;
+			for (i = 0; i < CFG.index.svgs.length; i++)
+				if (!links[CFG.index.svgs[i]]) missing.push(CFG.index.svgs[i]);
+			check("index: links each SVG (" + CFG.index.svgs.length + ")", missing.length === 0,
+			      "not linked: " + missing.join(", "));
+			var empty = d.evaluate("count(//td[contains(., '(nothing to draw)')])", d, null, 1, null).numberValue;
+			check("index: threads of 0 µs listed, not drawn", empty === CFG.index.threads - CFG.index.drawn,
+			      empty + " rows say nothing to draw");
+			if (!objs.length) return finish();
+			var obj = objs[0];
+			obj.scrollIntoView();
+			wait("index: first graph loads", 400, function () {
+				var s = obj.contentDocument;
+				return s && s.readyState === "complete" && frames(s) && s;
+			}, function (sdoc) { zoomOnce(sdoc, obj.contentWindow, "index: clicking a frame zooms the graph", finish); });
 		});
 	}
 

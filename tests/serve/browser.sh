@@ -40,13 +40,18 @@ spec() {
 	printf '{name:"%s",hash:"%s",threads:%s,b64:"%s"}' "$1" "$(sha256sum <"$2" | cut -c1-64)" "$3" \
 		"$(base64 -w0 <"$2")"
 }
+# the command line's per-thread index of the same trace, on the test page's
+# server: 6 threads, 3 with weight
+"$AFLAME" --per-thread "$TMP/www/idx" --format svg "$DATA/art/yamp-legacy.trace" 2>/dev/null
+index=$(cd "$TMP/www/idx" && printf '{url:"idx/index.html",threads:6,drawn:3,svgs:[%s]}' \
+	"$(ls *.svg | sed 's/.*/"&"/' | paste -sd,)")
 {
 	printf '<!DOCTYPE html>\n<html><head><meta charset="utf-8"><title>serve driver</title></head><body>\n'
 	printf '<pre id="out">AFT-BEGIN\n</pre>\n'
 	printf '<iframe id="app" width="1300" height="900"></iframe>\n<script>\n'
-	printf 'var CFG={app:"%s",drop:%s,pick:%s};\n' "$URL" \
+	printf 'var CFG={app:"%s",drop:%s,pick:%s,index:%s};\n' "$URL" \
 		"$(spec yamp-legacy.trace "$DATA/art/yamp-legacy.trace" 6)" \
-		"$(spec hostile.folded tests/serve/data/hostile.folded 1)"
+		"$(spec hostile.folded tests/serve/data/hostile.folded 1)" "$index"
 	cat tests/serve/browser.js
 	printf '</script>\n</body></html>\n'
 } >"$TMP/www/t.html"
