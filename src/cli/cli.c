@@ -56,11 +56,19 @@ static void check_report_and_window(struct af_cli *c)
 	}
 }
 
-/* --diff: two inputs, one graph or report of both. */
-static void check_diff(const struct af_run_opts *o)
+/* --diff: two inputs, or two groups split by "--" (before: the inputs
+ * before it, -1 if there is none), one graph or report of both. */
+static void check_diff(struct af_run_opts *o, long before)
 {
-	if (o->ninputs != 2)
-		usage_error("--diff compares two inputs, BEFORE and AFTER (%zu given)", o->ninputs);
+	if (before > 0 && (size_t)before < o->ninputs) {
+		o->nbefore = (size_t)before;
+	} else if (before > 0) {
+		usage_error("--diff BEFORE... -- AFTER...: no AFTER input after '--'");
+	} else {
+		if (o->ninputs != 2)
+			usage_error("--diff compares two inputs, BEFORE and AFTER (%zu given)", o->ninputs);
+		o->nbefore = 1;
+	}
 	if (o->info)
 		usage_error("--info and --diff cannot be combined");
 	if (o->read.timeline)
@@ -114,6 +122,9 @@ static void check_per_thread(struct af_cli *c)
 		c->run.format = AF_OUT_SVG;
 	if (c->run.cp)
 		usage_error("--per-thread cannot be combined with --cp");
+	if (c->run.average)
+		usage_error("--average applies to several inputs drawn as one graph, not --per-thread "
+			    "(one folder per input)");
 }
 
 /* ---- getopt_long from the table ---- */
@@ -187,15 +198,20 @@ static bool short_takes_value(char c)
 /* Long options are case-insensitive, as in flamegraph.pl's Getopt::Long
  * (--WIDTH, --Title): lower-case their names in place before getopt_long
  * sees them. Values are left alone, including a separate value that starts
- * with "--" (--title --X--), so the option before each one is looked up. */
-static void lower_long_options(int argc, char **argv)
+ * with "--" (--title --X--), so the option before each one is looked up.
+ * Returns how many inputs come before "--" (--diff's BEFORE group; getopt
+ * moves "--" itself), or -1 if there is no "--". */
+static long lower_long_options(int argc, char **argv)
 {
+	long inputs = 0;
 	for (int i = 1; i < argc; i++) {
 		char *a = argv[i];
 		if (strcmp(a, "--") == 0)
-			return;
-		if (a[0] != '-' || a[1] == 0)
+			return inputs;
+		if (a[0] != '-' || a[1] == 0) {
+			inputs++;
 			continue;
+		}
 		if (a[1] != '-') {   /* short options: a value may follow */
 			size_t k = 1;
 			while (a[k] && !short_takes_value(a[k]))
@@ -210,6 +226,7 @@ static void lower_long_options(int argc, char **argv)
 		const struct af_option *opt = long_option(a + 2, len);
 		i += opt && opt->arg && a[2 + len] == 0;
 	}
+	return -1;
 }
 
 /* No FILE: standard input, as flamegraph.pl reads it; a terminal there
@@ -226,12 +243,13 @@ static void default_input(struct af_run_opts *o)
 	o->ninputs = 1;
 }
 
-static void parse_argv(struct af_cli *o, int argc, char **argv)
+/* Returns what lower_long_options() does. */
+static long parse_argv(struct af_cli *o, int argc, char **argv)
 {
 	static char prog[] = AF_PROG;   /* getopt's messages name it */
 	argv[0] = prog;
 	make_getopt_tables();
-	lower_long_options(argc, argv);
+	long before_dashes = lower_long_options(argc, argv);
 	int c;
 	while ((c = getopt_long(argc, argv, short_options, long_options, NULL)) != -1) {
 		const struct af_option *opt = option_of(c);
@@ -245,6 +263,7 @@ static void parse_argv(struct af_cli *o, int argc, char **argv)
 	o->run.ninputs = (size_t)(argc - optind);
 	if (!o->run.ninputs)
 		default_input(&o->run);
+	return before_dashes;
 }
 
 /* The output's format from --format, --static and -o's extension. */
@@ -266,11 +285,11 @@ void af_cli_parse(struct af_cli *c, int argc, char **argv)
 	af_layout_opts_default(&o->layout);
 	af_render_opts_default(&o->render);
 	o->read.max_input = AF_INPUT_MAX_DEFAULT;
-	parse_argv(c, argc, argv);
+	long before_dashes = parse_argv(c, argc, argv);
 	if (c->per_thread)
 		check_per_thread(c);
 	else if (c->diff)
-		check_diff(o);
+		check_diff(o, before_dashes);
 	if (o->normalize && !c->diff)
 		usage_error("--normalize applies to --diff");
 	if (o->read.cpu_samples && o->read.heap != AF_HEAP_NONE)

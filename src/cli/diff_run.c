@@ -21,21 +21,18 @@
 /* ---- the run: --diff BEFORE AFTER, in one graph or report ---- */
 
 struct run {
-	struct af_mapped in;
+	struct af_run_inputs keep;
 	struct af_profile p;
 	struct af_selection sel;
-	bool loaded;
+	char *const *paths;       /* the group's inputs */
+	size_t n;
 };
 
-static int read_run(struct af_run_opts *o, struct run *r, const char *path, struct af_diag *d)
+/* One side: its inputs read as one profile, averaged when several. */
+static int read_run(struct af_run_opts *o, struct run *r, struct af_diag *d)
 {
-	af_diag_init(d, path);
-	if (af_input_load(&r->in, path, o->read.max_input, d) < 0)
+	if (af_run_read(o, r->paths, r->n, true, &r->p, &r->keep, d) < 0)
 		return -1;
-	r->loaded = true;
-	if (af_read(&r->p, &r->in.in, o->reader, &o->read, d) < 0)
-		return -1;
-	af_run_print_warnings(&r->p, path);
 	if (r->p.tree.before)
 		return af_diag_error(d, "two counts per line make a comparison already: "
 				     "--diff needs one run in each input");
@@ -44,8 +41,7 @@ static int read_run(struct af_run_opts *o, struct run *r, const char *path, stru
 
 static void release_run(struct run *r)
 {
-	if (r->loaded)
-		af_input_release(&r->in);
+	af_run_release_inputs(&r->keep);
 	af_profile_release(&r->p);
 	free(r->sel.excluded);
 }
@@ -109,10 +105,20 @@ static void removed_summary(const struct af_run_opts *o, const struct af_profile
 	af_buf_release(&path);
 }
 
+/* A side of the comparison: "a.trace", or "a.trace + 2 more (average of 3)" */
+static void side_name(struct af_buf *b, char *const *paths, size_t n)
+{
+	af_buf_puts(b, af_base_name(paths[0]));
+	if (n > 1)
+		af_buf_printf(b, " + %zu more (average of %zu)", n - 1, n);
+}
+
 /* "before → after · clock · unit · what the colours show" */
 static void diff_subtitle(const struct af_run_opts *o, const struct af_profile *p, struct af_buf *b)
 {
-	af_buf_printf(b, "%s \xe2\x86\x92 %s", af_base_name(o->inputs[0]), af_base_name(o->inputs[1]));
+	side_name(b, o->inputs, o->nbefore);
+	af_buf_puts(b, " \xe2\x86\x92 ");
+	side_name(b, o->inputs + o->nbefore, o->ninputs - o->nbefore);
 	if (p->clock)
 		af_buf_printf(b, " \xc2\xb7 %s clock \xc2\xb7 %s", p->clock, p->unit);
 	af_buf_printf(b, " \xc2\xb7 %s time: red more, blue less%s",
@@ -148,7 +154,7 @@ static int compare_report(struct af_run_opts *o, struct run *r, struct af_diag *
 	af_buf_init(&subtitle);
 	diff_titles(o, r, &subtitle);
 	struct af_report_opts ro = {
-		.title = o->render.title, .source = o->inputs[1], .source_before = o->inputs[0],
+		.title = o->render.title, .source = o->inputs[o->nbefore], .source_before = o->inputs[0],
 		.clock = r[1].p.clock, .unit = r[1].p.unit, .decimals = r[1].p.decimals, .top = o->top,
 	};
 	struct af_output out;
@@ -168,7 +174,7 @@ static int compare_graph(struct af_run_opts *o, struct run *r, struct af_diag *d
 	uint32_t root = r[1].sel.root;
 	struct af_diff df;
 	struct af_diff_opts dopt = { .normalize = o->normalize, .before_name = o->inputs[0] };
-	af_diag_init(d, o->inputs[1]);
+	af_diag_init(d, o->inputs[o->nbefore]);
 	int rc = af_diff_merge(&df, p, root, r[1].sel.excluded, &r[0].p, r[0].sel.root,
 			       r[0].sel.excluded, &dopt, d);
 	char *app = NULL;
@@ -204,25 +210,27 @@ static void warn_units(const struct af_run_opts *o, const struct run *r)
 		return;
 	fprintf(stderr, AF_PROG ": warning: comparing %s%s%s (%s) with %s%s%s (%s)\n",
 		a->clock ? a->clock : "", a->clock ? " clock " : "", a->unit, o->inputs[0],
-		b->clock ? b->clock : "", b->clock ? " clock " : "", b->unit, o->inputs[1]);
+		b->clock ? b->clock : "", b->clock ? " clock " : "", b->unit, o->inputs[o->nbefore]);
 }
 
 int af_diff_run(struct af_run_opts *o, struct af_diag *d)
 {
 	struct run r[2];
 	memset(r, 0, sizeof r);
+	r[0] = (struct run){ .paths = o->inputs, .n = o->nbefore };
+	r[1] = (struct run){ .paths = o->inputs + o->nbefore, .n = o->ninputs - o->nbefore };
 	af_profile_init(&r[0].p);
 	af_profile_init(&r[1].p);
-	int rc = read_run(o, &r[0], o->inputs[0], d);
+	int rc = read_run(o, &r[0], d);
 	if (rc == 0)
-		rc = read_run(o, &r[1], o->inputs[1], d);
+		rc = read_run(o, &r[1], d);
 	if (rc == 0) {
 		/* one thread (or process) against one, else whole graphs */
 		const struct af_selection *a = &r[0].sel, *b = &r[1].sel;
 		if ((a->root == AF_ROOT) != (b->root == AF_ROOT) || (a->nsel == 1) != (b->nsel == 1))
 			r[0].sel.root = r[1].sel.root = AF_ROOT;
 		warn_units(o, r);
-		af_diag_init(d, o->inputs[1]);
+		af_diag_init(d, o->inputs[o->nbefore]);
 		rc = af_diff_match_decimals(&r[0].p, &r[1].p, d);
 	}
 	if (rc == 0)

@@ -385,7 +385,8 @@ const struct af_option af_options[] = {
 	  "compare two runs: widths from AFTER, red where it spent\n"
 	  "more time than BEFORE, blue where less; work only in\n"
 	  "BEFORE in a band of its own; with --report the change\n"
-	  "of every method",
+	  "of every method; groups of runs: --diff A1 A2 -- B1 B2\n"
+	  "(each side's captures averaged)",
 	  TRUE(diff) },
 	{ "diff-total", 0, NULL,
 	  "differential graphs: colour by the change of inclusive\n"
@@ -394,6 +395,10 @@ const struct af_option af_options[] = {
 	{ "normalize", 0, NULL,
 	  "--diff: scale BEFORE's times to AFTER's total",
 	  TRUE2(run.normalize, run.layout.normalized) },
+	{ "average", 0, NULL,
+	  "several FILEs as one graph: their summed weights divided\n"
+	  "by their number (N iterations read as one)",
+	  TRUE(run.average) },
 	{ "flamechart", 0, NULL,
 	  "calls or slices in time order on a time axis, or folded\n"
 	  "stacks in input order (flamegraph.pl --flamechart)",
@@ -593,14 +598,15 @@ void af_option_apply(struct af_cli *o, const struct af_option *opt, const char *
 static const char usage_head[] =
 	"usage: " AF_PROG " [options] [FILE...]\n"
 	"       " AF_PROG " --per-thread DIR [options] FILE...\n"
-	"       " AF_PROG " --diff [options] BEFORE AFTER\n"
+	"       " AF_PROG " --diff [options] BEFORE AFTER | BEFORE... -- AFTER...\n"
 	"       " AF_PROG " serve --data DIR [--bind ADDR] [--port N] [-j N] [--max-upload SIZE]\n"
 	"                     [--max-uploads N] [--max-threads N] [--max-seconds S]\n"
 	"\n"
 	"@WHATS@\n"
-	"No FILE or '-' reads standard input. Several folded-stack FILEs make one\n"
-	"graph, as if concatenated (flamegraph.pl does so); other formats need\n"
-	"--per-thread. Long options may be abbreviated and are case-insensitive.\n"
+	"No FILE or '-' reads standard input. Several FILEs of one format make one\n"
+	"graph: folded stacks as if concatenated (flamegraph.pl does so), other\n"
+	"captures with threads matched by name and weights summed (--average).\n"
+	"Long options may be abbreviated and are case-insensitive.\n"
 	"'serve' runs the web service instead: upload a trace in a browser, get every\n"
 	"thread's graph (see '" AF_PROG " serve --help').\n"
 	"\n";

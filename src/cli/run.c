@@ -5,6 +5,7 @@
 #include "run.h"
 #include "batch.h"
 #include "core/escape.h"
+#include "core/merge.h"
 #include "core/output.h"
 #include "core/plan.h"
 #include "core/report.h"
@@ -319,37 +320,66 @@ static int produce(struct af_run_opts *o, struct af_profile *p, struct af_diag *
 	return rc;
 }
 
+/* ---- reading ---- */
+
+/* A capture's warnings, named by its own file */
+static void print_capture_warnings(void *ctx, const struct af_profile *q, const char *name)
+{
+	(void)ctx;
+	af_run_print_warnings(q, name);
+}
+
+int af_run_read(const struct af_run_opts *o, char *const *paths, size_t n, bool average,
+		struct af_profile *p, struct af_run_inputs *keep, struct af_diag *d)
+{
+	keep->in = af_xcalloc(n, sizeof *keep->in);
+	keep->n = 0;
+	struct af_input *ins = af_xcalloc(n, sizeof *ins);
+	int rc = 0;
+	for (; keep->n < n && rc == 0; keep->n++) {
+		af_diag_init(d, paths[keep->n]);
+		rc = af_input_load(&keep->in[keep->n], paths[keep->n], o->read.max_input, d);
+		ins[keep->n] = keep->in[keep->n].in;
+	}
+	if (rc == 0) {
+		af_diag_init(d, paths[0]);
+		rc = af_read_captures(p, ins, n, o->reader, &o->read,
+				      o->info ? NULL : print_capture_warnings, NULL, d);
+	}
+	if (rc == 0 && average && n > 1) {
+		af_diag_init(d, paths[0]);
+		rc = af_profile_average(p, (unsigned)n, d);
+	}
+	free(ins);
+	return rc;
+}
+
+void af_run_release_inputs(struct af_run_inputs *keep)
+{
+	for (size_t i = 0; i < keep->n; i++)
+		af_input_release(&keep->in[i]);
+	free(keep->in);
+	keep->in = NULL;
+	keep->n = 0;
+}
+
 /* ---- the run ---- */
 
 int af_run_single(struct af_run_opts *o, struct af_diag *d)
 {
-	struct af_mapped *in = af_xcalloc(o->ninputs, sizeof *in);
-	struct af_input *ins = af_xcalloc(o->ninputs, sizeof *ins);
+	struct af_run_inputs keep;
 	struct af_profile p;
 	af_profile_init(&p);
-	size_t loaded = 0;
-	int rc = 0;
-	for (; loaded < o->ninputs && rc == 0; loaded++) {
-		af_diag_init(d, o->inputs[loaded]);
-		rc = af_input_load(&in[loaded], o->inputs[loaded], o->read.max_input, d);
-		ins[loaded] = in[loaded].in;
-	}
+	int rc = af_run_read(o, o->inputs, o->ninputs, o->average, &p, &keep, d);
 	if (rc == 0) {
-		af_diag_init(d, o->inputs[0]);
-		rc = af_read_inputs(&p, ins, o->ninputs, o->reader, &o->read, d);
-		if (rc == 0 && !o->info)
-			af_run_print_warnings(&p, o->inputs[0]);
 		char *app = NULL;
-		if (rc == 0 && !o->info && !o->report)
+		if (!o->info && !o->report)
 			rc = af_run_graph_begin(o, &p, &app, d);
 		if (rc == 0)
 			rc = produce(o, &p, d);
 		rc = af_run_graph_end(o, app, rc, d);
 	}
-	for (size_t i = 0; i < loaded; i++)
-		af_input_release(&in[i]);
-	free(in);
-	free(ins);
+	af_run_release_inputs(&keep);
 	af_profile_release(&p);
 	return rc;
 }

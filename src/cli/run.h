@@ -13,6 +13,7 @@
 #include "core/diag.h"
 #include "core/layout.h"
 #include "core/profile.h"
+#include "read/input.h"
 #include "core/report.h"
 #include "core/transform.h"
 #include "read/read.h"
@@ -44,6 +45,10 @@ struct af_run_opts {
 	const char *total;        /* --total, read once the decimals are known */
 	bool cp;                  /* --cp: colours kept in ./palette.map */
 	bool normalize;           /* --diff --normalize */
+	bool average;             /* --average: several captures' weights divided
+				     by their number */
+	size_t nbefore;           /* --diff: inputs[0..nbefore) are BEFORE, the
+				     rest AFTER (each side's captures averaged) */
 	struct af_read_opts read;
 	struct af_layout_opts layout;
 	struct af_render_opts render;
@@ -86,6 +91,21 @@ int af_run_graph_begin(struct af_run_opts *o, const struct af_profile *p, char *
  * af_run_graph_begin() made is freed. Returns rc, or -1 with diag set if
  * the map could not be written. */
 int af_run_graph_end(struct af_run_opts *o, char *app, int rc, struct af_diag *d);
+
+/* The inputs a read keeps mapped while its profile is used. */
+struct af_run_inputs {
+	struct af_mapped *in;
+	size_t n;
+};
+
+/* Load paths[0..n) and read them as one profile into p (read.h's
+ * af_read_captures: several captures merged, threads by name), each
+ * capture's warnings on stderr (not with --info); with average, weights
+ * divided by n. keep holds the inputs: af_run_release_inputs() it, whatever
+ * the result. Returns 0, or -1 with diag set. */
+int af_run_read(const struct af_run_opts *o, char *const *paths, size_t n, bool average,
+		struct af_profile *p, struct af_run_inputs *keep, struct af_diag *d);
+void af_run_release_inputs(struct af_run_inputs *keep);
 
 /* The whole run for one graph, report or --info of o's inputs into
  * o->output. Returns 0, or -1 with diag set. */

@@ -2,7 +2,7 @@
  *
  * One walk over the first run's selected subtree, paired with the second
  * run's nodes: thread and process nodes are paired by name (occurrence by
- * occurrence), every other node by name below its paired parent, created in
+ * occurrence, merge.h), every other node by name below its paired parent, created in
  * the second tree when missing. Then one walk over the merged subtree finds
  * the outermost nodes with before weight but no after weight and copies
  * each, below copies of its callers, into the removed band. No recursion:
@@ -10,8 +10,8 @@
  */
 #include "diff.h"
 #include "buf.h"
-#include "idmap.h"
 #include "layout.h"
+#include "merge.h"
 #include "output.h"
 #include "report.h"
 #include "util.h"
@@ -21,150 +21,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- decimals ---- */
-
-static int scale_tree(struct af_tree *t, unsigned by, struct af_diag *d)
-{
-	uint64_t f = 1;
-	for (unsigned i = 0; i < by; i++)
-		f *= 10;
-	for (size_t i = 0; i < t->nnodes; i++) {
-		if (t->nodes[i].self > UINT64_MAX / f)
-			return af_diag_error(d, "weights too large to compare with the other run's decimals");
-		t->nodes[i].self *= f;
-	}
-	return 0;
-}
-
 int af_diff_match_decimals(struct af_profile *before, struct af_profile *after,
 			   struct af_diag *d)
 {
-	if (before->decimals < after->decimals) {
-		if (scale_tree(&before->tree, after->decimals - before->decimals, d) < 0)
-			return -1;
-		before->decimals = after->decimals;
-	} else if (after->decimals < before->decimals) {
-		if (scale_tree(&after->tree, before->decimals - after->decimals, d) < 0)
-			return -1;
-		after->decimals = before->decimals;
-	}
-	return 0;
-}
-
-/* ---- pairing threads and processes by name ---- */
-
-#define UNMATCHED (AF_NONE - 1)
-
-
-/* The key a thread or process node is paired by: "p" name for a process,
- * "t" process-name \1 thread-name for a thread. Interned in `keys`. Calls
- * fn(ctx, node, key) for each such node of p that is drawn. */
-typedef void key_fn(void *ctx, uint32_t node, uint32_t key);
-
-static void each_key(const struct af_profile *p, const uint8_t *excl, struct af_tree *keys,
-		     key_fn *fn, void *ctx)
-{
-	struct af_buf b;
-	af_buf_init(&b);
-	struct af_idmap procs;   /* process node -> its index: no scan per thread */
-	af_idmap_init(&procs);
-	for (size_t i = 0; i < p->nprocesses; i++)
-		if (p->processes[i].node != AF_NONE)
-			af_idmap_put(&procs, p->processes[i].node, (uint32_t)i);
-	for (size_t i = 0; i < p->nprocesses; i++) {
-		uint32_t n = p->processes[i].node;
-		if (n == AF_NONE || (excl && excl[n]))
-			continue;
-		b.len = 0;
-		af_buf_putc(&b, 'p');
-		af_buf_puts(&b, p->processes[i].name);
-		fn(ctx, n, af_tree_intern(keys, b.data, b.len));
-	}
-	for (size_t i = 0; i < p->nthreads; i++) {
-		const struct af_thread *th = &p->threads[i];
-		if (th->node == AF_NONE || (excl && excl[th->node]))
-			continue;
-		b.len = 0;
-		af_buf_putc(&b, 't');
-		uint32_t k = th->process_node != AF_NONE ? af_idmap_get(&procs, th->process_node) : AF_NONE;
-		if (k != AF_NONE)
-			af_buf_puts(&b, p->processes[k].name);
-		af_buf_putc(&b, '\1');
-		af_buf_puts(&b, th->name);
-		fn(ctx, th->node, af_tree_intern(keys, b.data, b.len));
-	}
-	af_idmap_release(&procs);
-	af_buf_release(&b);
-}
-
-struct pairing {
-	uint32_t *map;             /* first-run node -> second-run node, UNMATCHED,
-				      or AF_NONE (not a thread or process) */
-	struct { uint32_t node, key; } *second;   /* second run's nodes in order */
-	size_t nsecond, cap_second;
-	/* the second run's nodes grouped by key, in order: those of key k are
-	 * by_key[start[k] .. start[k + 1]) */
-	uint32_t *by_key;
-	size_t *start, nkeys;
-	size_t *used;              /* key -> second-run nodes of it paired so far */
-};
-
-static void collect_second(void *ctx, uint32_t node, uint32_t key)
-{
-	struct pairing *pr = ctx;
-	af_grow(&pr->second, &pr->cap_second, pr->nsecond + 1, sizeof *pr->second);
-	pr->second[pr->nsecond].node = node;
-	pr->second[pr->nsecond++].key = key;
-}
-
-/* Group the second run's nodes by key (a counting sort, keeping their
- * order): pairing is then a lookup per node, where a scan of every
- * second-run node for each first-run one took 17 s at 256k threads. */
-static void group_second(struct pairing *pr, size_t nkeys)
-{
-	pr->nkeys = nkeys;
-	pr->start = af_xcalloc(nkeys + 1, sizeof *pr->start);
-	pr->used = af_xcalloc(nkeys + 1, sizeof *pr->used);
-	pr->by_key = af_xmalloc((pr->nsecond + 1) * sizeof *pr->by_key);
-	for (size_t i = 0; i < pr->nsecond; i++)
-		pr->start[pr->second[i].key + 1]++;
-	for (size_t k = 0; k < nkeys; k++)
-		pr->start[k + 1] += pr->start[k];
-	for (size_t i = 0; i < pr->nsecond; i++) {
-		uint32_t k = pr->second[i].key;
-		pr->by_key[pr->start[k] + pr->used[k]++] = pr->second[i].node;
-	}
-	memset(pr->used, 0, (nkeys + 1) * sizeof *pr->used);
-}
-
-/* The k-th first-run node of a key goes with the k-th second-run node of it. */
-static void pair_first(void *ctx, uint32_t node, uint32_t key)
-{
-	struct pairing *pr = ctx;
-	pr->map[node] = UNMATCHED;
-	if (key >= pr->nkeys)   /* a key the second run does not have */
-		return;
-	size_t k = pr->used[key]++;
-	if (pr->start[key] + k < pr->start[key + 1])
-		pr->map[node] = pr->by_key[pr->start[key] + k];
-}
-
-static uint32_t *pair_contexts(const struct af_profile *before, const uint8_t *excl1,
-			       const struct af_profile *after, const uint8_t *excl2)
-{
-	struct af_tree keys;
-	af_tree_init(&keys);
-	struct pairing pr = { .map = af_xmalloc(before->tree.nnodes * sizeof *pr.map) };
-	memset(pr.map, 0xff, before->tree.nnodes * sizeof *pr.map);
-	each_key(after, excl2, &keys, collect_second, &pr);
-	group_second(&pr, keys.nnames);
-	each_key(before, excl1, &keys, pair_first, &pr);
-	free(pr.second);
-	free(pr.by_key);
-	free(pr.start);
-	free(pr.used);
-	af_tree_release(&keys);
-	return pr.map;
+	return af_profile_match_decimals(before, after, d);
 }
 
 /* ---- merging ---- */
@@ -188,7 +48,7 @@ static int merge(struct af_tree *t2, uint32_t root2, const struct af_tree *t1, u
 			uint32_t name = af_tree_intern(t2, af_tree_name(t1, nd->name),
 						       af_tree_name_len(t1, nd->name));
 			uint32_t c2 = map[c] == AF_NONE ? af_tree_child(t2, p.second, name)
-				    : map[c] == UNMATCHED ? af_tree_add_child(t2, p.second, name) : map[c];
+				    : map[c] == AF_PAIR_UNMATCHED ? af_tree_add_child(t2, p.second, name) : map[c];
 			if (af_tree_before(t2, c2) > UINT64_MAX - nd->self) {
 				free(stack);
 				return -1;
@@ -381,7 +241,7 @@ int af_diff_merge(struct af_diff *df, struct af_profile *after, uint32_t root2,
 				     "is already a comparison");
 	if (before->tree.starts || t2->starts)
 		return af_diag_error(d, "--diff cannot draw flame charts");
-	uint32_t *map = pair_contexts(before, excl1, after, excl2);
+	uint32_t *map = af_profile_pair(before, excl1, after, excl2);
 	size_t n2 = t2->nnodes;
 	int rc = merge(t2, root2, &before->tree, root1, excl1, map);
 	free(map);

@@ -153,10 +153,22 @@ void af_plan_prepare_tree(struct af_tree *t)
 	af_tree_name_ranks(t);
 }
 
+/* "a.trace", or for several captures "a.trace + 2 more · 3 captures"
+ * ("average of 3 captures" when averaged) */
+static void inputs_named(struct af_buf *b, const char *input, const struct af_profile *p)
+{
+	af_buf_puts(b, af_base_name(input));
+	if (p->captures > 1)
+		af_buf_printf(b, " + %u more \xc2\xb7 %s%u captures", p->captures - 1,
+			      p->averaged ? "average of " : "", p->captures);
+}
+
 void af_default_subtitle(struct af_buf *b, const char *input, const struct af_profile *p)
 {
+	if (p->clock || p->measure || p->captures > 1)
+		inputs_named(b, input, p);
 	if (p->clock)
-		af_buf_printf(b, "%s \xc2\xb7 %s clock \xc2\xb7 %s", af_base_name(input), p->clock, p->unit);
+		af_buf_printf(b, " \xc2\xb7 %s clock \xc2\xb7 %s", p->clock, p->unit);
 	else if (p->measure)
-		af_buf_printf(b, "%s \xc2\xb7 %s", af_base_name(input), p->measure);
+		af_buf_printf(b, " \xc2\xb7 %s", p->measure);
 }

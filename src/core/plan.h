@@ -41,7 +41,9 @@ void af_plan_release(struct af_plan *pl);
 void af_plan_prepare_tree(struct af_tree *t);
 
 /* The default subtitle "file · clock · unit" of an input, "file · what is
- * measured" for a profile with no clock but a measure, else nothing. */
+ * measured" for a profile with no clock but a measure, else nothing; for
+ * several captures "file + N more · M captures" (or "average of M
+ * captures") before the clock or measure, or alone. */
 void af_default_subtitle(struct af_buf *b, const char *input, const struct af_profile *p);
 
 /* Append s reduced to [A-Za-z0-9._-]: every run of other bytes becomes one

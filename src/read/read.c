@@ -9,6 +9,7 @@
 #include "cursor.h"
 #include "inflate.h"
 #include "core/escape.h"
+#include "core/merge.h"
 #include "core/util.h"
 
 #include <errno.h>
@@ -305,8 +306,9 @@ static int append_folded(struct af_buf *all, uint64_t *lines, const struct af_in
 	if (rc == 0 && !r && plain.len)
 		r = af_detect(&plain, d);
 	if (rc == 0 && plain.len && r != &af_reader_folded)
-		rc = r ? af_diag_error(d, "several inputs make one graph only from folded stacks, "
-				       "and this is %s (use --per-thread DIR)", r->what) : -1;
+		rc = r ? af_diag_error(d, "several inputs make one graph only when they are of one "
+				       "format: this is %s, the first is folded stacks (or use "
+				       "--per-thread DIR)", r->what) : -1;
 	if (rc == 0) {
 		af_buf_add(all, plain.data, plain.len);
 		for (size_t i = 0; i < plain.len; i++)
@@ -347,5 +349,53 @@ int af_read_inputs(struct af_profile *p, const struct af_input *ins, size_t n,
 	}
 	af_buf_release(&all);
 	free(parts);
+	return rc;
+}
+
+/* ---- several captures merged ---- */
+
+/* Capture i of the first's format (first) read into q and merged into p. */
+static int add_capture(struct af_profile *p, const struct af_input *in, const struct af_reader *r,
+		       const struct af_reader *first, const struct af_read_opts *o,
+		       af_capture_fn *read_one, void *ctx, struct af_diag *d)
+{
+	struct af_profile q;
+	af_profile_init(&q);
+	af_diag_init(d, in->name);
+	int rc = af_read(&q, in, r, o, d);
+	if (rc == 0 && strcmp(q.format, first->name) != 0)
+		rc = af_diag_error(d, "several inputs make one graph only when they are of one "
+				   "format: this is %s, the first is %s (or use --per-thread DIR)",
+				   af_reader_named(q.format)->what, first->what);
+	if (rc == 0 && read_one)
+		read_one(ctx, &q, in->name);
+	if (rc == 0)
+		rc = af_profile_merge(p, &q, d);
+	af_profile_release(&q);
+	return rc;
+}
+
+int af_read_captures(struct af_profile *p, const struct af_input *ins, size_t n,
+		     const struct af_reader *r, const struct af_read_opts *o,
+		     af_capture_fn *read_one, void *ctx, struct af_diag *d)
+{
+	int rc = n > 1 && ins[0].len == 0 ? 0 : af_read(p, &ins[0], r, o, d);
+	if (n > 1 && (ins[0].len == 0 || (rc == 0 && p->format == af_reader_folded.name))) {
+		af_profile_release(p);   /* concatenated, as flamegraph.pl reads them */
+		af_profile_init(p);
+		rc = af_read_inputs(p, ins, n, r, o, d);
+		p->captures = (unsigned)n;
+		if (rc == 0 && read_one)
+			read_one(ctx, p, ins[0].name);
+		return rc;
+	}
+	if (rc == 0 && read_one)
+		read_one(ctx, p, ins[0].name);
+	if (rc == 0 && n > 1 && (o->info_only || o->timeline))
+		rc = af_diag_error(d, "%s takes one capture at a time (%zu given), or several of "
+				   "folded stacks", o->info_only ? "--info" : "--flamechart", n);
+	const struct af_reader *first = rc == 0 ? af_reader_named(p->format) : NULL;
+	for (size_t i = 1; i < n && rc == 0; i++)
+		rc = add_capture(p, &ins[i], r, first, o, read_one, ctx, d);
 	return rc;
 }

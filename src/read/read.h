@@ -169,10 +169,22 @@ bool af_encoding_is_utf8(const char *name);
 
 /* Read n inputs as one, as flamegraph.pl reads several files: each is
  * inflated and made UTF-8 on its own, and must hold folded stacks (other
- * formats cannot be concatenated: an error naming the file); their lines
+ * formats are not concatenated: an error naming the file); their lines
  * are then read in order as one file, messages naming the file and its own
  * line. n == 1 is af_read(). d's source is set to the file at fault. */
 int af_read_inputs(struct af_profile *p, const struct af_input *ins, size_t n,
 		   const struct af_reader *r, const struct af_read_opts *o, struct af_diag *d);
+
+/* Several captures read as one profile: folded stacks as af_read_inputs()
+ * reads them, any other format one capture at a time, each of the first's
+ * format, merged into p (core/merge.h: threads and processes by name,
+ * weights summed; p->captures says how many). read_one(ctx, q, name), if
+ * given, sees each capture's profile once it is read (for its warnings;
+ * folded stacks: once, the whole). n == 1 is af_read(). --info and
+ * --flamechart take one capture of a format other than folded stacks. */
+typedef void af_capture_fn(void *ctx, const struct af_profile *q, const char *name);
+int af_read_captures(struct af_profile *p, const struct af_input *ins, size_t n,
+		     const struct af_reader *r, const struct af_read_opts *o,
+		     af_capture_fn *read_one, void *ctx, struct af_diag *d);
 
 #endif
