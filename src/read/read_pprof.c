@@ -38,6 +38,10 @@ enum {
 	P_TIME = 9, P_DURATION = 10, P_PERIOD_TYPE = 11, P_PERIOD = 12, P_DEFAULT_TYPE = 14,
 };
 #define NO_STRING UINT64_MAX
+#define MULTI 0x80000000u       /* location(): an index into locs, not a frame */
+
+#define RESERVE_DIV 64          /* the path table: a node per 64 bytes of input */
+#define MAX_FRAMES 65536u       /* frames of one sample (Go stops at 512) */
 
 struct span { size_t off; size_t n; };
 struct vtype { uint64_t type, unit, at; };
@@ -50,6 +54,9 @@ struct loc { uint64_t mapping, address, at; uint32_t line, nlines, frame, nframe
 /* a thread root; name: its "thread" label, in the input */
 struct pthread_ { uint64_t key; uint32_t node; size_t index; };
 struct proc { uint64_t pid; uint32_t node; };
+
+/* a frame of the sample being folded: its name, path key (tree.h), node */
+struct frame { uint64_t key; uint32_t name, node; };
 
 /* the labels of one sample that say where it ran */
 struct where { uint64_t pid, tid; struct span name; bool has_pid, has_tid, has_name; };
@@ -69,7 +76,11 @@ struct pp {
 	uint32_t *loc_by_id; uint64_t nloc_by_id;   /* ids 1..n dense: a direct table */
 	uint64_t *line_fns; size_t nline_fns, cap_line_fns;
 	uint32_t *frames; size_t nframes, cap_frames;
-	uint64_t *stack; size_t cap_stack;          /* a sample's location ids */
+	uint64_t *stack; size_t cap_stack;          /* a sample's location ids, then indices */
+	uint64_t *values; size_t cap_values;        /* a sample's values */
+	uint32_t *names; size_t cap_names;          /* a sample's frames, root first */
+	struct frame *path; size_t cap_path, depth; /* the frames of the last sample folded */
+	uint32_t path_root;                         /* the node they are below */
 	struct pthread_ *threads; size_t nthreads, cap_threads;
 	struct proc *procs; size_t nprocs, cap_procs;
 	struct af_idmap thread_keys, proc_keys;
@@ -77,7 +88,7 @@ struct pp {
 	uint64_t default_type, period, time, duration;
 	struct vtype period_type;
 	size_t drawn;                               /* the sample type drawn */
-	uint64_t samples, folded, zero, negative, weight;
+	uint64_t samples, folded, zero, negative, weight, frames_total;
 	struct af_buf scratch;
 };
 
@@ -408,6 +419,21 @@ static void location_frames(struct pp *f, struct loc *l)
 	l->nframes = (uint32_t)(f->nframes - l->frame);
 }
 
+/* Every location's frames, and the table of dense location ids made
+ * what location() answers: a location of one frame (most) costs one load
+ * of a small table, not its record and its frames (cache misses at every
+ * frame of a large profile). */
+static void locate_all(struct pp *f)
+{
+	for (size_t k = 0; k < f->nlocs; k++)
+		location_frames(f, &f->locs[k]);
+	for (uint64_t id = 0; id < f->nloc_by_id; id++) {
+		uint32_t k = f->loc_by_id[id];
+		if (k != AF_NONE)
+			f->loc_by_id[id] = f->locs[k].nframes == 1 ? f->frames[f->locs[k].frame] : MULTI | k;
+	}
+}
+
 /* ---- where a sample ran ---- */
 
 static uint32_t process_node(struct pp *f, uint64_t pid)
@@ -539,35 +565,49 @@ static int read_label(struct pp *f, struct af_proto *m, struct where *w)
 	return 0;
 }
 
-/* A repeated varint field, packed or not: its values go to add(). */
-static int each_varint(struct pp *f, const struct af_proto_field *x, void (*add)(struct pp *, struct sample *, uint64_t),
-		       struct sample *s)
+/* Packed varints: decoded into dst (room for len values: no value is
+ * shorter than a byte); their count, or SIZE_MAX when one is cut short or
+ * longer than ten bytes. Most ids and values fit a byte or two: no call,
+ * no bounds check per byte beyond the end's. */
+static size_t unpack(const uint8_t *p, size_t len, uint64_t *dst)
 {
+	const uint8_t *e = p + len;
+	size_t n = 0;
+	while (p < e) {
+		uint64_t v = *p++;
+		if (v >= 0x80) {
+			v &= 0x7f;
+			for (unsigned shift = 7;; shift += 7) {
+				if (p == e || shift > 63)
+					return SIZE_MAX;
+				uint8_t b = *p++;
+				v |= (uint64_t)(b & 0x7f) << shift;
+				if (!(b & 0x80))
+					break;
+			}
+		}
+		dst[n++] = v;
+	}
+	return n;
+}
+
+/* A repeated varint field, packed or not, appended to (*v)[*n...]. */
+static int repeated(struct pp *f, const struct af_proto_field *x, uint64_t **v, size_t *cap, size_t *n)
+{
+	int rc = 0;
 	if (x->wire == AF_WIRE_VARINT) {
-		add(f, s, x->u);
+		af_grow(v, cap, *n + 1, sizeof **v);
+		(*v)[(*n)++] = x->u;
 		return 0;
 	}
-	int rc = 0;
 	if (!wire_is(f, x, AF_WIRE_LEN, &rc))
 		return -1;
-	struct af_cursor c = { x->data, x->len, 0 };
-	uint64_t v;
-	bool broken = false;
-	while (af_proto_packed_next(&c, &v, &broken))
-		add(f, s, v);
-	return broken ? bad(f, x->offset, "packed varints cut short") : 0;
-}
-
-static void add_location(struct pp *f, struct sample *s, uint64_t id)
-{
-	af_grow(&f->stack, &f->cap_stack, s->nlocs + 1, sizeof *f->stack);
-	f->stack[s->nlocs++] = id;
-}
-
-static void add_value(struct pp *f, struct sample *s, uint64_t v)
-{
-	if (s->nvalues++ == f->drawn)
-		s->value = af_proto_int64(v);
+	af_grow(v, cap, *n + x->len, sizeof **v);
+	size_t k = unpack(x->data, x->len, *v + *n);
+	if (k == SIZE_MAX)
+		return bad(f, x->offset, "packed varints cut short");
+	*n += k;
+	return 0;
 }
 
 /* Sample: location_id 1, value 2, label 3. */
@@ -578,9 +618,9 @@ static int parse_sample(struct pp *f, struct af_proto *m, struct sample *s)
 	*s = (struct sample){ 0 };
 	while ((rc = af_proto_next(m, &x)) > 0) {
 		if (x.num == 1) {
-			rc = each_varint(f, &x, add_location, s);
+			rc = repeated(f, &x, &f->stack, &f->cap_stack, &s->nlocs);
 		} else if (x.num == 2) {
-			rc = each_varint(f, &x, add_value, s);
+			rc = repeated(f, &x, &f->values, &f->cap_values, &s->nvalues);
 		} else if (x.num == 3 && wire_is(f, &x, AF_WIRE_LEN, &rc)) {
 			struct af_proto label;
 			af_proto_sub(m, &x, &label);
@@ -594,21 +634,60 @@ static int parse_sample(struct pp *f, struct af_proto *m, struct sample *s)
 	if (s->nvalues != f->ntypes)
 		return af_diag_offset(f->d, m->base, "malformed pprof profile: a sample has %zu values for %zu sample types",
 				      s->nvalues, f->ntypes);
+	s->value = af_proto_int64(f->values[f->drawn]);
 	return 0;
 }
 
-static struct loc *location(struct pp *f, uint64_t id)
+/* What location id is, from the table index_tables made: its one frame's
+ * name, or MULTI | its index for one with several frames; AF_NONE if the
+ * profile has none. */
+static uint32_t location(const struct pp *f, uint64_t id)
 {
-	uint32_t k = id < f->nloc_by_id ? f->loc_by_id[id] : af_idmap_get(&f->loc_ids, id);
-	if (k == AF_NONE)
-		return NULL;
-	struct loc *l = &f->locs[k];
-	if (!l->nframes)
-		location_frames(f, l);
-	return l;
+	if (id < f->nloc_by_id)
+		return f->loc_by_id[id];
+	uint32_t k = af_idmap_get(&f->loc_ids, id);
+	return k == AF_NONE ? AF_NONE : f->locs[k].nframes == 1 ? f->frames[f->locs[k].frame] : MULTI | k;
 }
 
-/* Fold one sample: its locations from the last (the root) to the first. */
+/* The key of the frames right below node (a root, a thread or a process
+ * made by af_tree_add_child): keyed by the node, so no two threads share
+ * their frames' keys. */
+static uint64_t root_key(uint32_t node)
+{
+	return node == AF_ROOT ? AF_PATH_ROOT_KEY
+			       : af_tree_path_key(AF_PATH_ROOT_KEY, af_hash_keyed_bytes(&node, sizeof node));
+}
+
+/* Fold n frames (root first) below root; returns the leaf's node. Frames
+ * the sample folded before had from the same root keep their nodes; the
+ * others' path keys are worked
+ * out and their slots prefetched before the first is looked up, so one
+ * stack's probes wait for memory together (the tree's table is far larger
+ * than the caches). */
+static uint32_t fold_frames(struct pp *f, uint32_t root, const uint32_t *names, size_t n)
+{
+	struct af_tree *t = &f->p->tree;
+	size_t same = 0;
+	if (root == f->path_root)
+		while (same < n && same < f->depth && f->path[same].name == names[same])
+			same++;
+	af_grow(&f->path, &f->cap_path, n, sizeof *f->path);
+	uint64_t key = same ? f->path[same - 1].key : root_key(root);
+	for (size_t i = same; i < n; i++) {
+		f->path[i].name = names[i];
+		f->path[i].key = key = af_tree_path_key(key, af_tree_name_key(t, names[i]));
+		af_tree_path_prefetch(t, key);
+	}
+	uint32_t node = same ? f->path[same - 1].node : root;
+	for (size_t i = same; i < n; i++)
+		f->path[i].node = node = af_tree_key_child(t, node, f->path[i].key, f->path[i].name);
+	f->depth = n;
+	f->path_root = root;
+	return node;
+}
+
+/* Fold one sample: its locations from the last (the root) to the first,
+ * each location's frames root-most first. */
 static int fold_sample(struct pp *f, struct af_proto *m)
 {
 	struct sample s;
@@ -616,10 +695,15 @@ static int fold_sample(struct pp *f, struct af_proto *m)
 	if (parse_sample(f, m, &s) < 0)
 		return -1;
 	f->samples++;
-	for (size_t i = 0; i < s.nlocs; i++)   /* pprof refuses a sample naming no location */
-		if (!location(f, f->stack[i]))
+	size_t n = 0;
+	for (size_t i = 0; i < s.nlocs; i++) {   /* pprof refuses a sample naming no location */
+		uint32_t v = location(f, f->stack[i]);
+		if (v == AF_NONE)
 			return af_diag_offset(f->d, at, "malformed pprof profile: a sample names location %" PRIu64
 					      ", which the profile does not have", f->stack[i]);
+		f->stack[i] = v;
+		n += v & MULTI ? f->locs[v & ~MULTI].nframes : 1;
+	}
 	if (s.value <= 0) {
 		f->zero += s.value == 0;
 		f->negative += s.value < 0;
@@ -628,16 +712,27 @@ static int fold_sample(struct pp *f, struct af_proto *m)
 	uint64_t w = (uint64_t)s.value;
 	if (w > UINT64_MAX - f->weight)
 		return af_diag_offset(f->d, at, "the sample values add up past 2^64");
+	/* a few bytes of ids may name locations of many lines: bounded, so
+	 * the work stays linear in the file */
+	f->frames_total += n;
+	if (n > MAX_FRAMES || f->frames_total > 64 * (uint64_t)f->len + (1u << 20))
+		return af_diag_offset(f->d, at, "malformed pprof profile: a sample of %zu frames, or the samples' "
+				      "stacks far larger than the file", n);
 	f->weight += w;
 	f->folded++;
-	struct af_tree *t = &f->p->tree;
-	uint32_t node = thread_node(f, &s.w);
+	af_grow(&f->names, &f->cap_names, n, sizeof *f->names);
+	n = 0;
 	for (size_t i = s.nlocs; i-- > 0;) {
-		struct loc *l = location(f, f->stack[i]);
+		uint32_t v = (uint32_t)f->stack[i];
+		if (!(v & MULTI)) {
+			f->names[n++] = v;
+			continue;
+		}
+		const struct loc *l = &f->locs[v & ~MULTI];
 		for (uint32_t j = 0; j < l->nframes; j++)
-			node = af_tree_child(t, node, f->frames[l->frame + j]);
+			f->names[n++] = f->frames[l->frame + j];
 	}
-	af_tree_add_self(t, node, w);
+	af_tree_add_self(&f->p->tree, fold_frames(f, thread_node(f, &s.w), f->names, n), w);
 	return 0;
 }
 
@@ -778,6 +873,9 @@ static void pp_release(struct pp *f)
 	free(f->line_fns);
 	free(f->frames);
 	free(f->stack);
+	free(f->values);
+	free(f->names);
+	free(f->path);
 	free(f->threads);
 	free(f->procs);
 	af_idmap_release(&f->map_ids);
@@ -791,12 +889,15 @@ static void pp_release(struct pp *f)
 static int read_pprof(struct af_profile *p, const struct af_input *in, const struct af_read_opts *o,
 		      struct af_diag *d)
 {
-	struct pp f = { .p = p, .d = d, .o = o, .data = in->data, .len = in->len };
+	struct pp f = { .p = p, .d = d, .o = o, .data = in->data, .len = in->len, .path_root = AF_NONE };
 	if (o->window)
 		return af_diag_error(d, "--from and --to need a method trace: a pprof profile's samples have no times");
 	int rc = -1;
 	if (walk(&f, 0) == 0 && check_strings(&f) == 0 && check_lines(&f) == 0 && pick_type(&f) == 0) {
 		index_tables(&f);
+		locate_all(&f);
+		/* an overestimate costs address space: only pages touched are made */
+		af_tree_path_reserve(&p->tree, in->len / RESERVE_DIV);
 		if (walk(&f, 1) == 0) {
 			name_processes(&f);
 			set_unit(&f);

@@ -69,6 +69,12 @@ int af_write_folded(struct af_tree *t, uint32_t root, const uint8_t *excluded,
 		    unsigned decimals, struct af_sink *out);
 int af_write_tree(struct af_tree *t, uint32_t root, const uint8_t *excluded,
 		  unsigned decimals, struct af_sink *out);
+/* pprof (render_pprof.c): every stack of the folded output as a sample of
+ * a Profile protobuf with one sample type named for unit (the profile's:
+ * "µs" written as nanoseconds, "ns", "samples", "bytes", ...), gzip'd or
+ * not. Weights with decimals are refused (pprof's values are integers). */
+int af_write_pprof(struct af_tree *t, uint32_t root, const uint8_t *excluded, unsigned decimals,
+		   const char *unit, bool gzip, struct af_sink *out, struct af_diag *d);
 
 /* ---- the output table ---- */
 

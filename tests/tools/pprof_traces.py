@@ -1,15 +1,18 @@
 #!/usr/bin/env python3
-"""pprof_traces.py TRACES[.gz] FOLDED: compare aflame-render's folded stacks
+"""pprof_traces.py [--exact] [--scale N] TRACES[.gz] FOLDED: compare aflame-render's folded stacks
 of a pprof profile with what `go tool pprof -traces -unit=ns|B` printed for
 it (the reference, kept beside the profile). The traces are turned into
 folded stacks: frames root first, " (inline)" dropped, samples of value 0
-or below dropped (aflame-render leaves negative ones out), identical stacks
-summed; the labels tid/thread_id, thread/thread_name and pid/process_id
+or below dropped (aflame-render leaves negative ones out; and its leaves of weight 0, which
+are no sample), identical stacks summed; the labels tid/thread_id, thread/thread_name and pid/process_id
 become the roots aflame-render draws ("name (tid)" below "main thread's
 name (pid)"). aflame-render's unsymbolized frames "file+0xoffset" are
 compared as pprof prints them at function granularity, "[file]" (and
 "[unknown]+0x..." as "<unknown>"); control characters in names as '?'.
-Prints the agreement; exits 1 unless every stack and weight agree."""
+--exact compares names as they are (a profile aflame-render wrote, whose
+functions are its frame names); --scale N multiplies aflame-render's weights
+(µs written as nanoseconds: 1000). Prints the agreement; exits 1 unless
+every stack and weight agree."""
 import collections, gzip, re, sys
 
 
@@ -59,15 +62,22 @@ def ours_frame(fr):
     return '<unknown>' if m.group(1) == '[unknown]' else '[' + m.group(1) + ']'
 
 
-def ours(path):
+def ours(path, exact, scale):
     out = collections.Counter()
     for line in open(path, encoding='utf-8', errors='replace'):
         stack, _, v = line.rstrip('\n').rpartition(' ')
-        out[';'.join(ours_frame(f) for f in stack.split(';'))] += int(v)
+        if not exact:
+            stack = ';'.join(ours_frame(f) for f in stack.split(';'))
+        if int(v):   # a leaf of weight 0 is no sample
+            out[stack] += int(v) * scale
     return out
 
 
-ref, got = traces(sys.argv[1]), ours(sys.argv[2])
+args = sys.argv[1:]
+exact = '--exact' in args
+scale = int(args[args.index('--scale') + 1]) if '--scale' in args else 1
+files = [a for i, a in enumerate(args) if not a.startswith('--') and (i == 0 or args[i - 1] != '--scale')]
+ref, got = traces(files[0]), ours(files[1], exact, scale)
 keys = set(ref) | set(got)
 same = [k for k in keys if ref.get(k) == got.get(k)]
 print('stacks: %d of %d equal; weight: ours %d, go tool pprof %d' %

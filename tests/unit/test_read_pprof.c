@@ -8,6 +8,8 @@
 #include "harness.h"
 #include "support.h"
 #include "core/pbwrite.h"
+#include "read/proto.h"
+#include "render/render.h"
 
 #include <stdlib.h>
 
@@ -257,5 +259,121 @@ void test_pprof_detection(void)
 	af_pb_close(&b, m);
 	in = (struct af_input){ .data = (const uint8_t *)b.data, .len = b.len, .name = "t" };
 	OK(af_detect(&in, &d) == &af_reader_perfetto);
+	af_buf_release(&b);
+}
+
+/* ---- the pprof back end ---- */
+
+/* write the tree of res as pprof (plain), into *out */
+static int write_pprof(struct read_result *res, const uint8_t *excluded, uint32_t root, struct af_buf *out,
+		       char *err, size_t errlen)
+{
+	struct af_sink s;
+	struct af_diag d;
+	af_diag_init(&d, "out.pb");
+	af_buf_init(out);
+	af_sink_init(&s, af_write_buf, out);
+	int rc = af_write_pprof(&res->p.tree, root, excluded, res->p.decimals, res->p.unit, false, &s, &d);
+	af_sink_finish(&s);
+	if (rc < 0)
+		af_diag_format(&d, err, errlen);
+	return rc;
+}
+
+/* What the back end writes, this reader reads back as the same stacks and
+ * weights (thread roots as frames); µs become nanoseconds (times 1000);
+ * an excluded thread and the part above root are left out; weights with
+ * decimals are refused; leaves of weight 0 are no samples. */
+void test_pprof_write_round_trip(void)
+{
+	static const char folded[] = "main;a;b 3\nmain;c 2\nother;x 5\nmain;z 0\n";
+	struct read_result in, back;
+	struct af_buf pb;
+	char err[200];
+	read_input(&in, folded, sizeof folded - 1, "t.folded", NULL, NULL);
+	INT_EQ(write_pprof(&in, NULL, AF_ROOT, &pb, err, sizeof err), 0);
+	read_input(&back, pb.data, pb.len, "out.pb", NULL, NULL);
+	STR_EQ(back.p.format, "pprof");
+	STR_EQ(back.folded, "main;a;b 3\nmain;c 2\nother;x 5\n");
+	STR_EQ(back.p.unit, "samples");
+	read_result_release(&back);
+	af_buf_release(&pb);
+	/* other excluded, and from main down */
+	struct af_tree *t = &in.p.tree;
+	uint8_t *excluded = calloc(t->nnodes, 1);
+	uint32_t main_node = t->nodes[AF_ROOT].first_child, other = AF_NONE;
+	for (uint32_t c = t->nodes[AF_ROOT].first_child; c != AF_NONE; c = t->nodes[c].next_sibling)
+		if (strcmp(af_tree_name(t, t->nodes[c].name), "other") == 0)
+			other = c;
+		else
+			main_node = c;
+	excluded[other] = 1;
+	INT_EQ(write_pprof(&in, excluded, AF_ROOT, &pb, err, sizeof err), 0);
+	read_input(&back, pb.data, pb.len, "out.pb", NULL, NULL);
+	STR_EQ(back.folded, "main;a;b 3\nmain;c 2\n");
+	read_result_release(&back);
+	af_buf_release(&pb);
+	INT_EQ(write_pprof(&in, NULL, main_node, &pb, err, sizeof err), 0);
+	read_input(&back, pb.data, pb.len, "out.pb", NULL, NULL);
+	STR_EQ(back.folded, "a;b 3\nc 2\n");
+	read_result_release(&back);
+	af_buf_release(&pb);
+	free(excluded);
+	/* µs as nanoseconds */
+	in.p.unit = "\xc2\xb5s";
+	INT_EQ(write_pprof(&in, NULL, AF_ROOT, &pb, err, sizeof err), 0);
+	read_input(&back, pb.data, pb.len, "out.pb", NULL, NULL);
+	STR_EQ(back.folded, "main;a;b 3000\nmain;c 2000\nother;x 5000\n");
+	STR_EQ(back.p.unit, "ns");
+	read_result_release(&back);
+	af_buf_release(&pb);
+	read_result_release(&in);
+	/* decimals */
+	read_input(&in, "a 0.5\n", 6, "t.folded", NULL, NULL);
+	INT_EQ(write_pprof(&in, NULL, AF_ROOT, &pb, err, sizeof err), -1);
+	STR_EQ(err, "out.pb: pprof values are integers, and these weights have 1 decimal (folded counts such as 0.5)");
+	af_buf_release(&pb);
+	read_result_release(&in);
+}
+
+/* A nested message longer than 127 bytes gets a longer length in front of
+ * it on closing (the message moved), inside another; packed varints of
+ * every width. */
+void test_pbwrite_lengths(void)
+{
+	struct af_buf b;
+	af_buf_init(&b);
+	size_t outer = af_pb_open(&b, 1), inner = af_pb_open(&b, 2);
+	char big[300];
+	memset(big, 'x', sizeof big);
+	af_pb_bytes(&b, 3, big, sizeof big);
+	af_pb_close(&b, inner);
+	uint64_t v[] = { 0, 127, 128, 16384, UINT64_MAX };
+	af_pb_packed(&b, 4, v, 5);
+	af_pb_close(&b, outer);
+	struct af_proto m, in, in2;
+	struct af_proto_field f;
+	af_proto_init(&m, (const uint8_t *)b.data, b.len, 0);
+	INT_EQ(af_proto_next(&m, &f), 1);
+	INT_EQ(f.num, 1);
+	INT_EQ(f.len, b.len - 3);                /* tag + a two-byte length */
+	af_proto_sub(&m, &f, &in);
+	INT_EQ(af_proto_next(&in, &f), 1);
+	INT_EQ(f.num, 2);
+	af_proto_sub(&in, &f, &in2);
+	INT_EQ(af_proto_next(&in2, &f), 1);
+	INT_EQ(f.len, 300);
+	OK(f.len == 300 && f.data[0] == 'x' && f.data[299] == 'x');
+	INT_EQ(af_proto_next(&in, &f), 1);
+	INT_EQ(f.num, 4);
+	struct af_cursor c = { f.data, f.len, 0 };
+	uint64_t x = 1;
+	bool broken = false;
+	for (int i = 0; i < 5; i++) {
+		OK(af_proto_packed_next(&c, &x, &broken));
+		OK(x == v[i]);
+	}
+	OK(!af_proto_packed_next(&c, &x, &broken) && !broken);
+	INT_EQ(af_proto_next(&m, &f), 0);
 	af_buf_release(&b);
 }

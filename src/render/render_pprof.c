@@ -1,0 +1,194 @@
+/* render_pprof.c: the call tree as a pprof profile (google/pprof's
+ * profile.proto, Apache-2.0), gzip'd as `go tool pprof`, Pyroscope and
+ * Parca take it, so a flame graph's stacks can go into the profiling
+ * systems a team already runs.
+ *
+ * Every frame with self weight is one sample whose locations are its
+ * stack, leaf first: the stacks and weights of the folded output, thread
+ * and process roots included (as frames: a pprof reader shows the same
+ * stacks). A distinct frame name is one function, and one location with
+ * one line of it, all three numbered alike. One sample type, named for the
+ * input's unit: µs are written as nanoseconds (times 1000), so pprof shows
+ * times as times; samples, events and allocations as counts, bytes as
+ * bytes. pprof's values are integers: weights with decimals (folded
+ * counts such as 0.5) are refused. */
+#include "render.h"
+#include "core/pbwrite.h"
+#include "core/util.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+/* the sample type for a unit, and what a weight is multiplied by */
+struct ptype { const char *type, *unit; uint64_t scale; };
+
+static struct ptype sample_type(const char *unit)
+{
+	static const struct { const char *ours; struct ptype t; } types[] = {
+		{ "\xc2\xb5s", { "time", "nanoseconds", 1000 } },
+		{ "ns", { "time", "nanoseconds", 1 } },
+		{ "ms", { "time", "milliseconds", 1 } },
+		{ "s", { "time", "seconds", 1 } },
+		{ "bytes", { "space", "bytes", 1 } },
+		{ "allocations", { "objects", "count", 1 } },
+		{ "events", { "events", "count", 1 } },
+	};
+	for (size_t i = 0; unit && i < sizeof types / sizeof *types; i++)
+		if (strcmp(unit, types[i].ours) == 0)
+			return types[i].t;
+	return (struct ptype){ "samples", "count", 1 };
+}
+
+struct pw {
+	struct af_tree *t;
+	const uint8_t *excluded;
+	struct af_buf b;
+	uint32_t *fid;                   /* name id -> function id (0: none yet) */
+	uint32_t *names;                 /* function id - 1 -> name id */
+	uint32_t nfns;
+	uint64_t *path, *leaf_first;     /* function ids by depth, and a sample's reversed */
+	size_t cap_path, cap_leaf;
+	uint64_t scale, total;
+};
+
+static uint32_t function_of(struct pw *w, uint32_t name)
+{
+	if (!w->fid[name]) {
+		w->names[w->nfns] = name;
+		w->fid[name] = ++w->nfns;
+	}
+	return w->fid[name];
+}
+
+/* One sample: the stack path[0..depth] (root first) weighing self. */
+static int write_sample(struct pw *w, size_t depth, uint64_t self, struct af_diag *d)
+{
+	uint64_t v = self * w->scale;
+	if (self > (uint64_t)INT64_MAX / w->scale || v > (uint64_t)INT64_MAX - w->total)
+		return af_diag_error(d, "the weights add up past what a pprof value holds (2^63 - 1)");
+	w->total += v;
+	af_grow(&w->leaf_first, &w->cap_leaf, depth + 1, sizeof *w->leaf_first);
+	for (size_t i = 0; i <= depth; i++)
+		w->leaf_first[i] = w->path[depth - i];
+	size_t m = af_pb_open(&w->b, 2);
+	af_pb_packed(&w->b, 1, w->leaf_first, depth + 1);
+	af_pb_uint(&w->b, 2, v);
+	af_pb_close(&w->b, m);
+	return 0;
+}
+
+/* Every frame below root (not excluded) with self weight, depth first. */
+struct visit { uint32_t node; size_t depth; };
+
+static int write_samples(struct pw *w, uint32_t root, struct af_diag *d)
+{
+	struct visit *stack = NULL;
+	size_t n = 0, cap = 0;
+	int rc = 0;
+	for (uint32_t c = w->t->nodes[root].first_child; c != AF_NONE; c = w->t->nodes[c].next_sibling) {
+		af_grow(&stack, &cap, n + 1, sizeof *stack);
+		stack[n++] = (struct visit){ c, 0 };
+	}
+	while (n && rc == 0) {
+		struct visit v = stack[--n];
+		const struct af_node *nd = &w->t->nodes[v.node];
+		if (w->excluded && w->excluded[v.node])
+			continue;
+		af_grow(&w->path, &w->cap_path, v.depth + 1, sizeof *w->path);
+		w->path[v.depth] = function_of(w, nd->name);
+		if (nd->self)
+			rc = write_sample(w, v.depth, nd->self, d);
+		for (uint32_t c = nd->first_child; c != AF_NONE; c = w->t->nodes[c].next_sibling) {
+			af_grow(&stack, &cap, n + 1, sizeof *stack);
+			stack[n++] = (struct visit){ c, v.depth + 1 };
+		}
+	}
+	free(stack);
+	return rc;
+}
+
+/* Functions, their locations (one line each) and the string table:
+ * "", the sample type's two strings, then each function's name. */
+static void write_tables(struct pw *w, struct ptype pt)
+{
+	for (uint32_t k = 1; k <= w->nfns; k++) {
+		size_t loc = af_pb_open(&w->b, 4);
+		af_pb_uint(&w->b, 1, k);
+		size_t line = af_pb_open(&w->b, 4);
+		af_pb_uint(&w->b, 1, k);
+		af_pb_close(&w->b, line);
+		af_pb_close(&w->b, loc);
+	}
+	for (uint32_t k = 1; k <= w->nfns; k++) {
+		size_t fn = af_pb_open(&w->b, 5);
+		af_pb_uint(&w->b, 1, k);
+		af_pb_uint(&w->b, 2, (uint64_t)k + 2);
+		af_pb_close(&w->b, fn);
+	}
+	af_pb_bytes(&w->b, 6, "", 0);
+	af_pb_str(&w->b, 6, pt.type);
+	af_pb_str(&w->b, 6, pt.unit);
+	for (uint32_t k = 0; k < w->nfns; k++) {
+		uint32_t name = w->names[k];
+		af_pb_bytes(&w->b, 6, af_tree_name(w->t, name), af_tree_name_len(w->t, name));
+	}
+}
+
+/* data gzip'd into out: level 1, as the profile is written once and read
+ * by programs (level 6 took several times longer for a tenth less) */
+static int gzip_to(const struct af_buf *b, struct af_sink *out, struct af_diag *d)
+{
+	z_stream z = { 0 };
+	if (deflateInit2(&z, 1, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
+		return af_diag_error(d, "cannot start the gzip compressor");
+	uint8_t chunk[1 << 16];
+	z.next_in = (Bytef *)(uintptr_t)b->data;
+	z.avail_in = 0;
+	size_t left = b->len;
+	int zr;
+	do {
+		if (z.avail_in == 0 && left) {
+			z.avail_in = left > (1u << 30) ? 1u << 30 : (uInt)left;
+			left -= z.avail_in;
+		}
+		z.next_out = chunk;
+		z.avail_out = sizeof chunk;
+		zr = deflate(&z, left || z.avail_in ? Z_NO_FLUSH : Z_FINISH);
+		af_sink_write(out, chunk, sizeof chunk - z.avail_out);
+	} while (zr == Z_OK || (zr == Z_BUF_ERROR && z.avail_out == 0));
+	deflateEnd(&z);
+	return zr == Z_STREAM_END ? 0 : af_diag_error(d, "gzip compression failed");
+}
+
+int af_write_pprof(struct af_tree *t, uint32_t root, const uint8_t *excluded, unsigned decimals,
+		   const char *unit, bool gzip, struct af_sink *out, struct af_diag *d)
+{
+	if (decimals)
+		return af_diag_error(d, "pprof values are integers, and these weights have %u decimal%s "
+				     "(folded counts such as 0.5)", decimals, decimals > 1 ? "s" : "");
+	struct ptype pt = sample_type(unit);
+	struct pw w = { .t = t, .excluded = excluded, .scale = pt.scale };
+	af_buf_init(&w.b);
+	w.fid = af_xcalloc(t->nnames ? t->nnames : 1, sizeof *w.fid);
+	w.names = af_xcalloc(t->nnames ? t->nnames : 1, sizeof *w.names);
+	size_t m = af_pb_open(&w.b, 1);
+	af_pb_uint(&w.b, 1, 1);
+	af_pb_uint(&w.b, 2, 2);
+	af_pb_close(&w.b, m);
+	int rc = write_samples(&w, root, d);
+	if (rc == 0) {
+		write_tables(&w, pt);
+		if (gzip)
+			rc = gzip_to(&w.b, out, d);
+		else
+			af_sink_write(out, w.b.data, w.b.len);
+	}
+	af_buf_release(&w.b);
+	free(w.fid);
+	free(w.names);
+	free(w.path);
+	free(w.leaf_first);
+	return rc < 0 ? -1 : out->error ? -1 : 0;
+}
