@@ -5,6 +5,7 @@
 #include "run.h"
 #include "core/buf.h"
 #include "core/diff.h"
+#include "core/dumpsize.h"
 #include "core/layout.h"
 #include "core/output.h"
 #include "core/report.h"
@@ -187,6 +188,11 @@ static int compare_graph(struct af_run_opts *o, struct run *r, struct af_diag *d
 		diff_titles(o, r, &subtitle);
 		rc = af_run_graph_begin(o, p, &app, d);
 	}
+	/* two-count folded stacks repeat callers: measured before a byte is written */
+	uint64_t size = rc == 0 && o->format == AF_OUT_FOLDED && o->render.max_output
+		? af_folded_size(&p->tree, root, df.excluded, df.band, p->decimals, true) : 0;
+	if (size > o->render.max_output)
+		rc = af_output_too_large(d, "folded", size, o->render.max_output);
 	struct af_output out;
 	if (rc == 0 && (rc = af_output_open(&out, o->output, d)) == 0) {
 		if (o->format == AF_OUT_FOLDED)

@@ -218,11 +218,10 @@ static void set_encoding(struct af_cli *o, const struct af_option *opt, const ch
 	o->run.read.encoding = arg;
 }
 
-/* --max-input-size: bytes, or a whole number with K, M or G (powers of 1024),
- * as serve's --max-upload takes them. */
-static void set_max_input(struct af_cli *o, const struct af_option *opt, const char *s)
+/* --max-input-size, --max-output-size: bytes, or a whole number with K, M or
+ * G (powers of 1024), as serve's --max-upload takes them. */
+static uint64_t parse_size(const char *name, const char *s)
 {
-	(void)opt;
 	char *end = (char *)s;
 	errno = 0;
 	unsigned long long v = s[0] >= '0' && s[0] <= '9' ? strtoull(s, &end, 10) : 0;
@@ -232,9 +231,21 @@ static void set_max_input(struct af_cli *o, const struct af_option *opt, const c
 		end++;
 	}
 	if (errno || end == s || *end || v == 0 || v > (UINT64_MAX >> shift))
-		af_usage_error("invalid --max-input-size '%s' (expected a whole number of bytes from 1, "
-			       "or with K, M or G)", s);
-	o->run.read.max_input = (uint64_t)v << shift;
+		af_usage_error("invalid --%s '%s' (expected a whole number of bytes from 1, "
+			       "or with K, M or G)", name, s);
+	return (uint64_t)v << shift;
+}
+
+static void set_max_input(struct af_cli *o, const struct af_option *opt, const char *s)
+{
+	(void)opt;
+	o->run.read.max_input = parse_size("max-input-size", s);
+}
+
+static void set_max_output(struct af_cli *o, const struct af_option *opt, const char *s)
+{
+	(void)opt;
+	o->run.render.max_output = parse_size("max-output-size", s);
 }
 
 static void print_help(struct af_cli *o, const struct af_option *opt, const char *arg)
@@ -552,6 +563,10 @@ const struct af_option af_options[] = {
 	  "refuse an input longer than SIZE bytes, or with\n"
 	  "K, M or G (default: 8G; stdin, pipes, devices too)",
 	  CALL(set_max_input) },
+	{ "max-output-size", 0, "SIZE",
+	  "refuse a folded or tree output (whose lines repeat\n"
+	  "callers) of more than SIZE bytes (default: 2G)",
+	  CALL(set_max_output) },
 	{ "no-js", 0, NULL,
 	  "interactive SVG without its script (for tests)",
 	  TRUE(run.render.no_js) },

@@ -1,6 +1,7 @@
 /* render.c: defaults shared by the back ends, the table of output formats
  * and the choice of a back end for one. */
 #include "render.h"
+#include "core/dumpsize.h"
 #include "legend.h"
 #include "core/escape.h"
 #include "core/report.h"
@@ -20,6 +21,7 @@ void af_render_opts_default(struct af_render_opts *o)
 	o->bg_top = 0xeeeeee;
 	o->bg_bottom = 0xeeeeb0;
 	o->scale = 1;
+	o->max_output = AF_OUTPUT_MAX_DEFAULT;
 }
 
 static int to_buf(void *ctx, const void *data, size_t len)

@@ -34,9 +34,18 @@ struct af_render_opts {
 	struct af_text *text;    /* cairo: this thread's fonts (fonts.h); NULL: make one */
 	const struct af_nameattr *nameattr; /* interactive SVG: attributes or
 				    links by frame name (--nameattr); NULL: none */
+	uint64_t max_output;     /* folded and tree dumps (whose lines repeat
+				    callers or indent by depth): refuse one longer
+				    than this many bytes, before writing (0: no
+				    limit; default AF_OUTPUT_MAX_DEFAULT;
+				    --max-output-size, serve's per-result budget) */
 };
 
 void af_render_opts_default(struct af_render_opts *o);
+
+/* The one-line refusal of a dump over max_output bytes (--max-output-size):
+ * what is "folded" or "tree". Returns -1. */
+int af_output_too_large(struct af_diag *d, const char *what, uint64_t size, uint64_t max);
 
 /* A weight as people read it: "1.23 s", "4.5 ms", "12 µs" when unit is µs,
  * else the number and the unit (markup-escaped). Weights are fixed point

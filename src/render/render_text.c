@@ -2,6 +2,9 @@
  * tree (every frame, however narrow), in depth-first order with siblings in
  * byte-wise name order, without recursion. */
 #include "render.h"
+#include "core/dumpsize.h"
+
+#include <inttypes.h>
 
 #include <stdlib.h>
 #include <string.h>
@@ -111,17 +114,33 @@ int af_write_tree(struct af_tree *t, uint32_t root, const uint8_t *excluded,
 
 /* ---- their entries in the output table (render.h) ---- */
 
+int af_output_too_large(struct af_diag *d, const char *what, uint64_t size, uint64_t max)
+{
+	bool tree = strcmp(what, "tree") == 0;
+	return af_diag_error(d, "the %s output would take %" PRIu64 " bytes, more than --max-output-size "
+			     "(%" PRIu64 "): each line %s; draw it as an SVG, or raise the limit", what, size, max,
+			     tree ? "is indented by its depth" : "repeats its frame's callers");
+}
+
 static int write_folded(struct af_tree *t, uint32_t root, const uint8_t *excluded,
 			const struct af_render_opts *o, struct af_sink *out, struct af_diag *d)
 {
-	(void)d;
+	uint64_t size = o->max_output ? af_folded_size(t, root, excluded, AF_NONE, o->decimals, false) : 0;
+	if (size > o->max_output)
+		return af_output_too_large(d, "folded", size, o->max_output);
 	return af_write_folded(t, root, excluded, o->decimals, out);
 }
 
 static int write_tree(struct af_tree *t, uint32_t root, const uint8_t *excluded,
 		      const struct af_render_opts *o, struct af_sink *out, struct af_diag *d)
 {
-	(void)d;
+	if (o->max_output) {
+		uint64_t *tot = af_tree_totals(t);
+		uint64_t size = af_tree_dump_size(t, root, excluded, tot, o->decimals);
+		free(tot);
+		if (size > o->max_output)
+			return af_output_too_large(d, "tree", size, o->max_output);
+	}
 	return af_write_tree(t, root, excluded, o->decimals, out);
 }
 
