@@ -50,3 +50,15 @@ if command -v "${CC:-cc}" >/dev/null; then
 	check "modules/the folder check finds a reader that calls a back end" \
 		sh -c "python3 tests/tools/folders.py '$TMP/src' '$TMP/obj' | grep -qx 'read/r.o: read/ takes af_draw from render/d.o'"
 fi
+
+# sizes (issue 32): no source file over 1,000 lines, no function over 80;
+# the checker finds a planted long function
+if out=$(python3 tests/tools/sizes.py src); then
+	pass "modules/no file over 1,000 lines, no function over 80"
+else
+	fail "modules/no file over 1,000 lines, no function over 80" "$(echo "$out" | tr '\n' ' ')"
+fi
+mkdir -p "$TMP/sizes"
+{ printf 'static int long_one(int a,\n\t\t    int b)\n{\n'; for i in $(seq 80); do printf '\ta += b;\n'; done; printf '\treturn a;\n}\n'; } >"$TMP/sizes/x.c"
+check "modules/the size check finds an 85-line function" \
+	sh -c "python3 tests/tools/sizes.py '$TMP/sizes' | grep -qx '$TMP/sizes/x.c:1: long_one() has 85 lines (at most 80)'"
