@@ -503,6 +503,11 @@ const struct af_option af_options[] = {
 	  "no legend of what the colours mean (shown by default\n"
 	  "with java, js, perl, chain, android and diff colours)",
 	  TRUE(run.layout.no_legend) },
+	{ "right-cut", 0, NULL,
+	  "cut labels at the right with \"..\" as flamegraph.pl\n"
+	  "does (default: keep the method, see LABELS in the man\n"
+	  "page)",
+	  TRUE(run.render.right_cut) },
 	{ "height", 0, "PX",
 	  "frame height (default: 16)",
 	  NUMBER(run.layout.frame_height, 2, 1000) },

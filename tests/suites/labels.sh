@@ -114,3 +114,11 @@ for spec in "yamp-main -t main art/yamp-legacy.trace" "ffx-regular art/ffx-art-r
 	else pass "labels/$name: no flamegraph.pl cut"; fi
 done
 
+
+# --right-cut: flamegraph.pl's labels ("abc..") in the SVG, its page and PNG
+(cd "$DATA" && "$AFLAME" --right-cut -t main -o "$TMP/right.svg" art/yamp-legacy.trace 2>/dev/null)
+if grep -q '\.\.</text>' "$TMP/right.svg" && ! grep -q '…' "$TMP/right.svg" && grep -q ',lr:1' "$TMP/right.svg"; then
+	pass "labels/--right-cut cuts at the right with .."
+else
+	fail "labels/--right-cut" "no '..' label, or an ellipsis, or the page not told"
+fi
