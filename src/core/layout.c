@@ -6,6 +6,7 @@
  * narrower than min_width are left out with everything above them; 1 px gap
  * between levels. */
 #include "layout.h"
+#include "escape.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -451,13 +452,51 @@ static uint64_t tick_step(uint64_t span, double px)
 	return p * (m <= 1 ? 1 : m <= 2 ? 2 : m <= 5 ? 5 : 10);
 }
 
-/* v with `scale` as unit and enough decimals for step. */
-static void tick_text(char *s, size_t n, uint64_t v, uint64_t step, uint64_t scale, const char *unit)
+/* Nanoseconds a unit of the profile's weights, 0 when it is no time. */
+static uint64_t unit_ns(const char *unit)
+{
+	static const struct { const char *name; uint64_t ns; } units[] = {
+		{ "ns", 1 }, { "\xc2\xb5s", 1000 }, { "us", 1000 }, { "ms", 1000000 },
+		{ "s", 1000000000 },
+	};
+	for (size_t i = 0; i < sizeof units / sizeof *units; i++)
+		if (strcmp(unit, units[i].name) == 0)
+			return units[i].ns;
+	return 0;
+}
+
+/* The unit ticks are shown in: the largest of s, ms, µs, ns that the
+ * axis's largest value reaches, one for the whole axis. */
+static void tick_unit(double largest_ns, uint64_t *scale, const char **name)
+{
+	static const struct { const char *name; uint64_t ns; } units[] = {
+		{ "s", 1000000000 }, { "ms", 1000000 }, { "\xc2\xb5s", 1000 }, { "ns", 1 },
+	};
+	for (size_t i = 0; i < sizeof units / sizeof *units; i++) {
+		if (largest_ns >= (double)units[i].ns || units[i].ns == 1) {
+			*scale = units[i].ns;
+			*name = units[i].name;
+			return;
+		}
+	}
+}
+
+/* v ns in the unit scale ns, with the decimals the step needs. */
+static void tick_text(char *s, size_t n, double v, double step, uint64_t scale, const char *unit)
 {
 	int decimals = 0;
-	for (uint64_t q = scale; q > step && q > 1; q /= 10)
+	for (double q = (double)scale; q > step + 1e-9 && q > 1 && decimals < 9; q /= 10)
 		decimals++;
-	snprintf(s, n, "%.*f %s", decimals, (double)v / (double)scale, unit);
+	snprintf(s, n, "%.*f %s", decimals, v / (double)scale, unit);
+}
+
+/* Where a label goes against its tick: centred, unless that would put it
+ * past the image's edge (the first and last, mostly). Widths are estimated
+ * with the average advance, as the SVG's labels are. */
+static void anchor_tick(struct af_tick *t, double width, double font_size)
+{
+	double w = (double)af_utf8_count(t->label, strlen(t->label)) * font_size * 0.59;
+	t->anchor = t->x - w / 2 < 2 ? -1 : t->x + w / 2 > width - 2 ? 1 : 0;
 }
 
 static void make_axis(struct af_layout *l, const struct af_layout_opts *o)
@@ -473,20 +512,21 @@ static void make_axis(struct af_layout *l, const struct af_layout_opts *o)
 		return;
 	double px = l->width - 2 * l->xpad, scale = px / (double)l->total;
 	uint64_t step = tick_step(l->total, px), origin = o->axis_origin;
-	bool us = strcmp(o->axis_unit, "\xc2\xb5s") == 0;
+	uint64_t ns = unit_ns(o->axis_unit), shown = 1;
+	const char *unit = NULL;
+	if (ns)
+		tick_unit(((double)origin + (double)l->total) * (double)ns, &shown, &unit);
 	uint64_t first = (origin + step - 1) / step * step;
 	for (uint64_t v = first; v - origin <= l->total; v += step) {
 		af_grow(&l->ticks, &l->cap_ticks, l->nticks + 1, sizeof *l->ticks);
 		struct af_tick *t = &l->ticks[l->nticks++];
 		t->x = l->xpad + (double)(v - origin) * scale;
-		if (!us)
-			snprintf(t->label, sizeof t->label, "%" PRIu64, v);
-		else if (step >= 1000000 || v >= 10000000)
-			tick_text(t->label, sizeof t->label, v, step, 1000000, "s");
-		else if (step >= 1000 || v >= 10000)
-			tick_text(t->label, sizeof t->label, v, step, 1000, "ms");
+		if (ns)
+			tick_text(t->label, sizeof t->label, (double)v * (double)ns, (double)step * (double)ns,
+				  shown, unit);
 		else
-			snprintf(t->label, sizeof t->label, "%" PRIu64 " \xc2\xb5s", v);
+			snprintf(t->label, sizeof t->label, "%" PRIu64, v);
+		anchor_tick(t, l->width, o->font_size);
 		if (v > UINT64_MAX - step)
 			break;
 	}

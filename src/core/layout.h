@@ -48,6 +48,8 @@ struct af_frame {
 struct af_tick {
 	double x;               /* px */
 	char label[32];         /* "1.5 ms" */
+	int anchor;             /* the label: -1 starts at x, 0 is centred on
+				   it, 1 ends at it (kept inside the image) */
 };
 
 struct af_layout_opts {
@@ -70,8 +72,10 @@ struct af_layout_opts {
 	size_t nkinds;
 	struct af_palette_opts palette;
 	/* flame charts */
-	const char *axis_unit;  /* draw a time axis: "µs" (labels in µs, ms or s)
-				   or another unit (plain numbers); NULL: none */
+	const char *axis_unit;  /* draw a time axis: weights in "ns", "µs", "ms"
+				   or "s" (labels in s, ms, µs or ns, as the
+				   span needs) or another unit (plain numbers);
+				   NULL: none */
 	uint64_t axis_origin;   /* axis value at the left edge */
 	bool bands;             /* the root's children (threads) one above the
 				   other, each on the whole time axis */

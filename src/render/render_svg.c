@@ -586,7 +586,9 @@ static void axis(struct svg *g)
 	}
 	af_sink_puts(out, "\"/>\n");
 	for (size_t i = 0; i < l->nticks; i++) {
-		put_num(out, "<text text-anchor=\"middle\" fill=\"#505050\" x=\"", l->ticks[i].x);
+		static const char *const anchor[] = { "start", "middle", "end" };
+		af_sink_printf(out, "<text text-anchor=\"%s\"", anchor[l->ticks[i].anchor + 1]);
+		put_num(out, " fill=\"#505050\" x=\"", l->ticks[i].x);
 		put_num(out, " y=\"", l->axis_y + 4 + l->font_size);
 		af_sink_putc(out, '>');
 		af_escape_xml(out, l->ticks[i].label);

@@ -211,3 +211,17 @@ check "batch/index.html links each SVG ($linked of $n_svg)" test "$linked" = "$n
 check "batch/index.html: no <img> for an interactive SVG" test "$(grep -c '<img' "$idx")" = 0
 check "batch/index.html: a thread of 0 µs has no figure" \
 	sh -c "! grep -q '<figcaption>ReferenceQueueDaemon' '$idx' && grep -q '<td>ReferenceQueueDaemon</td>' '$idx'"
+
+# flame charts: a time axis in every picture, round ticks, none clipped
+if command -v pdftotext >/dev/null; then
+	(cd "$DATA" && "$AFLAME" --flamechart -t main art/yamp-legacy.trace -o "$TMP/chart.pdf" 2>/dev/null)
+	n=$(pdftotext "$TMP/chart.pdf" - | grep -cE '^[0-9]+(\.[0-9]+)? (s|ms|µs|ns)$')
+	if [ "$n" -ge 4 ]; then pass "pdf/flame chart: $n time-axis labels"
+	else fail "pdf/flame chart: time-axis labels" "$n found"; fi
+fi
+(cd "$DATA" && "$AFLAME" --flamechart -t main art/yamp-legacy.trace -o "$TMP/chart.svg" 2>/dev/null)
+(cd "$DATA" && "$AFLAME" --static --flamechart -t main art/yamp-legacy.trace -o "$TMP/chart-static.svg" 2>/dev/null)
+check "svg/flame chart: the first tick's label starts at its tick, not clipped" \
+	grep -q '<text text-anchor="start" fill="#505050" x="10" y="[0-9.]*">0.0 s</text>' "$TMP/chart.svg"
+check "svg-static/flame chart: an axis line and ticks" \
+	test "$(grep -c 'stroke:rgb(50.196078%,50.196078%,50.196078%)' "$TMP/chart-static.svg")" -ge 1

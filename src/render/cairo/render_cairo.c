@@ -205,6 +205,33 @@ static void labels(struct pic *p)
 	af_labeler_release(&lb);
 }
 
+/* Flame charts: the time axis under the frames, where render_svg.c puts
+ * it: a grey line, a 4 px mark and a label per tick, each label kept
+ * inside the image (af_tick.anchor). */
+static void axis(struct pic *p)
+{
+	const struct af_layout *l = p->l;
+	if (!l->nticks)
+		return;
+	set_rgb(p->cr, 0x808080);
+	cairo_set_line_width(p->cr, 1);
+	cairo_move_to(p->cr, l->xpad, l->axis_y);
+	cairo_line_to(p->cr, l->width - l->xpad, l->axis_y);
+	for (size_t i = 0; i < l->nticks; i++) {
+		cairo_move_to(p->cr, l->ticks[i].x, l->axis_y);
+		cairo_line_to(p->cr, l->ticks[i].x, l->axis_y + 4);
+	}
+	cairo_stroke(p->cr);
+	set_rgb(p->cr, 0x505050);
+	for (size_t i = 0; i < l->nticks; i++) {
+		const struct af_tick *t = &l->ticks[i];
+		double w = set_text(p, p->font, t->label, strlen(t->label), 0);
+		double x = t->anchor < 0 ? t->x : t->anchor > 0 ? t->x - w : t->x - w / 2;
+		x = x < 1 ? 1 : x + w > l->width - 1 ? l->width - 1 - w : x;
+		show_text(p, x, l->axis_y + 4 + l->font_size);
+	}
+}
+
 static void draw(struct pic *p)
 {
 	background(p);
@@ -212,6 +239,7 @@ static void draw(struct pic *p)
 	legend(p);
 	frames(p);
 	labels(p);
+	axis(p);
 }
 
 /* ---- surfaces ---- */
