@@ -33,7 +33,7 @@ DEBIAN_PACKAGES := build-essential pkg-config libcairo2-dev libpango1.0-dev \
 # debian.sh and completion.sh: the package tools, the font it links to, systemd-analyze;
 # page.sh (and the browser suite's syntax check): node
 TEST_PACKAGES := libxml2-utils chromium dmtracedump poppler-utils curl python3 nodejs \
-	dpkg-dev debhelper lintian git fonts-dejavu-core bash-completion systemd valgrind
+	dpkg-dev debhelper lintian git fonts-dejavu-core bash-completion systemd valgrind golang-go
 
 WARN := -std=c11 -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
 	-Wwrite-strings -Wvla -Wformat=2 -Wundef -Wpointer-arith -Wimplicit-fallthrough

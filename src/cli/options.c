@@ -379,8 +379,9 @@ const struct af_option af_options[] = {
 	  "follows the extension: @EXTENSIONS@",
 	  TEXT(run.output), OUTPUT(output_extensions) },
 	{ "format", 0, "FMT",
-	  "@OUTPUTS@ (one\n"
-	  "line per drawn frame); overrides the extension",
+	  "@OUTPUTS@ (frames:\n"
+	  "one line per drawn frame; pprof-pb: pprof not gzip'd);\n"
+	  "overrides the extension",
 	  CALL(set_format), WORDS(output_words) },
 	{ "report", 0, NULL,
 	  "the method profile instead of a graph: exclusive and\n"

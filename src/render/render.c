@@ -46,7 +46,8 @@ void af_sink_weight(struct af_sink *out, uint64_t w, unsigned decimals, const ch
 
 const struct af_backend *const af_backends[] = {
 	&af_backend_svg, &af_backend_svg_static, &af_backend_png, &af_backend_pdf,
-	&af_backend_folded, &af_backend_tree, &af_backend_frames, NULL,
+	&af_backend_folded, &af_backend_tree, &af_backend_frames, &af_backend_pprof, &af_backend_pprof_pb,
+	NULL,
 };
 
 const struct af_backend *af_backend_of(enum af_out_format f)
@@ -81,12 +82,20 @@ static const char *extension(const char *path)
 	return dot && !strchr(dot, '/') ? dot + 1 : NULL;
 }
 
+/* Does path end in "." ext (ext may hold a dot itself: "pb.gz")? */
+static bool has_ext(const char *path, const char *ext)
+{
+	size_t n = strlen(path), e = strlen(ext);
+	return n > e + 1 && path[n - e - 1] == '.' && strcmp(path + n - e, ext) == 0 &&
+	       !memchr(path + n - e - 1, '/', e + 1);
+}
+
 enum af_out_format af_out_format_from_path(const char *path)
 {
-	const char *ext = extension(path);
-	for (const struct af_backend *const *b = af_backends; ext && *b; b++)
-		if (listed((*b)->exts, ext))
-			return (*b)->format;  /* .svg: the interactive one, listed first */
+	for (const struct af_backend *const *b = af_backends; path && *b; b++)
+		for (const char *const *e = (*b)->exts; *e; e++)
+			if (has_ext(path, *e))
+				return (*b)->format;  /* .svg: the interactive one, listed first */
 	return AF_OUT_AUTO;
 }
 

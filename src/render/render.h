@@ -89,7 +89,7 @@ int af_write_pprof(struct af_tree *t, uint32_t root, const uint8_t *excluded, un
 
 enum af_out_format {
 	AF_OUT_AUTO, AF_OUT_SVG, AF_OUT_SVG_STATIC, AF_OUT_PNG, AF_OUT_PDF,
-	AF_OUT_FOLDED, AF_OUT_TREE, AF_OUT_FRAMES
+	AF_OUT_FOLDED, AF_OUT_TREE, AF_OUT_FRAMES, AF_OUT_PPROF, AF_OUT_PPROF_PB
 };
 
 /* A back end that writes the tree itself, not a layout (it needs every
@@ -120,7 +120,8 @@ struct af_backend {
 };
 
 extern const struct af_backend af_backend_svg, af_backend_svg_static, af_backend_png,
-	af_backend_pdf, af_backend_folded, af_backend_tree, af_backend_frames;
+	af_backend_pdf, af_backend_folded, af_backend_tree, af_backend_frames, af_backend_pprof,
+	af_backend_pprof_pb;
 /* The table, in --help's order, NULL-ended. */
 extern const struct af_backend *const af_backends[];
 

@@ -11,7 +11,8 @@
  * input's unit: µs are written as nanoseconds (times 1000), so pprof shows
  * times as times; samples, events and allocations as counts, bytes as
  * bytes. pprof's values are integers: weights with decimals (folded
- * counts such as 0.5) are refused. */
+ * counts such as 0.5) are refused. --format pprof (-o x.pb.gz, x.pprof)
+ * writes it gzip'd, pprof-pb (-o x.pb) plain. */
 #include "render.h"
 #include "core/pbwrite.h"
 #include "core/util.h"
@@ -192,3 +193,31 @@ int af_write_pprof(struct af_tree *t, uint32_t root, const uint8_t *excluded, un
 	free(w.leaf_first);
 	return rc < 0 ? -1 : out->error ? -1 : 0;
 }
+
+/* ---- their entries in the output table (render.h) ---- */
+
+static int write_gzip(struct af_tree *t, uint32_t root, const uint8_t *excluded,
+		      const struct af_render_opts *o, struct af_sink *out, struct af_diag *d)
+{
+	return af_write_pprof(t, root, excluded, o->decimals, o->count_name, true, out, d);
+}
+
+static int write_plain(struct af_tree *t, uint32_t root, const uint8_t *excluded,
+		       const struct af_render_opts *o, struct af_sink *out, struct af_diag *d)
+{
+	return af_write_pprof(t, root, excluded, o->decimals, o->count_name, false, out, d);
+}
+
+/* gzip'd, as go tool pprof -proto and runtime/pprof write it */
+const struct af_backend af_backend_pprof = {
+	.format = AF_OUT_PPROF, .name = "pprof",
+	.exts = (const char *const[]){ "pb.gz", "pprof", NULL }, .label = "pprof",
+	.write = write_gzip,
+};
+
+/* the same protobuf, not compressed */
+const struct af_backend af_backend_pprof_pb = {
+	.format = AF_OUT_PPROF_PB, .name = "pprof-pb",
+	.exts = (const char *const[]){ "pb", NULL }, .label = "pprof (plain)",
+	.write = write_plain,
+};

@@ -27,7 +27,7 @@ entry() {
 		on { sub(/^ */, ""); printf "%s ", $0 }' "$TMP/help"
 }
 agree "formats" "$(words --format)" \
-	"$(entry --format | sed 's/ (one.*//; s/,//g; s/ or / /' | tr ' ' '\n' | grep . | sort)"
+	"$(entry --format | sed 's/ (.*//; s/,//g; s/ or / /' | tr ' ' '\n' | grep . | sort)"
 agree "input formats" "$(words --input-format)" \
 	"$(entry --input-format | sed 's/ *(default.*//; s/,//g; s/ or / /' | tr ' ' '\n' | grep . | sort)"
 agree "clocks" "$(words --clock)" \

@@ -56,3 +56,46 @@ check "pprof/cut: exit 1, one line with the offset" sh -c "[ $rc -eq 1 ] && [ \$
 	grep -qxF 'aflame-render: $TMP/cut.pb: offset 0xc4: malformed pprof profile: length runs past the end of its message' '$TMP/e'"
 check "pprof/cut: no partial output" test ! -e "$TMP/cut.svg"
 damage_sweep "pprof/corners.pb" pprof "$P/corners.pb"
+
+# ---- pprof out (--format pprof, -o x.pb.gz / x.pprof gzip'd, x.pb plain) ----
+"$AFLAME" -o "$TMP/c.pb.gz" "$P/corners.pb" 2>/dev/null
+check "pprof out: -o x.pb.gz writes gzip" sh -c "gzip -t '$TMP/c.pb.gz'"
+"$AFLAME" -o "$TMP/c.pb" "$P/corners.pb" 2>/dev/null
+check "pprof out: -o x.pb writes the protobuf plain" sh -c "! gzip -t '$TMP/c.pb' 2>/dev/null && [ -s '$TMP/c.pb' ]"
+"$AFLAME" --format pprof "$P/corners.pb" >"$TMP/stdout.pb.gz" 2>/dev/null
+check "pprof out: --format pprof to standard output" cmp "$TMP/stdout.pb.gz" "$TMP/c.pb.gz"
+# what we write, we read back as the same stacks and weights, from any input
+for f in "$P/corners.pb" "$P/parca-labels.pb.gz" "$DATA/simpleperf/corners.trace" \
+	"$DATA/perfdata/corners.data" "$DATA/flamegraph-pl/example-perf-stacks.folded.gz"; do
+	"$AFLAME" --format folded "$f" 2>/dev/null | awk '$NF != 0' >"$TMP/in.folded"
+	"$AFLAME" -o "$TMP/rt.pprof" "$f" 2>/dev/null
+	"$AFLAME" --format folded "$TMP/rt.pprof" >"$TMP/rt.folded" 2>/dev/null
+	check "pprof out: $(basename "$f") read back, the same stacks and weights" cmp "$TMP/in.folded" "$TMP/rt.folded"
+done
+# µs (method traces, atrace) are written as nanoseconds
+"$AFLAME" --format folded "$DATA/art/perflib-basic.trace" 2>/dev/null |
+	awk '$NF != 0 { $NF = $NF * 1000; print }' >"$TMP/in.folded"
+"$AFLAME" -o "$TMP/rt.pb" "$DATA/art/perflib-basic.trace" 2>/dev/null
+"$AFLAME" --format folded "$TMP/rt.pb" >"$TMP/rt.folded" 2>/dev/null
+check "pprof out: µs written as nanoseconds" cmp "$TMP/in.folded" "$TMP/rt.folded"
+"$AFLAME" --info "$TMP/rt.pb" 2>/dev/null >"$TMP/info"
+check "pprof out: its sample type is time/nanoseconds" grep -qxF "sample types: time/nanoseconds" "$TMP/info"
+printf 'a;b 1.5\n' >"$TMP/dec.folded"
+"$AFLAME" -o "$TMP/dec.pb.gz" "$TMP/dec.folded" 2>"$TMP/e"
+rc=$?
+check "pprof out: decimal weights refused, one line, no output" sh -c "[ $rc -eq 1 ] && [ ! -e '$TMP/dec.pb.gz' ] && \
+	grep -qF 'pprof values are integers, and these weights have 1 decimal' '$TMP/e'"
+# the reference: go tool pprof reads what we write as the same stacks and totals
+if command -v go >/dev/null; then
+	for f in "$P/corners.pb" "$DATA/perfdata/corners.data" "$DATA/art/perflib-basic.trace"; do
+		"$AFLAME" -o "$TMP/go.pb.gz" "$f" 2>/dev/null
+		"$AFLAME" --format folded "$f" >"$TMP/ours.folded" 2>/dev/null
+		scale=1
+		case $f in *.trace) scale=1000 ;; esac
+		go tool pprof -traces -unit=ns "$TMP/go.pb.gz" >"$TMP/go.traces" 2>/dev/null
+		check "pprof out: go tool pprof -traces reads $(basename "$f")'s as the same stacks and totals" \
+			python3 tests/tools/pprof_traces.py --exact --scale "$scale" "$TMP/go.traces" "$TMP/ours.folded"
+	done
+else
+	skip "pprof out: go tool pprof" "golang-go not installed"
+fi

@@ -84,7 +84,13 @@ void test_output_table(void)
 	STR_EQ(af_out_format_ext(AF_OUT_TREE), "txt");
 	STR_EQ(af_out_format_ext(AF_OUT_SVG_STATIC), "svg");
 	OK(af_out_format_cairo(AF_OUT_PNG) && !af_out_format_cairo(AF_OUT_SVG));
-	STR_EQ(af_out_format_extensions(), "svg png pdf folded txt frames");
+	STR_EQ(af_out_format_extensions(), "svg png pdf folded txt frames pb.gz pprof pb");
+	/* a two-part extension, and the one-part one inside it */
+	INT_EQ(af_out_format_from_path("dir.x/c.pb.gz"), AF_OUT_PPROF);
+	INT_EQ(af_out_format_from_path("c.pb"), AF_OUT_PPROF_PB);
+	INT_EQ(af_out_format_from_path("c.gz"), AF_OUT_AUTO);
+	INT_EQ(af_out_format_from_path("a.pb.gz/b"), AF_OUT_AUTO);
+	STR_EQ(af_out_format_ext(AF_OUT_PPROF), "pb.gz");
 	STR_EQ(af_out_format_diff_names(), "svg, svg-static, png, pdf, folded or frames");
 	INT_EQ(af_report_format_from_path("r.htm"), AF_REPORT_HTML);
 	INT_EQ(af_report_format_from_path("r.svg"), -1);
