@@ -277,6 +277,21 @@
 			return t.textContent !== "";
 		}).map(function (t) { return t.textContent; });
 	}
+	/* the function table (table.js): shown, its headings and rows as text */
+	function table(g) {
+		var t = g.svg.getElementsByClassName("tbl")[0];
+		if (!t || hiddenEl(t)) return null;
+		var cells = function (tr) {
+			return Array.prototype.map.call(tr.children, function (c) { return c.textContent; });
+		};
+		return { el: t, head: cells(t.getElementsByTagName("thead")[0].firstChild),
+			 rows: Array.prototype.map.call(t.getElementsByTagName("tbody")[0].children, cells),
+			 tr: t.getElementsByTagName("tbody")[0].children };
+	}
+	function rowOf(tb, name) {
+		for (var i = 0; i < tb.rows.length; i++) if (tb.rows[i][0] === name) return i;
+		return -1;
+	}
 	/* the client rectangles of two elements overlap */
 	function overlap(a, b) {
 		var r = a.getBoundingClientRect(), s = b.getBoundingClientRect();
@@ -482,6 +497,42 @@
 			document.dispatchEvent(new KeyboardEvent("keydown", { key: "Escape", bubbles: true }));
 			ok("Escape resets zoom and search", hiddenEl(g.rz) && g.marked().join() === "",
 			   "zoom shown " + !hiddenEl(g.rz) + ", marked " + g.marked().join());
+		});
+		run("function table", function () {
+			var bt = g.svg.getElementsByClassName("tb")[0];
+			ok("table closed at first", !table(g), "shown");
+			g.press(bt);
+			var tb = table(g);
+			ok("Table opens it", !!tb, "not shown");
+			eq("headings", tb.head.join("|"), "Function|Self|Self %|Total \u25bc|Total %|");
+			eq("foo's row", tb.rows[rowOf(tb, "foo")].slice(0, 5).join("|"), "foo|500 samples|5.15%|5,500 samples|56.70%");
+			eq("sorted by total", tb.rows[0][0], "main");
+			ok("every function once", tb.rows.length === 10 && rowOf(tb, EVIL1) >= 0 && rowOf(tb, EVIL2) >= 0,
+			   tb.rows.length + " rows");
+			g.press(tb.el.getElementsByTagName("th")[1]);
+			tb = table(g);
+			eq("sorted by self", tb.rows.slice(0, 3).map(function (r) { return r[0]; }).join(), "bar,baz,Foo");
+			g.press(tb.el.getElementsByTagName("th")[1]);
+			eq("again: reversed", table(g).rows.slice(0, 3).map(function (r) { return r[0]; }).join(), "main,other,x]]" + ">y<b>&'q'");
+			g.press(table(g).el.getElementsByTagName("th")[0]);
+			eq("by name", table(g).rows.map(function (r) { return r[0]; }).slice(0, 3).join(), [EVIL2, EVIL1, "Foo"].join());
+			g.search("^ba");
+			eq("filtered by the search", table(g).rows.map(function (r) { return r[0]; }).sort().join(), "bar,baz");
+			g.press(g.sr);
+			eq("all back without it", table(g).rows.length, 10);
+			var qux = table(g).tr[rowOf(table(g), "qux")];
+			g.press(qux.firstChild);
+			ok("a row's click closes the table", !table(g), "still shown");
+			eq("and highlights its frames", g.marked().join(), "qux");
+			key("Escape");
+			key("t");
+			ok("T opens it", !!table(g), "not shown");
+			key("Escape");
+			ok("Esc closes it", !table(g), "still shown");
+			g.press(bt);
+			eq("the tooltip does not cover it", overlap(g.tt, table(g).el) && !hiddenEl(g.tt), false);
+			g.press(bt);
+			ok("Table again closes it", !table(g), "still shown");
 		});
 		run("risky regex refused", function () {
 			var s = performance.now();
@@ -850,6 +901,20 @@
 			eq("sandwich: image back to its size", g.svg.viewBox.baseVal.height, H);
 			ok("sandwich: outline gone", hiddenEl(g.svg.getElementsByClassName("fc")[0]), "still shown");
 		});
+		run("sandwich from the table", function () {
+			g.press(g.svg.getElementsByClassName("tb")[0]);
+			var tb = table(g), r = tb.tr[rowOf(tb, X.names.sandwich)];
+			g.press(r.getElementsByClassName("sw")[0]);
+			ok("table: Sandwich closes it", !table(g), "still shown");
+			var s = foldedSandwich(g, X.names.sandwich);
+			eq("table: its sandwich's callees", s.callees.join("\n"), E.callees.join("\n"));
+			eq("table: its sandwich's callers", s.callers.join("\n"), E.callers.join("\n"));
+			g.press(g.svg.getElementsByClassName("tb")[0]);
+			var mid = table(g).rows[rowOf(table(g), X.names.sandwich)];
+			ok("table: the sandwich's function at 100%", mid && mid[4] === "100.00%", JSON.stringify(mid));
+			g.press(g.svg.getElementsByClassName("tb")[0]);
+			backToStart("sandwich from the table");
+		});
 		run("steps", function () {
 			menuPick(g, X.names.hide, ITEM.hide);
 			menuPick(g, X.names.include, ITEM.include);
@@ -971,6 +1036,24 @@
 		run("script initialised", function () {
 			ok("script initialised", g.svg.classList.contains("js"), "svg has no class js");
 		});
+		run("function table", function () {
+			var s = performance.now();
+			g.press(g.svg.getElementsByClassName("tb")[0]);
+			var tb = table(g), h = tb ? tb.head.join("|") : "";
+			info("table took " + Math.round(performance.now() - s) + " ms");
+			ok("table opens with rows", tb && tb.rows.length > 0, tb ? "no rows" : "not shown");
+			ok("table columns", /^Function\|Before\|After( \u25bc)?\|Change\|Change %$/.test(h) ||
+			   /^Function\|Self\|Self %\|Total( \u25bc)?\|Total %/.test(h), h);
+			ok("table rows have every column", tb.rows.every(function (r) {
+				return r.length >= tb.head.length && r.slice(1, tb.head.length).every(function (c) { return c !== ""; });
+			}), JSON.stringify(tb.rows[0]));
+			info("table: " + h + " / " + tb.rows[0].join(" | "));
+			g.press(g.svg.getElementsByClassName("tb")[0]);
+		});
+		if (cfg.label === "compare") {   /* its details line is compared(): not parse()'s */
+			checkIntact("", cfg.scripts);
+			return;
+		}
 		var root = null, rootRect = null, target = null, first = null;
 		run("hover", function () {
 			rs.filter(function (r) { return r.w === 1180; }).forEach(function (r) {

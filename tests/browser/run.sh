@@ -244,6 +244,11 @@ if render "$tmp/diff.svg" "$root/tests/data/folded/diff.folded" &&
 	report diff < "$tmp/dom"
 fi
 
+# comparisons of two runs (--diff): the table gives before, after, change
+if render "$tmp/compare.svg" --diff "$root/tests/data/diff/a.folded" "$root/tests/data/diff/b.folded"; then
+	generic "$tmp/compare.svg" compare 5000
+fi
+
 # issue 20: the views computed in the page (hide, include, re-root, invert,
 # sandwich) give what the command line gives, and survive the URL
 cat > "$tmp/views.folded" <<'EOF'

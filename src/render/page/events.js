@@ -18,7 +18,7 @@ svg.addEventListener("mouseout", function (e) {
 svg.addEventListener("click", function (e) {
 	ready();
 	var t = e.target;
-	if (sfo && sfo.contains(t)) return;   /* the search field's own */
+	if ((sfo && sfo.contains(t)) || (tbo && tbo.contains(t))) return;   /* the field's, the table's own */
 	if (menuFrame >= 0) {   /* a click closes the menu, or picks from it */
 		menuClick(t);
 	} else if (t === rz) {
@@ -29,6 +29,8 @@ svg.addEventListener("click", function (e) {
 		toggleIcase();
 	} else if (t === rxb) {
 		toggleRx();
+	} else if (t === tbBt) {
+		toggleTable();
 	} else if (t === pv || t === nx) {
 		step(t === nx ? 1 : -1);
 	} else if (VIEWS && t === backBt) {
@@ -64,10 +66,12 @@ if (top) {
 			e.preventDefault();
 			openField();
 		} else if (key === "escape") {   /* menu, else search and zoom, else a view */
-			if (closeMenu()) return;
+			if (closeMenu() || closeTable()) return;
 			if (!reSrc && !Z && VIEWS && (past.length || !isPlain(view))) goBack();
 			if (reSrc || (sfo && !sfo.classList.contains("h"))) clearSearch();
 			if (Z) zoom(0);
+		} else if (key === "t" && !e.ctrlKey && !e.metaKey && !e.altKey) {
+			toggleTable();
 		} else if (re && (key === "arrowright" || key === "arrowdown" || key === "arrowleft" || key === "arrowup")) {
 			e.preventDefault();
 			step(key === "arrowright" || key === "arrowdown" ? 1 : -1);

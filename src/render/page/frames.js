@@ -168,6 +168,7 @@ function use(fs) {
 	K = TOTAL > 0 ? GW / TOTAL : 0;
 	mark = new Uint8Array(n);
 	nmatch = 0;   /* hits[] were the old frames' (search.js) */
+	tbData = null;   /* and the function table's (table.js) */
 	cm = -1;
 }
 /* the graph's own frames (main.js decodes them) */

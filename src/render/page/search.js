@@ -39,6 +39,7 @@ function search(src) {
 		tell(reSrc ? (ok === null ? "stopped" : "refused") : "");
 		highlight();
 		save();
+		filtered();
 		return;
 	}
 	markHits(ok);
@@ -46,6 +47,7 @@ function search(src) {
 	sr.textContent = "Reset Search";
 	matched();
 	save();
+	filtered();
 }
 /* search for what the field holds: text as typed, a regular expression
  * when rx is on (the URL keeps which: s= a regex, p= plain text) */

@@ -7,7 +7,8 @@
  * own copy of every variable. Each file is one part: this one finds the
  * graph and holds the state the parts share; frames.js decodes D into the
  * frames; format.js, geometry.js, controls.js, draw.js, hover.js, zoom.js,
- * search.js, field.js (the search field), url.js and events.js do what
+ * search.js, field.js (the search field), table.js (the function table),
+ * url.js and events.js do what
  * their names say; tree.js and
  * transforms.js compute the views' trees, views.js and menu.js show them;
  * main.js starts it all.

@@ -39,6 +39,7 @@ function restore() {
 	if (kv.s || kv.p) {
 		rx = !!kv.s;
 		showRx();
+		field();   /* so that the count beside it is filled */
 		query(kv.s || kv.p);
 		openField(false);
 	}

@@ -45,7 +45,7 @@ function frameSet(o) {
 	var N = o.n, i, up = 0, down = 0, mid, sgn;
 	var fs = { n: N, nm: o.nm.slice(0, N), dp: o.dp.slice(0, N), par: o.par.slice(0, N),
 		   en: new Int32Array(N), st: o.st.slice(0, N), wd: o.wd.slice(0, N),
-		   rw: new Int32Array(N), own: false };
+		   rw: new Int32Array(N), own: false, side: o.side.slice(0, N) };
 	for (i = 0; i < N; i++) fs.en[i] = i + 1;
 	for (i = N - 1; i > 0; i--) if (fs.en[i] > fs.en[fs.par[i]]) fs.en[fs.par[i]] = fs.en[i];
 	for (i = 0; i < N; i++) {
@@ -100,6 +100,10 @@ function change(k, j) {
 		v.t.push({ k: k, f: f });
 	}
 	return show(v, true);
+}
+/* the sandwich of name f, from the current view (the function table) */
+function sandwichOf(f) {
+	return show({ t: view.t.slice(), u: view.u, w: f }, true);
 }
 function goBack() {
 	show(past.length ? past.pop() : { t: [], u: false, w: -1 }, false);
