@@ -54,6 +54,7 @@ systrace_html() {
 }
 make_input "$DATA/systrace-35M.html" systrace_html "$DATA/systrace-ftrace.txt"
 make_input "$DATA/perf.data-100M.data" "$GEN/gen_perfdata" 175000 1
+make_input "$DATA/pprof-10M.pb" "$GEN/gen_pprof" 88000 1
 # perf script text: the real files in tests/data/perfscript of one event
 # type, cpu-clock (FlameGraph's, speedscope's, simpleperf's, inferno's: 2.3
 # MB, so every sample is drawn), each ended by a blank line, concatenated
@@ -150,6 +151,11 @@ FRAMES=$(frames_of "$DATA/perfetto-200M.pftrace") row "Perfetto 200 MB -> SVG" "
 	"$DATA/perfetto-200M.pftrace" "$AF" "$DATA/perfetto-200M.pftrace" -o "$OUT/result.svg"
 FRAMES=$(frames_of "$DATA/perf.data-100M.data") row "perf.data 106 MB -> SVG" "well under 1 s" \
 	"$DATA/perf.data-100M.data" "$AF" "$DATA/perf.data-100M.data" -o "$OUT/result.svg"
+# pprof in and out (issue 35): a Go-like CPU profile, 2.9M frames
+FRAMES=$(frames_of "$DATA/pprof-10M.pb") row "pprof 10 MB -> SVG" "<0.1 s" \
+	"$DATA/pprof-10M.pb" "$AF" "$DATA/pprof-10M.pb" -o "$OUT/result.svg"
+row "pprof 10 MB -> pprof (.pb.gz)" "<0.1 s" \
+	"$DATA/pprof-10M.pb" "$AF" "$DATA/pprof-10M.pb" -o "$OUT/result.pb.gz"
 
 FRAMES=$(frames_of "$DATA/perfscript-72M.txt") row "perf script 72 MB -> SVG" ">=100x the Perl pipeline" \
 	"$DATA/perfscript-72M.txt" "$AF" "$DATA/perfscript-72M.txt" -o "$OUT/result.svg"
