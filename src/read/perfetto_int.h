@@ -52,7 +52,26 @@ struct seq {
 	uint64_t generation;                  /* incremental state clears so far */
 };
 
-struct span { const uint8_t *p; size_t n; uint64_t off; };
+/* An interned entry: the bytes of its message, parsed at its first use;
+ * what that use found is kept with it, so an entry is parsed once however
+ * often it is used (issue 36: each use parsed it again). What an entry
+ * resolves to at its first use stands for the rest of its sequence's
+ * generation, as a writer never redefines an iid within one. */
+enum { SPAN_UNREAD, SPAN_FOUND, SPAN_NONE };
+struct span {
+	const uint8_t *p;
+	size_t n;
+	uint64_t off;
+	const uint8_t *str;                   /* its name (field 2); a mapping's: its file's path */
+	uint32_t strn;
+	uint8_t str_state;                    /* SPAN_*: str read yet, and found */
+	uint32_t name;                        /* a frame's name in the tree, AF_NONE until made */
+	uint32_t misses;                      /* references to entries the sequence lacks
+						 that resolving str or name made */
+};
+
+/* A callstack folded under a node: the leaf it reached (pf.folds). */
+struct fold { uint32_t node, span, leaf, misses; };
 
 struct track { int64_t pid, tid; };      /* tid -1: a process track; both -1: global */
 
@@ -139,6 +158,9 @@ struct pf {
 	size_t nseqs, cap_seqs;
 	struct af_idmap seq_ids;
 	struct span *spans;
+	struct fold *folds;                   /* callstacks folded, by (node, callstack) */
+	size_t nfolds, cap_folds;
+	struct af_idmap fold_ids;             /* keyed hash of (node, span) -> folds[] */
 	size_t nspans, cap_spans;
 	struct track *tracks;
 	size_t ntracks, cap_tracks;
@@ -227,8 +249,8 @@ void pf_intern(struct pf *f, struct seq *s, enum intern kind, const struct af_pr
 		   const struct af_proto_field *fl);
 int pf_interned_data(struct pf *f, struct seq *s, const struct af_proto *pkt,
 		 const struct af_proto_field *fl);
-const struct span *pf_lookup(struct pf *f, const struct seq *s, enum intern kind, uint64_t iid);
-bool pf_span_string(const struct span *e, uint32_t num, const uint8_t **str, size_t *n);
+struct span *pf_lookup(struct pf *f, const struct seq *s, enum intern kind, uint64_t iid);
+bool pf_span_name(struct span *e, const uint8_t **str, size_t *n);
 uint64_t pf_span_varint(const struct span *e, uint32_t num);
 
 /* ---- ftrace events and gathered slice events (perfetto_ftrace.c) ---- */

@@ -70,7 +70,7 @@ void pf_intern(struct pf *f, struct seq *s, enum intern kind, const struct af_pr
 		if (x.num == 1 && x.wire == AF_WIRE_VARINT)
 			iid = x.u;
 	af_grow(&f->spans, &f->cap_spans, f->nspans + 1, sizeof *f->spans);
-	f->spans[f->nspans] = (struct span){ pf_keep_bytes(f, fl->data, fl->len), fl->len, e.base };
+	f->spans[f->nspans] = (struct span){ pf_keep_bytes(f, fl->data, fl->len), fl->len, e.base, .name = AF_NONE };
 	af_idmap_put(&s->interned[kind], iid, (uint32_t)f->nspans++);
 }
 
@@ -94,7 +94,7 @@ int pf_interned_data(struct pf *f, struct seq *s, const struct af_proto *pkt,
 }
 
 /* The entry iid of a kind, or NULL. */
-const struct span *pf_lookup(struct pf *f, const struct seq *s, enum intern kind, uint64_t iid)
+struct span *pf_lookup(struct pf *f, const struct seq *s, enum intern kind, uint64_t iid)
 {
 	if (iid == 0)   /* not set */
 		return NULL;
@@ -106,20 +106,26 @@ const struct span *pf_lookup(struct pf *f, const struct seq *s, enum intern kind
 	return &f->spans[i];
 }
 
-/* Field `num` (length-delimited) of an interned message: its string. */
-bool pf_span_string(const struct span *e, uint32_t num, const uint8_t **str, size_t *n)
+/* An interned message's name (its field 2, the first of them), read at
+ * its first use and kept (struct span). */
+bool pf_span_name(struct span *e, const uint8_t **str, size_t *n)
 {
-	struct af_proto m;
-	struct af_proto_field x;
-	af_proto_init(&m, e->p, e->n, e->off);
-	while (af_proto_next(&m, &x) > 0) {
-		if (x.num == num && x.wire == AF_WIRE_LEN) {
-			*str = x.data;
-			*n = x.len;
-			return true;
+	if (e->str_state == SPAN_UNREAD) {
+		struct af_proto m;
+		struct af_proto_field x;
+		af_proto_init(&m, e->p, e->n, e->off);
+		e->str_state = SPAN_NONE;
+		while (e->str_state == SPAN_NONE && af_proto_next(&m, &x) > 0) {
+			if (x.num == 2 && x.wire == AF_WIRE_LEN) {
+				e->str = x.data;
+				e->strn = x.len > UINT32_MAX ? UINT32_MAX : (uint32_t)x.len;
+				e->str_state = SPAN_FOUND;
+			}
 		}
 	}
-	return false;
+	*str = e->str;
+	*n = e->strn;
+	return e->str_state == SPAN_FOUND;
 }
 
 uint64_t pf_span_varint(const struct span *e, uint32_t num)

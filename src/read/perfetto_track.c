@@ -199,9 +199,9 @@ int pf_track_event(struct pf *f, struct seq *s, uint64_t ts, const struct af_pro
 		return 0;
 	}
 	if (!name && name_iid) {
-		const struct span *e = pf_lookup(f, s, I_EVENT_NAME, name_iid);
+		struct span *e = pf_lookup(f, s, I_EVENT_NAME, name_iid);
 		if (e)
-			pf_span_string(e, 2, &name, &n);
+			pf_span_name(e, &name, &n);
 	}
 	uint32_t kind = type == 1 ? EV_BEGIN : EV_END;
 	uint32_t ti = track ? af_idmap_get(&f->track_ids, track) : AF_NONE;

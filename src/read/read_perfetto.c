@@ -18,8 +18,11 @@
  *
  * Interned data (names, frames, callstacks, mappings) belongs to a packet
  * sequence and is dropped when the sequence clears its incremental state;
- * entries are kept as the bytes of their message and resolved when used, so
- * an entry may name one that comes later in the same InternedData.
+ * entries are kept as the bytes of their message and resolved at their
+ * first use, so an entry may name one that comes later in the same
+ * InternedData; what it resolved to is kept with it (a frame's name, a
+ * name's string, a mapping's file) and each (thread, callstack) is walked
+ * once, so reading stays linear however often entries are used.
  *
  * Slice events must reach the slice builder in time order (equal times in
  * file order), but ftrace bundles are per CPU and overlap in time. They are
@@ -289,6 +292,8 @@ static void pf_release(struct pf *f)
 	free(f->seqs);
 	af_idmap_release(&f->seq_ids);
 	free(f->spans);
+	free(f->folds);
+	af_idmap_release(&f->fold_ids);
 	free(f->tracks);
 	af_idmap_release(&f->track_ids);
 	free(f->held);
