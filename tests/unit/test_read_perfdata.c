@@ -20,7 +20,7 @@ enum { IDENTIFIER = 1 << 16, IP = 1, TID = 2, CALLCHAIN = 32, PERIOD = 256 };
 static void le(struct af_buf *b, uint64_t v, unsigned n)
 {
 	for (unsigned i = 0; i < n; i++)
-		af_buf_putc(b, (char)(v >> (8 * i)));
+		af_buf_putc(b, (char)(i < 8 ? v >> (8 * i) : 0));
 }
 
 static void cstr(struct af_buf *b, const char *s)
