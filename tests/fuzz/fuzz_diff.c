@@ -1,9 +1,12 @@
-/* fuzz_diff.c: --diff BEFORE AFTER. The input (after the options byte) is
- * the two files, split at the first NUL byte; each is read with detection,
- * merged as main.c does, drawn in every text format, written as two-count
- * folded stacks, and compared as method profiles. */
+/* fuzz_diff.c: --diff BEFORE AFTER, and the same two files as captures of
+ * one graph. The input (after the options byte) is the two files, split at
+ * the first NUL byte; each is read with detection, merged as main.c does,
+ * drawn in every text format, written as two-count folded stacks, and
+ * compared as method profiles; read again, the second is added to the first
+ * as several captures are (core/merge.h), averaged and drawn. */
 #include "fuzz.h"
 #include "core/diff.h"
+#include "core/merge.h"
 
 #include <string.h>
 
@@ -54,6 +57,26 @@ static void compare(struct af_profile *before, struct af_profile *after, uint8_t
 	af_diff_release(&df);
 }
 
+/* `aflame-render --average X Y`: Y merged into X, averaged, drawn; a
+ * refusal must say why. */
+static void captures(const uint8_t *x, size_t xn, const uint8_t *y, size_t yn,
+		     const struct af_read_opts *o, uint8_t flags)
+{
+	struct af_profile p, q;
+	bool ok = read_one(&p, x, xn, o);
+	ok = read_one(&q, y, yn, o) && ok;   /* both read: both to release */
+	if (ok) {
+		struct af_diag d;
+		af_diag_init(&d, "fuzz");
+		if (af_profile_merge(&p, &q, &d) == 0 && af_profile_average(&p, 2, &d) == 0)
+			fuzz_render(&p, flags, FUZZ_CAIRO_MAX + 1, NULL, 0, NULL);
+		else if (!d.set)
+			__builtin_trap();
+	}
+	af_profile_release(&p);
+	af_profile_release(&q);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	if (size < 1 || size > FUZZ_MAX_INPUT)
@@ -70,5 +93,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		compare(&before, &after, flags);
 	af_profile_release(&before);
 	af_profile_release(&after);
+	if (a && b)
+		captures(data + 1, (size_t)(sep - data - 1), sep + 1, size - (size_t)(sep + 1 - data),
+			 &o, flags);
 	return 0;
 }
