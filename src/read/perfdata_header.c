@@ -28,6 +28,52 @@ int pd_section(struct pd *f, size_t off, uint64_t *o, uint64_t *n)
 	return 0;
 }
 
+/* An attr's section of sample ids: where it is, and where its descriptor
+ * is (for messages). */
+struct ids { uint64_t off, size, at; };
+
+static int by_offset(const void *a, const void *b)
+{
+	const struct ids *x = a, *y = b;
+	return x->off != y->off ? (x->off < y->off ? -1 : 1) : (x->size > y->size) - (x->size < y->size);
+}
+
+/* Each attr's ids in its own part of the file, as perf and simpleperf
+ * write them: two that overlap would be read once per attr (issue 36: N
+ * attrs sharing one section of N ids took N^2 steps), so they are refused,
+ * and the ids read are then at most the file's length over 8. */
+static int check_ids(struct pd *f, struct ids *s, size_t n)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++)
+		if (s[i].size >= 8)
+			s[k++] = s[i];
+	qsort(s, k, sizeof *s, by_offset);
+	for (size_t i = 1; i < k; i++)
+		if (s[i].off < s[i - 1].off + s[i - 1].size)
+			return pd_bad(f, s[i].at > s[i - 1].at ? s[i].at : s[i - 1].at,
+				      "the sample id sections of two attrs overlap");
+	return 0;
+}
+
+/* One attr at file offset a (index i): its event, flags and sample ids. */
+static void read_attr(struct pd *f, size_t i, size_t a, const struct ids *ids)
+{
+	f->attrs[i].type = af_le(f->data + a, 4);
+	f->attrs[i].config = af_le(f->data + a + 8, 8);
+	f->attrs[i].sample_type = af_le(f->data + a + 24, 8);
+	uint64_t flags = af_le(f->data + a + 40, 8);   /* exclude_user: bit 4, exclude_kernel: 5 */
+	f->attrs[i].no_user = flags >> 4 & 1;
+	f->attrs[i].no_kernel = flags >> 5 & 1;
+	if (i == 0) {
+		f->sample_type = f->attrs[0].sample_type;
+		f->read_format = af_le(f->data + a + 32, 8);
+		f->sample_id_all = (af_le(f->data + a + 40, 8) >> 18) & 1;
+	}
+	for (uint64_t k = 0; k + 8 <= ids->size; k += 8)
+		af_idmap_put(&f->attr_ids, af_le(f->data + ids->off + k, 8), (uint32_t)i);
+}
+
 int pd_read_attrs(struct pd *f)
 {
 	uint64_t attr_size = af_le(f->data + 16, 8), off, size;
@@ -37,26 +83,21 @@ int pd_read_attrs(struct pd *f)
 		return pd_bad(f, 16, "the attr size does not divide the attr section");
 	f->nattrs = (size_t)(size / attr_size);
 	f->attrs = af_xcalloc(f->nattrs, sizeof *f->attrs);
-	for (size_t i = 0; i < f->nattrs; i++) {
-		size_t a = (size_t)(off + i * attr_size);
-		f->attrs[i].type = af_le(f->data + a, 4);
-		f->attrs[i].config = af_le(f->data + a + 8, 8);
-		f->attrs[i].sample_type = af_le(f->data + a + 24, 8);
-		uint64_t flags = af_le(f->data + a + 40, 8);   /* exclude_user: bit 4, exclude_kernel: 5 */
-		f->attrs[i].no_user = flags >> 4 & 1;
-		f->attrs[i].no_kernel = flags >> 5 & 1;
-		if (i == 0) {
-			f->sample_type = f->attrs[0].sample_type;
-			f->read_format = af_le(f->data + a + 32, 8);
-			f->sample_id_all = (af_le(f->data + a + 40, 8) >> 18) & 1;
-		}
-		uint64_t ids, nids;
-		if (pd_section(f, a + (size_t)attr_size - 16, &ids, &nids) < 0)
-			return -1;
-		for (uint64_t k = 0; k + 8 <= nids; k += 8)
-			af_idmap_put(&f->attr_ids, af_le(f->data + ids + k, 8), (uint32_t)i);
+	struct ids *ids = af_xcalloc(f->nattrs, sizeof *ids), *sorted = af_xcalloc(f->nattrs, sizeof *sorted);
+	int rc = 0;
+	for (size_t i = 0; i < f->nattrs && rc == 0; i++) {
+		ids[i].at = off + i * attr_size + attr_size - 16;
+		rc = pd_section(f, (size_t)ids[i].at, &ids[i].off, &ids[i].size);
 	}
-	return 0;
+	if (rc == 0) {
+		memcpy(sorted, ids, f->nattrs * sizeof *ids);
+		rc = check_ids(f, sorted, f->nattrs);
+	}
+	for (size_t i = 0; i < f->nattrs && rc == 0; i++)
+		read_attr(f, i, (size_t)(off + i * attr_size), &ids[i]);
+	free(ids);
+	free(sorted);
+	return rc;
 }
 
 int pd_read_feature_table(struct pd *f)

@@ -26,6 +26,13 @@ static uint32_t *maps_of(struct pd *f, uint64_t pid)
  * only part of, as the kernel and simpleperf's ThreadTree::InsertMap do. */
 void pd_add_map(struct pd *f, uint64_t pid, uint64_t start, uint64_t end, uint64_t pgoff, struct map m)
 {
+	/* simpleperf's ThreadTree::AddKernelMap: a kernel map whose name
+	 * starts "[kernel.kallsyms]" ("_stext" after it in simpleperf's
+	 * recordings, "_text" in perf's) is the kernel's, whose symbols the
+	 * file carries as "[kernel.kallsyms]" */
+	static const char kernel[] = "[kernel.kallsyms]";
+	if (pid == KERNEL_PID && m.path.n > sizeof kernel - 1 && memcmp(m.path.s, kernel, sizeof kernel - 1) == 0)
+		m.path.n = sizeof kernel - 1;
 	m.file = pd_find_file(f, m.path);
 	/* simpleperf's Dso::IsForJavaMethod: dex files, and JIT symfiles */
 	m.kind = K_NATIVE;

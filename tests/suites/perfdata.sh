@@ -224,3 +224,16 @@ done
 damage_sweep "perfdata/corners.data" perfdata "$S/corners.data"
 damage_sweep "perfdata/maps.data" perfdata "$TMP/maps.data"
 damage_sweep "perfdata/records.data" perfdata "$TMP/records.data"
+
+# issue 35 item 5: a kernel map named "[kernel.kallsyms]_stext" is the
+# kernel's (as simpleperf's ThreadTree::AddKernelMap reads it), so the
+# symbols the file carries for "[kernel.kallsyms]" name its frames; all 477
+# of perf_display_bitmaps.data's, as its perf-script names them (each of
+# the 525 samples' kernel frames equal, suffixes such as .cfi kept)
+"$AFLAME" --format folded "$S/perf_display_bitmaps.data" >"$TMP/bitmaps.folded" 2>/dev/null
+check "perfdata/perf_display_bitmaps: no kernel frame left unnamed" \
+	sh -c "! grep -q 'kernel.kallsyms\]\[+' '$TMP/bitmaps.folded'"
+check "perfdata/perf_display_bitmaps: 477 kernel frames in its 525 samples, as its perf-script" \
+	awk '{ n = $NF / 250000; s += n; k += n * gsub(/_\[k\]/, "") } END { exit !(s == 525 && k == 477) }' "$TMP/bitmaps.folded"
+check "perfdata/perf_display_bitmaps: a page fault's kernel frames as perf-script names them" \
+	grep -q 'el0_ia_\[k\];do_el0_ia_bp_hardening\.cfi_\[k\];do_mem_abort\.cfi_\[k\];do_translation_fault\.cfi_\[k\];do_page_fault\.cfi_\[k\]' "$TMP/bitmaps.folded"
