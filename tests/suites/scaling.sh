@@ -4,6 +4,7 @@
 # one run executes at 16 times the size, less those of a run of size 1 (the
 # program's start and fixed costs), over the same at 1 times, stay near 16
 # (quadratic code gave 57 to 95 here). Needs valgrind (TEST_PACKAGES).
+# --diff (issue 36 items 5, 6) and the perf script reader (issue 35).
 . tests/lib.sh
 command -v valgrind >/dev/null || { skip "scaling" "valgrind not installed"; exit 0; }
 
@@ -73,3 +74,38 @@ check "scaling/--diff summary of a 4000-deep removed call: one line under 600 by
 	sh -c "test \$(wc -l <'$TMP/err') -eq 1 && test \$(wc -c <'$TMP/err') -lt 600"
 check "scaling/--diff summary names the removed call and says how many callers it leaves out" \
 	grep -q "the largest: ([0-9]* callers);f3998;f3999;leaf (1 µs)" "$TMP/err"
+
+# perf script text (issue 35): threads (each in its own process), one deep
+# stack of distinct frames, and samples of ever new event types
+genps() {
+	python3 - "$@" <<'PY'
+import sys
+kind, n = sys.argv[1], int(sys.argv[2])
+o = []
+if kind == 'threads':
+    for i in range(n):
+        o += ['t%d %d/%d [000] 1.%06d: 1 cycles:' % (i, 100000 + i, 200000 + i, i % 1000000),
+              '\t%16x f%d (/bin/x)' % (0x400000 + i, i), '']
+elif kind == 'deep':
+    o.append('x 1/1 1.0: 1 cycles:')
+    o += ['\t%16x f%d (/bin/x)' % (0x400000 + i, i) for i in range(n)]
+    o.append('')
+else:
+    for i in range(n):
+        o += ['x 1/1 1.0: 1 ev%d:' % i, '\t%16x f (/bin/x)' % 0x400000, '']
+print('\n'.join(o))
+PY
+}
+scale_ps() {   # NAME KIND N: the ratio for reading genps KIND at 1, N and 16 N
+	local name=$1 kind=$2 n=$3 k i0 i1 i16 r
+	for k in 1 "$n" $((16 * n)); do genps "$kind" "$k" >"$TMP/ps$k.txt"; done
+	i0=$(instructions "$TMP/ps1.txt" -o "$TMP/x.svg")
+	i1=$(instructions "$TMP/ps$n.txt" -o "$TMP/x.svg")
+	i16=$(instructions "$TMP/ps$((16 * n)).txt" -o "$TMP/x.svg")
+	r=$(awk -v a="$i0" -v b="$i1" -v c="$i16" 'BEGIN {printf "%.1f", (c - a) / (b - a)}')
+	check "scaling/perf script, $name: 16x the input, ${r}x the instructions ($i1 -> $i16, $i0 at size 1)" \
+		awk -v r="$r" 'BEGIN { exit !(r > 0 && r <= 20) }'
+}
+scale_ps "threads in processes" threads 2000
+scale_ps "one deep stack" deep 2000
+scale_ps "an event type a sample" events 2000
