@@ -29,7 +29,7 @@ SERVE_DEPS := libmicrohttpd
 MAIN_DEPS := zlib
 # What building and running need (make demo), and what the tests use (make check).
 DEBIAN_PACKAGES := build-essential pkg-config libcairo2-dev libpango1.0-dev \
-	libfontconfig-dev zlib1g-dev libiberty-dev libmicrohttpd-dev
+	libfontconfig-dev zlib1g-dev libiberty-dev libmicrohttpd-dev libyajl-dev
 # debian.sh and completion.sh: the package tools, the font it links to, systemd-analyze;
 # page.sh (and the browser suite's syntax check): node
 TEST_PACKAGES := libxml2-utils chromium dmtracedump poppler-utils curl python3 nodejs \
@@ -69,7 +69,11 @@ ALL_CFLAGS := $(WARN) -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE $(SAN) -pthrea
 ALL_LDFLAGS := -pthread $(LDFLAGS) -Wl,--as-needed
 MODULE_LDFLAGS := $(SAN_MODULE) $(ALL_LDFLAGS)
 # libiberty (static, Debian libiberty-dev): the C++ demangler of binutils
-LIBS := $(MAIN_DEPS_LIBS) -liberty -lm
+# yajl (static, Debian libyajl-dev's libyajl_s.a): the JSON readers' parser,
+# linked in like libiberty so a run that reads no JSON loads no more
+# libraries than before (core/module.h: start-up stays light)
+YAJL_LIB ?= $(firstword $(wildcard $(addsuffix /libyajl_s.a,/usr/lib/$(shell $(CC) -print-multiarch 2>/dev/null) /usr/lib /usr/local/lib)) -lyajl)
+LIBS := $(MAIN_DEPS_LIBS) -liberty $(YAJL_LIB) -lm
 CAIRO_LIBS := $(CAIRO_DEPS_LIBS) -lm
 # Programs export their symbols: the cairo module takes diag, escape, layout,
 # ... from the program that loads it.

@@ -370,7 +370,7 @@ static int unwrap_json(struct atrace_text *t, struct span s, struct span *out, s
 	const char *key = find(s, "\"systemTraceEvents\"");
 	if (!key) {
 		if (find(s, "\"traceEvents\""))
-			return af_diag_error(d, "JSON trace without \"systemTraceEvents\": a Chrome JSON trace has no ftrace text to read (open it in ui.perfetto.dev)");
+			return af_diag_error(d, "JSON trace without \"systemTraceEvents\": a Chrome JSON trace has no ftrace text to read (-f chrome reads its events)");
 		return af_diag_error(d, "JSON without \"systemTraceEvents\": no ftrace text to read");
 	}
 	struct span v = skip_space(from(s, key + strlen("\"systemTraceEvents\"")));

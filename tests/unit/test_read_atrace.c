@@ -199,7 +199,7 @@ void test_atrace_refusals(void)
 	done(&r);
 	const char *json = "{\"traceEvents\": [{\"ph\": \"X\"}]}";
 	run(&r, json, strlen(json), false);
-	STR_EQ(r.error, "t.txt: JSON trace without \"systemTraceEvents\": a Chrome JSON trace has no ftrace text to read (open it in ui.perfetto.dev)");
+	STR_EQ(r.error, "t.txt: JSON trace without \"systemTraceEvents\": a Chrome JSON trace has no ftrace text to read (-f chrome reads its events)");
 	done(&r);
 	const char *html = "<!DOCTYPE html><html><body>hello</body></html>";
 	run(&r, html, strlen(html), false);

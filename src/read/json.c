@@ -1,0 +1,198 @@
+/* json.c: the yajl driver and number reading shared by the JSON readers
+ * (json.h). The input goes to yajl in pieces of AF_INPUT_CONSUME_STEP, so a
+ * mapped file's pages are released as they are read, and yajl's memory is
+ * the project's allocator's (an allocation that fails ends the program with
+ * a message, as everywhere else). */
+#include "json.h"
+#include "core/util.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void *json_malloc(void *ctx, size_t n)
+{
+	(void)ctx;
+	return af_xmalloc(n ? n : 1);
+}
+
+static void *json_realloc(void *ctx, void *p, size_t n)
+{
+	(void)ctx;
+	return af_xrealloc(p, n ? n : 1);
+}
+
+static void json_free(void *ctx, void *p)
+{
+	(void)ctx;
+	free(p);
+}
+
+int af_json_fail(struct af_json *j, const char *fmt, ...)
+{
+	if (!j->failed) {
+		va_list ap;
+		va_start(ap, fmt);
+		vsnprintf(j->fail, sizeof j->fail, fmt, ap);
+		va_end(ap);
+		j->failed = true;
+	}
+	return 0;
+}
+
+/* yajl's message without its "parse error: " and the line end. */
+static int syntax_error(struct af_json *j, const uint8_t *chunk, size_t len, uint64_t at,
+			struct af_diag *d)
+{
+	unsigned char *e = yajl_get_error(j->h, 0, chunk, len);
+	char *s = (char *)e;
+	if (strncmp(s, "parse error: ", 13) == 0)
+		s += 13;
+	else if (strncmp(s, "lexical error: ", 15) == 0)
+		s += 15;
+	size_t n = strcspn(s, "\n");
+	int rc = af_diag_offset(d, at, "not valid JSON: %.*s", (int)(n > 120 ? 120 : n), s);
+	yajl_free_error(j->h, e);
+	return rc;
+}
+
+int af_json_parse(struct af_json *j, const struct af_input *in, const yajl_callbacks *cb,
+		  struct af_diag *d)
+{
+	static yajl_alloc_funcs alloc = { json_malloc, json_realloc, json_free, NULL };
+	j->h = yajl_alloc(cb, &alloc, j);
+	yajl_config(j->h, yajl_dont_validate_strings, 1);
+	int rc = 0;
+	size_t at = 0;
+	while (at < in->len && rc == 0) {
+		size_t n = in->len - at < AF_INPUT_CONSUME_STEP ? in->len - at : AF_INPUT_CONSUME_STEP;
+		yajl_status s = yajl_parse(j->h, in->data + at, n);
+		if (s == yajl_status_client_canceled)
+			rc = af_diag_offset(d, at + yajl_get_bytes_consumed(j->h), "%s", j->fail);
+		else if (s == yajl_status_error)
+			rc = syntax_error(j, in->data + at, n, at + yajl_get_bytes_consumed(j->h), d);
+		at += n;
+		af_input_consumed(in, at);
+	}
+	if (rc == 0 && yajl_complete_parse(j->h) != yajl_status_ok)
+		rc = j->failed ? af_diag_offset(d, in->len, "%s", j->fail) : 1;
+	yajl_free(j->h);
+	j->h = NULL;
+	return rc;
+}
+
+/* ---- numbers ---- */
+
+/* Digits of s[*i..n) into *v (at most 18 kept; the count of the rest in
+ * *dropped), *i past them. */
+static size_t digits(const char *s, size_t n, size_t *i, uint64_t *v, int *dropped)
+{
+	size_t start = *i;
+	for (; *i < n && s[*i] >= '0' && s[*i] <= '9'; ++*i) {
+		if (*v < 100000000000000000ull)
+			*v = *v * 10 + (uint64_t)(s[*i] - '0');
+		else
+			++*dropped;
+	}
+	return *i - start;
+}
+
+/* s as mantissa * 10^exp10 (exact up to 18 significant digits). */
+static bool decimal(const char *s, size_t n, bool *neg, uint64_t *m, int *exp10)
+{
+	size_t i = 0;
+	*neg = n && s[0] == '-';
+	i += *neg || (n && s[0] == '+');
+	*m = 0;
+	int dropped = 0, frac = 0;
+	size_t k = digits(s, n, &i, m, &dropped);
+	if (i < n && s[i] == '.') {
+		i++;
+		int before = dropped;
+		size_t f = digits(s, n, &i, m, &dropped);
+		frac = (int)f - (dropped - before);
+		dropped = before;
+		k += f;
+	}
+	if (k == 0)
+		return false;
+	long e = 0;
+	if (i < n && (s[i] == 'e' || s[i] == 'E')) {
+		i++;
+		bool eneg = i < n && s[i] == '-';
+		i += i < n && (s[i] == '-' || s[i] == '+');
+		size_t e0 = i;
+		for (; i < n && s[i] >= '0' && s[i] <= '9'; i++)
+			if (e < 100000)
+				e = e * 10 + (s[i] - '0');
+		if (i == e0)
+			return false;
+		e = eneg ? -e : e;
+	}
+	*exp10 = (int)(e + dropped - frac);
+	return i == n;
+}
+
+static const uint64_t pow10u[] = {
+	1ull, 10ull, 100ull, 1000ull, 10000ull, 100000ull, 1000000ull, 10000000ull,
+	100000000ull, 1000000000ull, 10000000000ull, 100000000000ull, 1000000000000ull,
+	10000000000000ull, 100000000000000ull, 1000000000000000ull, 10000000000000000ull,
+	100000000000000000ull, 1000000000000000000ull,
+};
+
+/* m * 10^e rounded to an integer, if it is below 2^62. */
+static bool scale(uint64_t m, int e, int64_t *out)
+{
+	const uint64_t max = (uint64_t)1 << 62;
+	if (m == 0) {
+		*out = 0;
+		return true;
+	}
+	if (e >= 0) {
+		if (e > 18 || m > max / pow10u[e])
+			return false;
+		*out = (int64_t)(m * pow10u[e]);
+		return true;
+	}
+	if (e < -18) {
+		*out = 0;
+		return true;
+	}
+	uint64_t p = pow10u[-e];
+	*out = (int64_t)(m / p + (m % p >= (p + 1) / 2));
+	return true;
+}
+
+bool af_json_ns(const char *s, size_t n, int64_t *ns)
+{
+	bool neg;
+	uint64_t m;
+	int e;
+	if (!decimal(s, n, &neg, &m, &e) || !scale(m, e + 3, ns))
+		return false;
+	if (neg)
+		*ns = -*ns;
+	return true;
+}
+
+bool af_json_int(const char *s, size_t n, int64_t *v)
+{
+	bool neg;
+	uint64_t m;
+	int e;
+	if (!decimal(s, n, &neg, &m, &e))
+		return false;
+	if (e < 0) {   /* drop the fraction, not round */
+		if (e < -18)
+			m = 0;
+		else
+			m /= pow10u[-e];
+		e = 0;
+	}
+	if (!scale(m, e, v))
+		return false;
+	if (neg)
+		*v = -*v;
+	return true;
+}

@@ -1,0 +1,46 @@
+/* json.h: JSON for the readers of JSON formats (Chrome trace events,
+ * .cpuprofile), through yajl's streaming parser (Debian libyajl-dev, linked
+ * statically: libyajl_s.a). A reader gives yajl callbacks; af_json_parse
+ * feeds it the input a piece at a time and turns what stops it (a syntax
+ * error, or a callback's refusal through af_json_fail) into one message with
+ * the byte offset. yajl unescapes strings and hands numbers over as text;
+ * af_json_ns and af_json_int read them. Strings are not checked for UTF-8:
+ * names are cleaned where they land (core/names.h, core/escape.h). */
+#ifndef AF_JSON_H
+#define AF_JSON_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdbool.h>
+#include <yajl/yajl_parse.h>
+#include "read.h"
+
+struct af_json {
+	yajl_handle h;
+	char fail[160];        /* a callback's refusal, "" when none */
+	bool failed;
+	uint64_t depth;        /* containers open now (af_json_open/close) */
+};
+
+/* Parse in with callbacks cb (ctx: the reader's, which must begin with a
+ * struct af_json). Returns 0 when the whole input was one JSON value (with
+ * whitespace around it), 1 when the input ended inside the value after
+ * complete members only (*ended: the offset where the complete part ends;
+ * the caller decides whether that is acceptable), -1 with diag set for a
+ * syntax error or a refusal. */
+int af_json_parse(struct af_json *j, const struct af_input *in, const yajl_callbacks *cb,
+		  struct af_diag *d);
+
+/* Refuse the input: the parse stops, and af_json_parse reports msg at the
+ * offset yajl had reached. Returns 0 (a callback's "stop"). */
+int af_json_fail(struct af_json *j, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* A decimal number of microseconds ("12", "-3.5", "1.2e3", with or without
+ * quotes' contents) as nanoseconds, rounded. False if it is not a number or
+ * is beyond ±2^62 ns. */
+bool af_json_ns(const char *s, size_t n, int64_t *ns);
+/* A decimal integer (an id, a count); a fraction is dropped. False if it is
+ * not a number or does not fit in 63 bits. */
+bool af_json_int(const char *s, size_t n, int64_t *v);
+
+#endif
