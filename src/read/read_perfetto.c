@@ -52,6 +52,27 @@
 
 static int packets(struct pf *f, const uint8_t *data, size_t len, uint64_t base, int depth);
 
+/* A group that did not inflate. Past a limit, the message names the group
+ * and the documented limit that stopped it (docs/semantics.md: 64 times
+ * the compressed size plus 64 MiB, for the group and for all groups of the
+ * file together, or --max-input-size), not what was left of the file's
+ * after the groups before it; else zlib's own message. */
+static int inflate_error(struct pf *f, const struct af_proto_field *fl, uint64_t group_limit,
+			 size_t got, const struct af_diag *zd)
+{
+	uint64_t file_limit = af_inflate_limit(f->in->len, f->o->max_input);
+	if (got < group_limit && got < f->inflate_left)
+		return af_diag_error(f->d, "%s", zd->msg);
+	bool group = group_limit <= f->inflate_left;
+	uint64_t limit = group ? group_limit : file_limit;
+	const char *why = f->o->max_input && limit == f->o->max_input ? "--max-input-size"
+			: limit == AF_INFLATE_MAX ? "the most any input may inflate to"
+			: group ? "64 times this group's compressed size + 64 MiB"
+			: "64 times the file's size + 64 MiB, for all its compressed groups together";
+	return af_diag_offset(f->d, fl->offset, "compressed packets: decompressed data exceeds "
+			      "%" PRIu64 " bytes (%s; zlib bomb?)", limit, why);
+}
+
 /* compressed_packets: a zlib stream of more packets (bounded like atrace). */
 static int compressed(struct pf *f, const struct af_proto_field *fl, int depth)
 {
@@ -62,9 +83,11 @@ static int compressed(struct pf *f, const struct af_proto_field *fl, int depth)
 	af_buf_init(b);
 	size_t used;
 	uint64_t limit = af_inflate_limit(fl->len, f->o->max_input);
+	struct af_diag zd;
+	af_diag_init(&zd, NULL);
 	if (af_inflate(fl->data, fl->len, limit < f->inflate_left ? limit : f->inflate_left, b,
-		       &used, f->d) < 0)
-		return -1;
+		       &used, &zd) < 0)
+		return inflate_error(f, fl, limit, b->len, &zd);
 	f->inflate_left -= b->len;
 	f->compressed++;
 	/* offsets inside are offsets in the inflated data: say so by the packet */
