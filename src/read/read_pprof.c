@@ -602,6 +602,8 @@ static int repeated(struct pp *f, const struct af_proto_field *x, uint64_t **v, 
 	}
 	if (!wire_is(f, x, AF_WIRE_LEN, &rc))
 		return -1;
+	if (x->len == 0)   /* nothing packed: *v may be NULL still */
+		return 0;
 	af_grow(v, cap, *n + x->len, sizeof **v);
 	size_t k = unpack(x->data, x->len, *v + *n);
 	if (k == SIZE_MAX)
