@@ -67,7 +67,7 @@ static void fuzz_render(struct af_profile *p, uint8_t flags, size_t size, const 
 	ro.count_name = p->unit;
 	ro.decimals = p->decimals;
 	static const enum af_out_format text_formats[] = {
-		AF_OUT_SVG, AF_OUT_FOLDED, AF_OUT_TREE, AF_OUT_FRAMES,
+		AF_OUT_SVG, AF_OUT_FOLDED, AF_OUT_TREE, AF_OUT_FRAMES, AF_OUT_PPROF,
 	};
 	static const enum af_out_format cairo_formats[] = {
 		AF_OUT_SVG_STATIC, AF_OUT_PNG, AF_OUT_PDF,
