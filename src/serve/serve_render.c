@@ -8,6 +8,7 @@
  * whose outputs outgrow it (folded paths repeated per level) cannot fill
  * the disk. The result page and the status are not counted. */
 #include "serve_render.h"
+#include "core/dumpsize.h"
 #include "core/escape.h"
 #include "core/output.h"
 #include "core/plan.h"
@@ -176,6 +177,14 @@ static int render_svg(struct af_serve_render *r, struct af_serve_thread *t,
 /* One file of thread t (index i); its error is kept in t->error[f]. */
 static void render_file(struct af_serve_render *r, struct af_serve_thread *t, size_t i, int f)
 {
+	/* folded stacks can be many times their input: their exact length
+	 * first (dumpsize.h), so one over the budget costs no writing */
+	if (f == AF_SF_FOLDED &&
+	    af_folded_size(&r->p.tree, t->node, NULL, AF_NONE, r->p.decimals, false) > r->budget) {
+		t->error[f] = over_budget(r);
+		r->cut = true;
+		return;
+	}
 	char name[32];
 	snprintf(name, sizeof name, "t%zu.%s", i, af_out_format_ext(af_serve_files[f]));
 	struct af_layout_opts lo;
