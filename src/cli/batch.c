@@ -53,6 +53,8 @@ struct input {
 	const char *unit;        /* static string */
 	unsigned decimals;
 	struct af_buf subtitle;
+	struct af_palette_opts palette;   /* af_palette_for() this input */
+	char *app;               /* its app package when guessed, or NULL */
 };
 
 struct task { size_t input, rec; };
@@ -191,6 +193,8 @@ static void read_input(struct batch *b, size_t i)
 		af_plan_prepare_tree(&in->p.tree);
 		in->unit = in->p.unit;
 		in->decimals = in->p.decimals;
+		in->palette = o->layout.palette;
+		af_palette_for(&in->palette, &in->p, &in->app);
 		if (o->subtitle)
 			af_buf_puts(&in->subtitle, o->subtitle);
 		else
@@ -238,6 +242,7 @@ static int render_file(struct worker *w, struct input *in, struct rec *r, struct
 	}
 	struct af_layout_opts lo = o->layout;
 	struct af_render_opts ro = o->render;
+	lo.palette = in->palette;
 	ro.title = o->title ? o->title : r->whole ? "Flame Graph" : r->name;
 	ro.subtitle = in->subtitle.len ? in->subtitle.data : NULL;
 	ro.count_name = in->unit;
@@ -444,6 +449,7 @@ static void free_batch(struct batch *b)
 		free(in->subdir);
 		free(in->error);
 		af_buf_release(&in->subtitle);
+		free(in->app);
 	}
 	free(b->inputs);
 	free(b->queue);

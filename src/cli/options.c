@@ -197,6 +197,7 @@ static void set_palette(struct af_cli *o, const struct af_option *opt, const cha
 	if (pal < 0)
 		af_usage_error("unknown palette '%s' (see --help)", arg);
 	o->run.layout.palette.palette = (enum af_palette)pal;
+	o->run.layout.palette.chosen = true;
 	o->run.read.mark_wakers = pal == AF_PAL_CHAIN;
 }
 
@@ -484,8 +485,9 @@ const struct af_option af_options[] = {
 	  "leave out frames narrower than this (default: 0.1)",
 	  CALL(set_minwidth) },
 	{ "colors", 0, "PALETTE",
-	  "hot (default), mem, io, wakeup, chain, java, js, perl,\n"
-	  "red, green, blue, aqua, yellow, purple, orange, android",
+	  "hot, mem, io, wakeup, chain, java, js, perl, red,\n"
+	  "green, blue, aqua, yellow, purple, orange, android\n"
+	  "(default: android for Android captures, else hot)",
 	  CALL(set_palette), WORDS(palette_words) },
 	{ "app-package", 0, "PKG",
 	  "android palette: the app's own code (default: the\n"

@@ -118,6 +118,31 @@ static void selected_names(const struct af_profile *p, const uint8_t *excluded, 
 		af_buf_printf(b, " and %zu more", left);
 }
 
+/* v µs as people read it: "250 µs", "1.5 ms", "12 s" */
+static void put_time(struct af_buf *b, uint64_t v)
+{
+	if (v >= 1000000)
+		af_buf_printf(b, "%.6g s", (double)v / 1e6);
+	else if (v >= 1000)
+		af_buf_printf(b, "%.6g ms", (double)v / 1e3);
+	else
+		af_buf_printf(b, "%" PRIu64 " \xc2\xb5s", v);
+}
+
+/* --from/--to: the window drawn, after the file, clock and unit. */
+static void window_subtitle(const struct af_run_opts *o, struct af_buf *b)
+{
+	if (!o->read.window)
+		return;
+	af_buf_puts(b, b->len ? " \xc2\xb7 " : "");
+	af_buf_puts(b, "from ");
+	put_time(b, o->read.from);
+	if (o->read.to != UINT64_MAX) {
+		af_buf_puts(b, " to ");
+		put_time(b, o->read.to);
+	}
+}
+
 void af_run_titles(struct af_run_opts *o, const struct af_profile *p, int nselected, size_t only,
 		   const uint8_t *excluded, struct af_buf *subtitle, struct af_buf *title)
 {
@@ -134,6 +159,7 @@ void af_run_titles(struct af_run_opts *o, const struct af_profile *p, int nselec
 		o->render.subtitle = o->subtitle;
 	} else {
 		af_default_subtitle(subtitle, o->inputs[0], p);
+		window_subtitle(o, subtitle);
 		o->render.subtitle = subtitle->len ? subtitle->data : NULL;
 	}
 	o->layout.has_subtitle = o->render.subtitle != NULL;
@@ -175,12 +201,7 @@ int af_run_graph_begin(struct af_run_opts *o, const struct af_profile *p, char *
 	*app = NULL;
 	if (o->total)
 		set_total(o, p);
-	if (o->layout.palette.palette == AF_PAL_ANDROID && !o->layout.palette.app_package) {
-		/* a simpleperf recording says whose app it profiled */
-		const char *named = af_profile_get_info(p, "app package");
-		*app = named ? af_xstrndup(named, strlen(named)) : af_palette_guess_app(&p->tree);
-		o->layout.palette.app_package = *app;
-	}
+	af_palette_for(&o->layout.palette, p, app);
 	if (o->cp) {
 		o->layout.palette.map = af_palette_map_new();
 		return af_palette_map_read(o->layout.palette.map, "palette.map", d);

@@ -96,6 +96,7 @@ static uint32_t hued(enum af_palette p, struct hsv3 v)
 	case AF_PAL_YELLOW: return rgb(175 + 55 * v.a, 175 + 55 * v.a, 50 + 20 * v.a);
 	case AF_PAL_PURPLE: return rgb(190 + 65 * v.a, 80 + 60 * v.a, 190 + 65 * v.a);
 	case AF_PAL_ORANGE: return rgb(190 + 65 * v.a, 90 + 65 * v.a, 0);
+	case AF_HUE_GREY:   return rgb(170 + 30 * v.a, 170 + 30 * v.a, 170 + 30 * v.a);
 	default:            return rgb(205 + 50 * v.a, 230 * v.b, 55 * v.c);
 	}
 }
@@ -221,8 +222,26 @@ static bool framework(const char *s, size_t len)
 	return false;
 }
 
+/* A process or thread root as the readers name them: "main (3142)". */
+static bool root_frame(const char *s, size_t len)
+{
+	size_t i = len;
+	if (!len || s[len - 1] != ')')
+		return false;
+	for (i = len - 1; i > 0 && s[i - 1] >= '0' && s[i - 1] <= '9'; i--)
+		;
+	return i >= 3 && i < len - 1 && s[i - 1] == '(' && s[i - 2] == ' ';
+}
+
+/* Android Studio's kinds: the platform orange, the app's own code green,
+ * other Java and Kotlin code (libraries) blue, native code yellow, the
+ * kernel purple, process and thread roots grey. */
 static enum af_palette android_kind(const struct af_palette_opts *o, const char *s, size_t len)
 {
+	if (ends(s, len, "_[k]") || starts(s, len, "[kernel"))
+		return AF_PAL_PURPLE;
+	if (root_frame(s, len))
+		return AF_HUE_GREY;
 	if (framework(s, len))
 		return AF_PAL_ORANGE;
 	if (o->app_package && *o->app_package) {
@@ -230,9 +249,7 @@ static enum af_palette android_kind(const struct af_palette_opts *o, const char 
 		if (len > n && memcmp(s, o->app_package, n) == 0 && (s[n] == '.' || s[n] == '$'))
 			return AF_PAL_GREEN;
 	}
-	if (!has(s, len, "."))
-		return AF_PAL_YELLOW;   /* thread roots, native frames */
-	return AF_PAL_BLUE;
+	return dotted_java(s, len) ? AF_PAL_BLUE : AF_PAL_YELLOW;
 }
 
 /* The hue a frame called name gets: its kind in palettes that tell kinds
@@ -295,7 +312,7 @@ static const struct af_palette_kind chain_kinds[] = {
 };
 static const struct af_palette_kind android_kinds[] = {
 	{ AF_PAL_ORANGE, "platform" }, { AF_PAL_GREEN, "app" }, { AF_PAL_BLUE, "third party" },
-	{ AF_PAL_YELLOW, "native and threads" },
+	{ AF_PAL_YELLOW, "native" }, { AF_PAL_PURPLE, "kernel" }, { AF_HUE_GREY, "threads" },
 };
 
 size_t af_palette_kinds(enum af_palette p, const struct af_palette_kind **kinds)

@@ -16,7 +16,9 @@ enum af_palette {
 	AF_PAL_HOT, AF_PAL_MEM, AF_PAL_IO, AF_PAL_WAKEUP, AF_PAL_CHAIN,
 	AF_PAL_JAVA, AF_PAL_JS, AF_PAL_PERL, AF_PAL_RED, AF_PAL_GREEN,
 	AF_PAL_BLUE, AF_PAL_AQUA, AF_PAL_YELLOW, AF_PAL_PURPLE, AF_PAL_ORANGE,
-	AF_PAL_ANDROID, AF_PAL_COUNT
+	AF_PAL_ANDROID, AF_PAL_COUNT,
+	AF_HUE_GREY = AF_PAL_COUNT   /* not a palette: the android palette's
+					process and thread roots */
 };
 
 struct af_palette_map;
@@ -24,6 +26,8 @@ struct af_palette_map;
 struct af_palette_opts {
 	enum af_palette palette;
 	const char *app_package;   /* android palette: the app's own package */
+	bool chosen;               /* picked by the user (--colors): not replaced
+				      by a capture's default (af_palette_for) */
 	bool hash;                 /* names that start alike get alike colours
 				      (flamegraph.pl --hash) */
 	struct af_palette_map *map; /* if set: colours looked up here first, and
@@ -54,7 +58,7 @@ void af_palette_change_scale(uint32_t stops[4]);
  * of frames apart by hue (java, js, perl, chain, android) list them here;
  * the others (hot, mem, ..., wakeup) have one hue whose shades only tell
  * frames apart, and no kinds. */
-#define AF_PALETTE_KINDS_MAX 5
+#define AF_PALETTE_KINDS_MAX 6
 struct af_palette_kind {
 	enum af_palette hue;     /* the single-hue palette of the kind */
 	const char *label;       /* "platform", "C++", ... (static) */

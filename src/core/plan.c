@@ -1,5 +1,6 @@
 /* plan.c: the graphs of a per-thread run (plan.h). */
 #include "plan.h"
+#include "palette.h"
 #include "util.h"
 
 #include <inttypes.h>
@@ -144,6 +145,37 @@ void af_plan_release(struct af_plan *pl)
 
 /* ---- shared by the graphs of a run ---- */
 
+/* Names only Android code has: the runtime, the platform's paths and
+ * compiled files, the framework's packages. */
+static bool android_name(const char *s, size_t len)
+{
+	static const char *const marks[] = {
+		"libart.so", "/system/", "/apex/", "/data/app/", ".oat", ".odex", ".vdex",
+		"android.", "dalvik.",
+	};
+	for (size_t k = 0; k < sizeof marks / sizeof *marks; k++) {
+		size_t n = strlen(marks[k]);
+		for (size_t i = 0; i + n <= len; i++)
+			if (memcmp(s + i, marks[k], n) == 0)
+				return true;
+	}
+	return false;
+}
+
+bool af_android_capture(const struct af_profile *p)
+{
+	if (!p->format || strcmp(p->format, "folded") == 0 || strcmp(p->format, "atrace") == 0)
+		return false;
+	if (strcmp(p->format, "art") == 0 || strcmp(p->format, "simpleperf") == 0)
+		return true;
+	if (p->clock)     /* Perfetto's slices: trace marks, not code */
+		return false;
+	for (size_t i = 0; i < p->tree.nnames; i++)
+		if (android_name(p->tree.names[i].str, p->tree.names[i].len))
+			return true;
+	return false;
+}
+
 void af_plan_prepare_tree(struct af_tree *t)
 {
 	/* interning an existing name can still grow the table once; after
@@ -163,12 +195,26 @@ static void inputs_named(struct af_buf *b, const char *input, const struct af_pr
 			      p->averaged ? "average of " : "", p->captures);
 }
 
+void af_palette_for(struct af_palette_opts *o, const struct af_profile *p, char **app)
+{
+	*app = NULL;
+	if (!o->chosen && af_android_capture(p))
+		o->palette = AF_PAL_ANDROID;
+	if (o->palette != AF_PAL_ANDROID || o->app_package)
+		return;
+	const char *named = af_profile_get_info(p, "app package");
+	*app = named ? af_xstrndup(named, strlen(named)) : af_palette_guess_app(&p->tree);
+	o->app_package = *app;
+}
+
 void af_default_subtitle(struct af_buf *b, const char *input, const struct af_profile *p)
 {
-	if (p->clock || p->measure || p->captures > 1)
+	if (p->clock || p->measure || p->event || p->captures > 1)
 		inputs_named(b, input, p);
 	if (p->clock)
 		af_buf_printf(b, " \xc2\xb7 %s clock \xc2\xb7 %s", p->clock, p->unit);
 	else if (p->measure)
 		af_buf_printf(b, " \xc2\xb7 %s", p->measure);
+	else if (p->event)   /* sampled: the event, what its periods count */
+		af_buf_printf(b, " \xc2\xb7 %s \xc2\xb7 %s", p->event, p->unit);
 }

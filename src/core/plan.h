@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include "buf.h"
 #include "diag.h"
+#include "palette.h"
 #include "profile.h"
 
 struct af_plan_graph {
@@ -39,6 +40,19 @@ void af_plan_release(struct af_plan *pl);
 /* Everything that af_render_to() would otherwise compute lazily in the tree
  * (name ranks, the "all" name), so that threads can then share it. */
 void af_plan_prepare_tree(struct af_tree *t);
+
+/* Whether p is a capture of Android code that Android Studio would colour
+ * (ART, simpleperf; perf.data, Perfetto samples or heaps and other sampled
+ * profiles whose frames name Android's runtime, paths or framework); not
+ * folded stacks, atrace or Perfetto slices. */
+bool af_android_capture(const struct af_profile *p);
+
+/* The palette for p unless one was chosen: Android Studio's (android) for
+ * Android captures, else as it is (hot for folded stacks and Linux perf).
+ * With android and no app package given, the app's package from the
+ * recording (simpleperf names it) or guessed (af_palette_guess_app): *app
+ * then holds it (caller frees; NULL if none is set). */
+void af_palette_for(struct af_palette_opts *o, const struct af_profile *p, char **app);
 
 /* The default subtitle "file · clock · unit" of an input, "file · what is
  * measured" for a profile with no clock but a measure, else nothing; for

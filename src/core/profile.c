@@ -68,6 +68,7 @@ void af_profile_init(struct af_profile *p)
 
 void af_profile_release(struct af_profile *p)
 {
+	free(p->event);
 	for (size_t i = 0; i < p->nthreads; i++)
 		free(p->threads[i].name);
 	for (size_t i = 0; i < p->nprocesses; i++)

@@ -57,6 +57,8 @@ struct af_profile {
 	const char *measure;  /* with no clock, what weights measure for the
 				 subtitle ("unreleased bytes"), or NULL */
 	unsigned decimals;    /* weights are fixed point with this many decimals */
+	char *event;          /* the event type drawn (perf.data, simpleperf:
+				 "cpu-clock"), for the subtitle; owned, or NULL */
 	unsigned captures;    /* inputs read as this one profile (merge.h); 0: one */
 	bool averaged;        /* their weights divided by captures (--average) */
 };

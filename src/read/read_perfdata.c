@@ -527,6 +527,8 @@ static int read_perfdata(struct af_profile *p, const struct af_input *in, const 
 	if (rc == 0) {
 		p->unit = f.nattrs ? af_event_unit(f.enames[f.drawn]) : "events";
 		p->clock = NULL;
+		if (f.nattrs && !p->event)
+			p->event = af_xstrndup(f.enames[f.drawn].s, f.enames[f.drawn].n);
 		info(&f);
 	}
 	pd_release(&f);

@@ -409,7 +409,7 @@ static int read_perfetto(struct af_profile *p, const struct af_input *in,
 	} else if (rc == 0) {
 		pf_name_samples(&f);
 		p->unit = f.draw == DRAW_CPU ? "samples" : pf_heap_values[o->heap].unit;
-		p->measure = f.draw == DRAW_CPU ? NULL : pf_heap_values[o->heap].measure;
+		p->measure = f.draw == DRAW_CPU ? "CPU samples" : pf_heap_values[o->heap].measure;
 		p->clock = NULL;
 		info(&f);
 		if (f.draw == DRAW_HEAP && f.heap_weight == 0 && !o->info_only)

@@ -544,6 +544,10 @@ static int read_simpleperf(struct af_profile *p, const struct af_input *in, cons
 	if (rc == 0) {
 		p->unit = f.nevents ? af_event_unit(event_name(&f, f.drawn)) : "samples";
 		p->clock = NULL;
+		if (f.nevents && !p->event) {
+			struct af_event_name e = event_name(&f, f.drawn);
+			p->event = af_xstrndup(e.s, e.n);
+		}
 		info(&f);
 	}
 	sp_release(&f);

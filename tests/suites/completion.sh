@@ -34,7 +34,7 @@ agree "clocks" "$(words --clock)" \
 	"$(sed -n 's/.*--clock CLOCK *//p' "$TMP/help" | sed 's/ (default.*//; s/ or / /' | tr ' ' '\n' | grep . | sort)"
 agree "palettes" "$(words --colors)" \
 	"$(sed -n '/--colors PALETTE/,/--app-package/p' "$TMP/help" | grep -v -- '--app-package' |
-	   sed 's/.*PALETTE//; s/(default)//; s/,//g' | tr ' ' '\n' | grep . | sort)"
+	   sed 's/.*PALETTE//; s/([^)]*)//g; s/,//g' | tr ' ' '\n' | grep . | sort)"
 agree "background colours" "$(words --bgcolors)" \
 	"$(sed -n 's/.*--bgcolors COLOR *background: //p' "$TMP/help" | sed 's/ or #rrggbb//; s/,//g' | tr ' ' '\n' | grep . | sort)"
 

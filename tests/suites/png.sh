@@ -58,6 +58,14 @@ golden yamp-main -t main art/yamp-legacy.trace
 golden perflib-basic-all-threads art/perflib-basic.trace
 golden perflib-exception -t "AsyncTask #1" --colors java art/perflib-exception.trace
 golden ffx-regular-cpu-main --clock cpu -t main --minwidth 1 art/ffx-art-regular.trace
+# a real capture of each input kind (issue 33: looked at before blessing)
+golden kind-perflib --flamechart art/perflib-basic.trace
+golden kind-atrace-html -t surfaceflinger atrace/android_systrace.html.gz
+golden kind-perfetto-system --flamechart perfetto/nowinandroid-system.pftrace
+golden kind-simpleperf simpleperf/corners.trace
+golden kind-perfdata-jit perfdata/perf_with_jit_symbol.data
+golden kind-perfdata-linux perfdata/perf_with_symbols.data
+golden kind-folded folded/java.folded
 golden unicode-folded --title 'Unicode & <escapes>' "$UNI"
 # --bgcolors reaches PNG/PDF too (the cairo back end drew the default always)
 golden java-bgcolors-blue --bgcolors blue folded/java.folded

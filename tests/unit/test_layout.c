@@ -220,7 +220,7 @@ void test_layout_legend_kinds(void)
 	STR_EQ(l.legend.entries[0].label, "platform");
 	STR_EQ(l.legend.entries[1].label, "app");
 	STR_EQ(l.legend.entries[1].detail, "com.example.app");
-	STR_EQ(l.legend.entries[2].label, "native and threads");
+	STR_EQ(l.legend.entries[2].label, "native");   /* "main": no tid */
 	OK(l.legend.entries[0].detail == NULL);
 	INT_EQ(l.legend.entries[0].colour, af_palette_swatch(AF_PAL_ORANGE));
 	/* the row under the title, frames below it */
@@ -328,7 +328,7 @@ void test_legend_items(void)
 	/* 40 code points of the package, then an ellipsis */
 	snprintf(want, sizeof want, "app (%.40s\xe2\x80\xa6)", pkg);
 	STR_EQ(item_text(&it, 3, b, sizeof b), want);
-	STR_EQ(item_text(&it, 5, b, sizeof b), "native and threads");
+	STR_EQ(item_text(&it, 5, b, sizeof b), "native");
 	for (size_t i = 0; i < it.n; i++) {
 		OK(it.item[i].x >= l.xpad);
 		OK(it.item[i].x + it.item[i].w <= l.width - l.xpad);

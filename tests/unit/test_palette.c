@@ -171,11 +171,13 @@ void test_palette_legend_kinds(void)
 	INT_EQ(af_palette_kinds(AF_PAL_HOT, &k), 0);
 	INT_EQ(af_palette_kinds(AF_PAL_WAKEUP, &k), 0);
 	INT_EQ(af_palette_kinds(AF_PAL_RED, &k), 0);
-	INT_EQ(af_palette_kinds(AF_PAL_ANDROID, &k), 4);
+	INT_EQ(af_palette_kinds(AF_PAL_ANDROID, &k), 6);
 	STR_EQ(k[0].label, "platform");
 	STR_EQ(k[1].label, "app");
 	STR_EQ(k[2].label, "third party");
-	STR_EQ(k[3].label, "native and threads");
+	STR_EQ(k[3].label, "native");
+	STR_EQ(k[4].label, "kernel");
+	STR_EQ(k[5].label, "threads");
 	struct af_palette_opts o = { .palette = AF_PAL_ANDROID, .app_package = "com.example.app" };
 #define KIND(s) af_palette_kind(&o, s, strlen(s))
 	INT_EQ(KIND("android.os.Looper.loop"), 0);
@@ -183,10 +185,17 @@ void test_palette_legend_kinds(void)
 	INT_EQ(KIND("com.example.application.X.y"), 2);   /* not the app's package */
 	INT_EQ(KIND("okhttp3.internal.Call.run"), 2);
 	INT_EQ(KIND("main"), 3);
+	INT_EQ(KIND("libc.so"), 3);                  /* native, not third party */
+	INT_EQ(KIND("/system/lib64/libhwui.so[+1a2b]"), 3);
+	INT_EQ(KIND("art::Monitor::Wait(art::Thread*)"), 3);
+	INT_EQ(KIND("do_syscall_64_[k]"), 4);         /* the kernel: its own */
+	INT_EQ(KIND("[kernel.kallsyms][+ffffff93eb481f72]"), 4);
+	INT_EQ(KIND("main (3142)"), 5);              /* thread and process roots */
+	INT_EQ(KIND("com.example.app (101)"), 5);
 	INT_EQ(KIND("--"), -1);
 	INT_EQ(KIND("-"), -1);
 	/* a kind's swatch is of the hue its frames get */
-	for (size_t i = 0; i < 4; i++) {
+	for (size_t i = 0; i < 6; i++) {
 		uint32_t s = af_palette_swatch(k[i].hue);
 		OK(s != 0 && s != 0xffffff);
 	}
