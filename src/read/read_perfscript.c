@@ -202,6 +202,8 @@ static struct span base_name(struct span f)
 /* ---- frames ---- */
 
 enum mark { M_NONE, M_KERNEL, M_JIT, M_INLINE };
+/* what each mark adds to a frame's name, as the perf.data reader marks it */
+static const char *const mark_suffix[] = { "", "_[k]", "_[j]", "_[i]" };
 
 /* Bracketed "files" that are not the kernel's: the unknown one, the
  * kernel's pages mapped into user space, anonymous maps, JIT caches. */
@@ -283,7 +285,7 @@ static uint32_t intern_name(struct ps *f, struct span name, enum mark m)
 	b->len = 0;
 	af_name_append(b, name.s, name.n);
 	af_name_finish(b, 0);
-	af_buf_add(b, "\0_[k]_[j]_[i]" + (m ? 4 * m - 3 : 0), m ? 4 : 0);
+	af_buf_add(b, mark_suffix[m], strlen(mark_suffix[m]));
 	return af_tree_intern(&f->p->tree, b->data, b->len);
 }
 
@@ -307,7 +309,7 @@ static uint32_t unknown_name(struct ps *f, struct span dso, bool has_dso, enum m
 	af_name_append(b, base.s, base.n);
 	af_buf_putc(b, ']');
 	af_name_finish(b, 0);
-	af_buf_add(b, "\0_[k]_[j]_[i]" + (m ? 4 * m - 3 : 0), m ? 4 : 0);
+	af_buf_add(b, mark_suffix[m], strlen(mark_suffix[m]));
 	return af_tree_intern(&f->p->tree, b->data, b->len);
 }
 
