@@ -170,7 +170,7 @@ $(SERVE_MODULE): $(SERVE_OBJS)
 # Fuzzing: each target in tests/fuzz/ links with replay.c into an ordinary
 # program that `make check` runs over the saved corpus and crash inputs;
 # `make fuzz` builds the same targets with clang's libFuzzer (and sanitizers).
-FUZZ_TARGETS := art folded atrace diff perfetto simpleperf perfdata pprof perfscript
+FUZZ_TARGETS := art folded atrace diff perfetto simpleperf perfdata pprof perfscript chrome cpuprofile
 FUZZ_REPLAYS := $(FUZZ_TARGETS:%=$(O)/fuzz-replay-%)
 $(O)/obj/fuzz:
 	@mkdir -p $@

@@ -49,6 +49,7 @@ const struct af_reader *const af_readers[] = {
 	&af_reader_pprof,      /* before Perfetto: both open with a field 1 */
 	&af_reader_atrace,
 	&af_reader_chrome,
+	&af_reader_cpuprofile,
 	&af_reader_perfscript,
 	&af_reader_folded,
 	&af_reader_perfetto,

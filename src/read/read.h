@@ -134,6 +134,7 @@ struct af_reader {
 extern const struct af_reader af_reader_art;
 extern const struct af_reader af_reader_atrace;
 extern const struct af_reader af_reader_chrome;
+extern const struct af_reader af_reader_cpuprofile;
 extern const struct af_reader af_reader_folded;
 extern const struct af_reader af_reader_perfdata;
 extern const struct af_reader af_reader_perfetto;
