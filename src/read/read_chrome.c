@@ -472,6 +472,6 @@ static enum af_sniff sniff(const uint8_t *data, size_t len)
 }
 
 const struct af_reader af_reader_chrome = {
-	.name = "chrome", .what = "a Chrome trace-event JSON file", .sniff = sniff,
+	.name = "chrome", .what = "a Chrome JSON trace", .sniff = sniff,
 	.read = read_chrome, .nothing = "no slices (B/E or X events), samples or async events to draw",
 };

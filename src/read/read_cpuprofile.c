@@ -549,6 +549,6 @@ static enum af_sniff sniff(const uint8_t *data, size_t len)
 }
 
 const struct af_reader af_reader_cpuprofile = {
-	.name = "cpuprofile", .what = "a V8 .cpuprofile", .sniff = sniff,
+	.name = "cpuprofile", .what = "a .cpuprofile", .sniff = sniff,
 	.read = read_cpuprofile, .nothing = "no samples",
 };

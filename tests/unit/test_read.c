@@ -50,7 +50,7 @@ void test_read_table(void)
 	OK(af_reader_named("nonsense") == NULL);
 	struct read_result r;
 	read_input(&r, "\x01\x02\x03 garbage", 11, "t", NULL, NULL);
-	STR_EQ(r.error, "t: unrecognised input: not an ART method trace, a perf.data recording, a pprof profile, an atrace/systrace capture, a Chrome trace-event JSON file, a V8 .cpuprofile, perf script text, folded stacks, a Perfetto trace or a simpleperf report-sample profile");
+	STR_EQ(r.error, "t: unrecognised input: not an ART method trace, a perf.data recording, a pprof profile, an atrace/systrace capture, a Chrome JSON trace, a .cpuprofile, perf script text, folded stacks, a Perfetto trace or a simpleperf report-sample profile");
 	read_result_release(&r);
 	read_input(&r, "PERFILE2\x68\0\0\0\0\0\0\0", 16, "t", NULL, NULL);
 	OK(strstr(r.error, "perf.data") != NULL);
