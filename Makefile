@@ -128,7 +128,7 @@ $(O) $(O)/obj $(O)/obj/unit $(O)/gen $(O)/demo:
 
 # the page's script: its parts in this order, one closure (src/render/page/state.js)
 PAGE_JS := $(addprefix src/render/page/,state.js frames.js format.js label.js geometry.js controls.js draw.js tree.js \
-	hover.js zoom.js search.js field.js transforms.js views.js menu.js table.js url.js events.js main.js)
+	hover.js zoom.js chart.js search.js field.js transforms.js views.js menu.js table.js url.js events.js main.js)
 $(O)/gen/svg_script.h: $(PAGE_JS) | $(O)/gen
 	@echo "  GEN   $@"
 	@{ echo '/* generated from the files of src/render/page/ (PAGE_JS in the Makefile): do not edit */'; \

@@ -744,6 +744,80 @@
 		checkIntact("", cfg.scripts);
 	}
 
+	/* a flame chart (issue 34, item 5): the wheel, drags, W/S/A/D, the
+	 * axis redrawn with round ticks, the window in the URL */
+	function axisLabels(g) {
+		var ax = g.svg.getElementsByClassName("ax")[0];
+		return Array.prototype.map.call(ax.getElementsByTagName("text"), function (t) { return t.textContent; });
+	}
+	function windowOf() {
+		var m = /v=([\d.]+),([\d.]+)/.exec(location.hash);
+		return m ? [+m[1], +m[2]] : null;
+	}
+	function chart(g) {
+		var before = axisLabels(g).join("|"), mid = g.client(600, 0), fs = g.drawn();
+		var low = fs.reduce(function (a, r) { return r.y > a.y ? r : a; }, fs[0]);
+		function wheel(dx, dy) {
+			var p = g.client(600, low.y + 7);
+			g.fr.dispatchEvent(new WheelEvent("wheel", { bubbles: true, cancelable: true, clientX: p.x, clientY: p.y,
+								     deltaX: dx, deltaY: dy, deltaMode: 0 }));
+		}
+		run("tooltip", function () {
+			g.over(low);
+			var tl = tipOf(g);
+			g.out();
+			ok("tooltip: start and duration", tl.some(function (s) {
+				return /^start [\d,.]+ (µs|ms|s), duration [\d,.]+ (µs|ms|s)$/.test(s);
+			}), tl.join(" | "));
+		});
+		run("wheel", function () {
+			wheel(0, -600);
+			var l = axisLabels(g);
+			ok("wheel changes the axis labels", l.join("|") !== before, before);
+			ok("round ticks", l.length >= 3 && l.every(function (s) { return /^\d+(\.\d+)? (ns|µs|ms|s)$/.test(s); }) &&
+			   (function () {   /* steps of 1, 2 or 5 times a power of ten */
+				var v = l.map(function (s) { return parseFloat(s); }), d = v[1] - v[0];
+				var m = d / Math.pow(10, Math.floor(Math.log10(d)) );
+				return [1, 2, 5].some(function (k) { return near(m, k, 1e-6); });
+			   })(), l.join("|"));
+			ok("window in the URL", !!windowOf(), location.hash);
+			ok("Reset Zoom shown", !hiddenEl(g.rz), "hidden");
+			var texts = g.svg.getElementsByClassName("ax")[0].getElementsByTagName("text"), bad = [];
+			for (var i = 0; i < texts.length; i++) {
+				var b = texts[i].getBBox();
+				if (b.x < 0 || b.x + b.width > 1200) bad.push(texts[i].textContent);
+			}
+			eq("no label clipped at the edges", bad.join(), "");
+			info("axis after the wheel: " + l.join(" | ") + " " + location.hash);
+		});
+		run("pan and keys", function () {
+			var w0 = windowOf(), p = g.client(600, low.y + 7), q = g.client(700, low.y + 7);
+			g.fr.dispatchEvent(new MouseEvent("mousedown", { bubbles: true, button: 0, buttons: 1, clientX: p.x, clientY: p.y }));
+			g.fr.dispatchEvent(new MouseEvent("mousemove", { bubbles: true, buttons: 1, clientX: q.x, clientY: q.y }));
+			window.dispatchEvent(new MouseEvent("mouseup", { bubbles: true }));
+			var w1 = windowOf();
+			ok("drag right: earlier time", w1 && w1[0] < w0[0] && near(w1[1] - w1[0], w0[1] - w0[0], 1e-2),
+			   JSON.stringify([w0, w1]));
+			key("d");
+			var w2 = windowOf();
+			ok("D: later", w2[0] > w1[0], JSON.stringify([w1, w2]));
+			key("a");
+			ok("A: earlier", windowOf()[0] < w2[0], JSON.stringify([w2, windowOf()]));
+			key("w");
+			var w3 = windowOf();
+			ok("W: zoom in", w3[1] - w3[0] < w2[1] - w2[0], JSON.stringify([w2, w3]));
+			key("s");
+			key("s");
+			ok("S: zoom out", windowOf()[1] - windowOf()[0] > w3[1] - w3[0], JSON.stringify(windowOf()));
+			wheel(-300, 0);
+			ok("horizontal scroll pans", windowOf()[0] < w3[0] || windowOf()[0] === 0, JSON.stringify(windowOf()));
+			g.press(g.rz);
+			eq("Reset Zoom: the file's axis", axisLabels(g).join("|"), before);
+			eq("Reset Zoom: URL cleared", location.hash, "");
+		});
+		checkIntact("", cfg.scripts);
+	}
+
 	/* loaded with a view too costly to compute (issue 36.10) */
 	function refusedview(g) {
 		run("refused view", function () {
@@ -1161,6 +1235,7 @@
 			else if (cfg.mode === "nameattr") nameattr(g);
 			else if (cfg.mode === "redos") redos(g);
 			else if (cfg.mode === "refusedview") refusedview(g);
+			else if (cfg.mode === "chart") chart(g);
 			else if (cfg.mode === "views") views(g);
 			else if (cfg.mode === "viewurl") viewurl(g);
 			else if (cfg.mode === "merged") merged(g);

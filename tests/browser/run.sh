@@ -345,6 +345,13 @@ if [ -f "$corpus/art/yamp-legacy.trace" ] &&
    render "$tmp/yamp.svg" -t main "$corpus/art/yamp-legacy.trace"; then
 	generic "$tmp/yamp.svg" art-yamp 5000
 fi
+# a flame chart: moving in time (issue 34, item 5)
+if [ -f "$corpus/art/yamp-legacy.trace" ] &&
+   render "$tmp/chart.svg" --flamechart -t main "$corpus/art/yamp-legacy.trace" &&
+   instrument "$tmp/chart.svg" "$tmp/chart-t.svg" chart chart; then
+	browse "file://$tmp/chart-t.svg" 5000 > "$tmp/dom"
+	report chart < "$tmp/dom"
+fi
 
 # More hostile names (issue #9): control characters, a right-to-left
 # override, invalid UTF-8, a NUL byte, comment and CDATA markers, entities

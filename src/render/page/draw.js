@@ -35,8 +35,8 @@ function grp(j) {
 	return byName[nm[j]];
 }
 function rect(j) {
-	var w = r1(wOf(j));
-	return "M" + r1(xOf(j)) + " " + r1(yAt(j)) + "h" + w + "v" + (FH - 1) + "h-" + w;
+	var w = r1(clipW(j));
+	return "M" + r1(clipX(j)) + " " + r1(yAt(j)) + "h" + w + "v" + (FH - 1) + "h-" + w;
 }
 
 /* The boxes of a redraw (NB of them): slot, x, width, row. room(m) makes
@@ -89,7 +89,7 @@ function rowState(rows) {
  * box is stored in place (room() made room for the subtree). */
 var MERGE_EPS = 1e-6;
 function merge() {
-	var ze = en[Z], s0 = st[Z], k = K, xp = XP, j, r, x, w, c, g, q;
+	var ze = en[Z], s0 = S0, k = K, xp = XP, xr = XP + GW + 1, j, r, x, w, c, g, q;
 	var rwA = rw, stA = st, wdA = wd, nmA = nm, gc = GC, ng = NG, byNm = D.g ? null : D.c;
 	var rn, rx, re, rr, rg, rb, rt, bs, bx, bw, br, nb, lo = 1 - MERGE_EPS, eps = MERGE_EPS;
 	rowState(nrows);
@@ -100,6 +100,10 @@ function merge() {
 		r = j < ze ? rwA[j] : 0;
 		x = xp + (stA[j] - s0) * k;
 		w = wdA[j] * k;
+		if (j < ze && (x > xr || x + w < xp - 1)) {   /* off a chart's window, and so its callees */
+			j = en[j] - 1;
+			continue;
+		}
 		/* close the row's run (at the end, every row's) */
 		for (q = j < ze ? r : 0; q < (j < ze ? r + 1 : nrows); q++) {
 			if (!rn[q] || (j < ze && w < lo && x + w <= rx[q] + 1 + eps)) continue;
@@ -140,7 +144,7 @@ function merge() {
  * subtree merged */
 function draw() {
 	var j;
-	if (Z === 0 && FS.own) {
+	if (Z === 0 && FS.own && whole()) {
 		showFile(true);
 	} else {
 		NB = 0;
@@ -334,9 +338,9 @@ function outline() {
 	var on = re && cm >= 0 && visible(cm);
 	cmo.classList.toggle("h", !on);
 	if (!on) return;
-	cmo.setAttribute("x", r1(xOf(cm)));
+	cmo.setAttribute("x", r1(clipX(cm)));
 	cmo.setAttribute("y", r1(yAt(cm)));
-	cmo.setAttribute("width", r1(wOf(cm)));
+	cmo.setAttribute("width", r1(clipW(cm)));
 }
 /* labels of the frames wide enough for three characters, cut by label()
  * (label.js, the rule render_svg.c applies) in black or white as the
@@ -345,7 +349,9 @@ function labels() {
 	var frag = document.createDocumentFragment(), ze = en[Z], j, w;
 	var minW = 3 * D.cw + 6, dy = (FH - 1) / 2 + D.fs / 4;
 	function text(j, w) {
-		var a = { x: r1(xOf(j) + 3), y: r1(yAt(j) + dy) };
+		w = Math.min(w, clipW(j));   /* a chart's window may cut it */
+		if (!(w >= minW)) return;
+		var a = { x: r1(clipX(j) + 3), y: r1(yAt(j) + dy) };
 		if (inkWhite(GC[grp(j)])) a["class"] = "lw";
 		make("text", a, frag).textContent = label(D.n[nm[j]], Math.floor((w - 6) / D.cw), D.lr);
 	}
@@ -353,7 +359,7 @@ function labels() {
 		if (GW >= minW) text(j, GW);
 	for (j = Z; j < ze;) {
 		w = wd[j] * K;
-		if (!(w >= minW)) {
+		if (!(w >= minW) || xOf(j) > XP + GW || xOf(j) + w < XP) {
 			j = en[j];
 			continue;
 		}

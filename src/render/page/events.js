@@ -5,6 +5,7 @@
 function track(e) {
 	ready();
 	var p = pointer(e), i = p ? frameAt(p.x, p.y) : -1;
+	if (p && p.x >= XP && p.x <= XP + GW) lastX = p.x;
 	if (i >= 0) hover(i, e);
 	else unhover();
 	return i;
@@ -37,6 +38,8 @@ svg.addEventListener("click", function (e) {
 		goBack();
 	} else if (VIEWS && t === inv) {
 		change("u", 0);
+	} else if (dragged) {   /* the end of a drag on a chart (chart.js), not a click */
+		dragged = false;
 	} else {
 		var i = track(e);
 		if (i >= 0 && i !== Z) {
@@ -72,6 +75,8 @@ if (top) {
 			if (Z) zoom(0);
 		} else if (key === "t" && !e.ctrlKey && !e.metaKey && !e.altKey) {
 			toggleTable();
+		} else if (!e.ctrlKey && !e.metaKey && !e.altKey && chartKey(key)) {
+			e.preventDefault();
 		} else if (re && (key === "arrowright" || key === "arrowdown" || key === "arrowleft" || key === "arrowup")) {
 			e.preventDefault();
 			step(key === "arrowright" || key === "arrowdown" ? 1 : -1);

@@ -165,6 +165,7 @@ function use(fs) {
 	nrows = fs.nrows;
 	TOTAL = wd[0];
 	Z = 0;
+	S0 = 0;
 	K = TOTAL > 0 ? GW / TOTAL : 0;
 	mark = new Uint8Array(n);
 	nmatch = 0;   /* hits[] were the old frames' (search.js) */

@@ -1,12 +1,17 @@
 /* page/geometry.js: where a frame is drawn in the current view, and which
  * frame is under a point. Zoomed at Z, the frames drawn are Z's ancestors
- * (full width) and Z's subtree (scaled so Z is full width). */
+ * (full width) and Z's subtree, from weight S0 on at K pixels a unit
+ * (zoom(): Z full width; a flame chart's window, chart.js: any). */
 
 var Y0 = D.y0;   /* moved by fit() when a view has more rows */
 function yOf(r) { return Y0 + r * D.dy; }
 function yAt(j) { return yOf(rw[j]); }
-function xOf(j) { return j < Z ? XP : XP + (st[j] - st[Z]) * K; }
+function xOf(j) { return j < Z ? XP : XP + (st[j] - S0) * K; }
 function wOf(j) { return j < Z ? GW : wd[j] * K; }
+/* frame j's left edge and width clipped to the graph (a flame chart's
+ * window can leave a frame wider than the image, or off it) */
+function clipX(j) { return Math.max(XP - 1, xOf(j)); }
+function clipW(j) { return Math.max(0, Math.min(XP + GW + 1, xOf(j) + wOf(j)) - clipX(j)); }
 /* frame j is drawn when zoomed at Z: an ancestor of Z or in its subtree */
 function visible(j) {
 	if (j >= Z && j < en[Z]) return true;
@@ -29,7 +34,7 @@ function frameAt(x, y) {
 		return -1;
 	for (var a = Z; a >= 0; a = par[a])   /* Z and its ancestors: full width */
 		if (rw[a] === r) return a;
-	return inRow(r, st[Z] + (x - XP) / K);
+	return inRow(r, S0 + (x - XP) / K);
 }
 /* the frame of Z's subtree on row r that covers weight position w, or -1 */
 function inRow(r, w) {

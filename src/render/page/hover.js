@@ -11,9 +11,9 @@ function hover(i, e) {
 		hovered = i;
 		dt.textContent = D.nt ? D.nt + " " + s : s;
 		tip(tipLines(i));
-		hv.setAttribute("x", r1(xOf(i)));
+		hv.setAttribute("x", r1(clipX(i)));
 		hv.setAttribute("y", r1(yAt(i)));
-		hv.setAttribute("width", r1(wOf(i)));
+		hv.setAttribute("width", r1(clipW(i)));
 		hv.classList.remove("h");
 	}
 	tt.classList.toggle("h", menuFrame >= 0);

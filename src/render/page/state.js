@@ -62,10 +62,11 @@ var fr = find("fr"), lb = find("lb"), rz = find("rz"), sr = find("sr"), ax = fin
 var dt = find("dt"), mt = find("mt");
 if (!fr || !lb || !D.f) return;
 
-/* the view: Z the zoomed frame (0: none), K pixels per weight unit */
+/* the view: Z the zoomed frame (0: none), K pixels per weight unit, S0
+ * the weight at the left edge */
 var W = D.w, XP = D.xp, GW = W - 2 * XP, FH = D.fh;
 var H = svg.viewBox && svg.viewBox.baseVal ? svg.viewBox.baseVal.height : 0;
-var Z = 0, K = 0;
+var Z = 0, K = 0, S0 = 0;
 /* search: the regex (null: none), its source, the case flag, matched
  * frames (mark), their count, the current match (next/previous) or -1;
  * the text typed and whether it is a regex (else plain text) */

@@ -3,7 +3,7 @@
  * (hide, include, re-root, each with a name's index in D.n), bottom-up,
  * the sandwiched name (views.js), the zoomed frame (in pre-order of the
  * view), the search (s= a regular expression, p= plain text) and its case
- * flag. */
+ * flag; on a flame chart, v=FROM,TO the window shown (chart.js). */
 
 function save() {
 	if (!top) return;
@@ -12,6 +12,7 @@ function save() {
 	if (view.u) p.push("u=1");
 	if (view.w >= 0) p.push("w=" + view.w);
 	if (Z) p.push("z=" + Z);
+	else if (CHART && !whole()) p.push("v=" + r3(S0) + "," + r3(S0 + GW / K));   /* chart.js */
 	if (qText) p.push((rx ? "s=" : "p=") + encodeURIComponent(qText));
 	if (icase) p.push("i=1");
 	try {
@@ -36,6 +37,8 @@ function restore() {
 	var v = savedView(kv), z = parseInt(kv.z, 10);
 	if (v && !isPlain(v) && !show(v, false)) z = 0;   /* its zoom was in that view */
 	if (z > 0 && z < n) zoom(z);
+	var w = /^(\d+(?:\.\d+)?),(\d+(?:\.\d+)?)$/.exec(kv.v || "");
+	if (CHART && !z && w && +w[1] < +w[2]) setWindow(+w[1], +w[2]);
 	if (kv.s || kv.p) {
 		rx = !!kv.s;
 		showRx();
