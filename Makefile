@@ -291,7 +291,7 @@ install: $(BIN) $(MODULES)
 
 # Benchmarks: generators in bench/ make large deterministic inputs (cached in
 # $(O)/bench/data); bench/run.sh prints time, memory and throughput.
-BENCH_GENS := $(O)/bench/gen_art $(O)/bench/gen_folded $(O)/bench/gen_atrace $(O)/bench/gen_perfetto $(O)/bench/gen_perfdata $(O)/bench/gen_pprof
+BENCH_GENS := $(O)/bench/gen_art $(O)/bench/gen_folded $(O)/bench/gen_atrace $(O)/bench/gen_perfetto $(O)/bench/gen_perfdata $(O)/bench/gen_pprof $(O)/bench/gen_chrome
 $(O)/bench:
 	@mkdir -p $@
 $(O)/bench/%: bench/%.c bench/gen.h | $(O)/bench

@@ -54,6 +54,10 @@ systrace_html() {
 }
 make_input "$DATA/systrace-35M.html" systrace_html "$DATA/systrace-ftrace.txt"
 make_input "$DATA/perf.data-100M.data" "$GEN/gen_perfdata" 175000 1
+# Chrome trace-event JSON (X callees before callers, B/E, args) and a V8
+# .cpuprofile (issue 35): >= 200 MB/s each
+make_input "$DATA/chrome-200M.json" "$GEN/gen_chrome" trace 1800000 1
+make_input "$DATA/cpuprofile-200M.cpuprofile" "$GEN/gen_chrome" cpuprofile 12600000 1
 make_input "$DATA/pprof-10M.pb" "$GEN/gen_pprof" 88000 1
 # perf script text: the real files in tests/data/perfscript of one event
 # type, cpu-clock (FlameGraph's, speedscope's, simpleperf's, inferno's: 2.3
@@ -151,6 +155,10 @@ FRAMES=$(frames_of "$DATA/perfetto-200M.pftrace") row "Perfetto 200 MB -> SVG" "
 	"$DATA/perfetto-200M.pftrace" "$AF" "$DATA/perfetto-200M.pftrace" -o "$OUT/result.svg"
 FRAMES=$(frames_of "$DATA/perf.data-100M.data") row "perf.data 106 MB -> SVG" "well under 1 s" \
 	"$DATA/perf.data-100M.data" "$AF" "$DATA/perf.data-100M.data" -o "$OUT/result.svg"
+FRAMES=$(frames_of "$DATA/chrome-200M.json") row "Chrome JSON 200 MB -> SVG" ">=200 MB/s" \
+	"$DATA/chrome-200M.json" "$AF" "$DATA/chrome-200M.json" -o "$OUT/result.svg"
+FRAMES=$(frames_of "$DATA/cpuprofile-200M.cpuprofile") row ".cpuprofile 200 MB -> SVG" ">=200 MB/s" \
+	"$DATA/cpuprofile-200M.cpuprofile" "$AF" "$DATA/cpuprofile-200M.cpuprofile" -o "$OUT/result.svg"
 # pprof in and out (issue 35): a Go-like CPU profile, 2.9M frames
 FRAMES=$(frames_of "$DATA/pprof-10M.pb") row "pprof 10 MB -> SVG" "<0.1 s" \
 	"$DATA/pprof-10M.pb" "$AF" "$DATA/pprof-10M.pb" -o "$OUT/result.svg"
