@@ -25,6 +25,7 @@
  *                     AFT.x.lone, frames 0.7 px wide, each alone in its
  *                     run and still drawn in a blend's colour
  *           "generic" any aflame-render SVG (also reports timings)
+ *           "paint"   only the time to the first paint (bench/browser.sh)
  * This file is pasted into CDATA and into an HTML <script>: it must never
  * contain the CDATA end marker nor a closing script tag. */
 (function () {
@@ -1221,6 +1222,20 @@
 		checkIntact("", cfg.scripts);
 	}
 
+	/* "paint": the time a user waits for the picture, navigation until two
+	 * animation frames after the load event (the first after it is painted
+	 * before the second starts); nothing else runs, so nothing else is timed */
+	if (cfg.mode === "paint") {
+		window.addEventListener("load", function () {
+			requestAnimationFrame(function () {
+				requestAnimationFrame(function () {
+					info("painted " + Math.round(performance.now()) + " ms from navigation");
+					flush();
+				});
+			});
+		});
+		return;
+	}
 	run("driver", function () {
 		if (cfg.mode === "html") {
 			html();

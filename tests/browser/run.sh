@@ -11,6 +11,9 @@
 #                                     sandwich) against the CLI's results and
 #                                     through their URL fragments
 #   tests/browser/run.sh A.svg ...    run the generic checks on given SVGs
+#   AFT_MODE=paint tests/browser/run.sh A.svg ...
+#                                     time each SVG's first paint, in order,
+#                                     in one browser (bench/browser.sh)
 #   AFT_PERF=1 tests/browser/run.sh   also time a ~190k-frame graph against
 #                                     issue 19's targets (load 0.5 s, zoom and
 #                                     reset 50 ms, search 20 ms)
@@ -145,7 +148,14 @@ generic() {
 
 if [ $# -gt 0 ]; then
 	for svg in "$@"; do
-		generic "$(cd "$(dirname "$svg")" && pwd)/$(basename "$svg")" "$(basename "$svg")"
+		abs="$(cd "$(dirname "$svg")" && pwd)/$(basename "$svg")"
+		if [ "${AFT_MODE:-}" = paint ]; then   # one shared browser, real time
+			instrument "$abs" "$tmp/paint-$RANDOM.svg" paint "$(basename "$svg")" || continue
+			browse "file://$(ls -t "$tmp"/paint-*.svg | head -n 1)" 5000 > "$tmp/dom"
+			report "$(basename "$svg")" < "$tmp/dom"
+		else
+			generic "$abs" "$(basename "$svg")"
+		fi
 	done
 	exit $failed
 fi
