@@ -488,19 +488,28 @@ static uint32_t thread_node(struct pp *f, const struct where *w)
 	return node;
 }
 
-/* A process is named as its main thread (tid = pid), else process-<pid>. */
+/* A process is named as its main thread (tid = pid), else process-<pid>;
+ * the main threads are found in one pass over the threads (a pass for each
+ * process would make a file of many processes and threads quadratic). */
 static void name_processes(struct pp *f)
 {
 	struct af_tree *t = &f->p->tree;
 	struct af_buf *b = &f->scratch;
+	struct af_idmap by_pid;
+	af_idmap_init(&by_pid);
+	for (size_t i = 0; i < f->nprocs; i++)
+		af_idmap_put(&by_pid, f->procs[i].pid, (uint32_t)i);
+	const char **main_name = af_xcalloc(f->nprocs ? f->nprocs : 1, sizeof *main_name);
+	for (size_t j = 0; j < f->p->nthreads; j++) {
+		const struct af_thread *th = &f->p->threads[j];
+		uint32_t i = af_idmap_get(&by_pid, th->tid);
+		if (i != AF_NONE && !main_name[i] && th->process_node == f->procs[i].node)
+			main_name[i] = th->name;
+	}
 	for (size_t i = 0; i < f->nprocs; i++) {
-		const char *name = NULL;
-		for (size_t j = 0; j < f->p->nthreads && !name; j++)
-			if (f->p->threads[j].tid == f->procs[i].pid && f->p->threads[j].process_node == f->procs[i].node)
-				name = f->p->threads[j].name;
 		b->len = 0;
-		if (name)
-			af_buf_puts(b, name);
+		if (main_name[i])
+			af_buf_puts(b, main_name[i]);
 		else
 			af_buf_printf(b, "process-%" PRIu64, f->procs[i].pid);
 		free(f->p->processes[i].name);
@@ -508,6 +517,8 @@ static void name_processes(struct pp *f)
 		af_buf_printf(b, " (%" PRIu64 ")", f->procs[i].pid);
 		af_tree_rename(t, f->procs[i].node, af_tree_intern(t, b->data, b->len));
 	}
+	free(main_name);
+	af_idmap_release(&by_pid);
 }
 
 /* ---- samples ---- */
