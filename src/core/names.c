@@ -1,6 +1,7 @@
 /* names.c: frame-name cleaning and Java descriptor pretty-printing. */
 #include "names.h"
 
+#include <inttypes.h>
 #include <stdbool.h>
 #include <string.h>
 
@@ -121,4 +122,15 @@ void af_name_append_return(struct af_buf *b, const char *sig, size_t len)
 		b->len = from;
 		b->data[from] = 0;
 	}
+}
+
+void af_name_root(struct af_buf *b, const char *name, size_t len, const char *fallback, uint64_t id)
+{
+	b->len = 0;
+	if (len || !fallback)
+		af_name_append(b, name, len);
+	else
+		af_buf_printf(b, "%s-%" PRIu64, fallback, id);
+	af_name_finish(b, 0);
+	af_buf_printf(b, " (%" PRIu64 ")", id);
 }

@@ -19,6 +19,11 @@ void af_name_append(struct af_buf *b, const char *s, size_t len);
 /* Cut b (holding a name from byte `from` on) to AF_NAME_MAX bytes. */
 void af_name_finish(struct af_buf *b, size_t from);
 
+/* A thread's or process's root frame, "name (id)", into b (replacing what
+ * it held): the name cleaned as every frame name is, fallback-id when the
+ * name is empty (fallback NULL: the empty name). */
+void af_name_root(struct af_buf *b, const char *name, size_t len, const char *fallback, uint64_t id);
+
 /* Java: "a/b/C" or "a.b.C" as "a.b.C". */
 void af_name_append_class(struct af_buf *b, const char *s, size_t len);
 /* "(Ljava/lang/String;[II)V" as "(String, int[], int)": parameter types

@@ -105,13 +105,7 @@ int pd_read_fork(struct pd *f, struct af_cursor *c, uint64_t at)
 
 static struct span label(struct span s, struct af_buf *b, const char *fallback, uint64_t id)
 {
-	b->len = 0;
-	if (s.n)
-		af_name_append(b, (const char *)s.s, s.n);
-	else
-		af_buf_printf(b, "%s-%" PRIu64, fallback, id);
-	af_name_finish(b, 0);
-	af_buf_printf(b, " (%" PRIu64 ")", id);
+	af_name_root(b, (const char *)s.s, s.n, fallback, id);
 	return (struct span){ (const uint8_t *)b->data, (uint32_t)b->len };
 }
 

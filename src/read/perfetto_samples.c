@@ -272,21 +272,12 @@ void pf_name_samples(struct pf *f)
 			free(th->name);
 			th->name = af_xstrndup(b->data, b->len);
 		}
-		b->len = 0;
-		af_name_append(b, th->name, strlen(th->name));
-		af_name_finish(b, 0);
-		af_buf_printf(b, " (%" PRIu64 ")", th->tid);
+		af_name_root(b, th->name, strlen(th->name), NULL, th->tid);
 		af_tree_rename(t, th->node, af_tree_intern(t, b->data, b->len));
 	}
 	for (size_t j = 0; j < f->p->nprocesses; j++) {
 		struct af_process *pr = &f->p->processes[j];
-		b->len = 0;
-		if (pr->name[0])
-			af_name_append(b, pr->name, strlen(pr->name));
-		else
-			af_buf_printf(b, "process-%" PRIu64, pr->pid);
-		af_name_finish(b, 0);
-		af_buf_printf(b, " (%" PRIu64 ")", pr->pid);
+		af_name_root(b, pr->name, strlen(pr->name), "process", pr->pid);
 		af_tree_rename(t, pr->node, af_tree_intern(t, b->data, b->len));
 	}
 }

@@ -369,13 +369,7 @@ static void take_frame(struct ps *f, struct span l, size_t pad, bool tabbed, boo
 static struct span label(struct ps *f, struct span name, const char *fallback, uint64_t id)
 {
 	struct af_buf *b = &f->scratch;
-	b->len = 0;
-	if (name.n)
-		af_name_append(b, name.s, name.n);
-	else
-		af_buf_printf(b, "%s-%" PRIu64, fallback, id);
-	af_name_finish(b, 0);
-	af_buf_printf(b, " (%" PRIu64 ")", id);
+	af_name_root(b, name.s, name.n, fallback, id);
 	return (struct span){ b->data, b->len };
 }
 

@@ -607,10 +607,7 @@ static void process_name(struct af_slices *r, const struct aproc *pr, struct af_
 static void name_node(struct af_slices *r, uint32_t node, const struct af_buf *name, uint64_t id)
 {
 	struct af_buf *b = &r->scratch;
-	b->len = 0;
-	af_name_append(b, name->data, name->len);
-	af_name_finish(b, 0);
-	af_buf_printf(b, " (%" PRIu64 ")", id);
+	af_name_root(b, name->data, name->len, NULL, id);
 	af_tree_rename(&r->p->tree, node, af_tree_intern(&r->p->tree, b->data, b->len));
 }
 
