@@ -125,17 +125,17 @@ void pd_read_meta(struct pd *f)
 	const uint8_t *s = f->data + f->feat_off[FEAT_META_INFO];
 	size_t n = (size_t)f->feat_size[FEAT_META_INFO], i = 0;
 	while (i < n) {
-		struct span k = pd_cstr(s + i, n - i);
+		struct af_span k = pd_cstr(s + i, n - i);
 		i += k.n + 1;
 		if (i >= n)
 			break;
-		struct span v = pd_cstr(s + i, n - i);
+		struct af_span v = pd_cstr(s + i, n - i);
 		i += v.n + 1;
-		if (span_eq(k, (struct span){ (const uint8_t *)"app_package_name", 16 }))
+		if (af_span_eq(k, (struct af_span){ (const uint8_t *)"app_package_name", 16 }))
 			f->package = v;
-		else if (span_eq(k, (struct span){ (const uint8_t *)"trace_offcpu", 12 }))
+		else if (af_span_eq(k, (struct af_span){ (const uint8_t *)"trace_offcpu", 12 }))
 			f->offcpu = v;
-		else if (span_eq(k, (struct span){ (const uint8_t *)"event_type_info", 15 }))
+		else if (af_span_eq(k, (struct af_span){ (const uint8_t *)"event_type_info", 15 }))
 			f->event_info = v;
 	}
 	/* event_type_info: "name,type,config" lines, one per attr in order */
@@ -144,7 +144,7 @@ void pd_read_meta(struct pd *f)
 		const uint8_t *nl = memchr(e, '\n', (size_t)(end - e));
 		const uint8_t *line_end = nl ? nl : end;
 		const uint8_t *comma = memchr(e, ',', (size_t)(line_end - e));
-		f->attrs[a].event = (struct span){ e, (uint32_t)((comma ? comma : line_end) - e) };
+		f->attrs[a].event = (struct af_span){ e, (uint32_t)((comma ? comma : line_end) - e) };
 		e = line_end + 1;
 	}
 }

@@ -27,6 +27,7 @@
 #include "input.h"
 #include "ranges.h"
 #include "read.h"
+#include "span.h"
 #include "core/buf.h"
 #include "core/idmap.h"
 #include "core/profile.h"
@@ -75,13 +76,12 @@ struct entry {
 	bool tramp, art;
 };
 
-struct span { const uint8_t *s; uint32_t n; };
-struct sym { uint64_t addr, len; struct span name; bool tramp; };   /* tramp: a JNI trampoline (mark_art) */
+struct sym { uint64_t addr, len; struct af_span name; bool tramp; };   /* tramp: a JNI trampoline (mark_art) */
 /* A symbol's address, length (at most 32 bits in FILE and FILE2) and tramp:
  * all a lookup reads, so its search and check touch one array. */
 struct symkey { uint64_t addr; uint32_t len; bool tramp; };
 struct pfile {
-	struct span path;
+	struct af_span path;
 	uint32_t type, next;           /* next: same path hash, AF_NONE ends */
 	uint64_t min_vaddr, offset_of_min_vaddr;
 	size_t first, count;           /* syms[first..first+count), sorted */
@@ -95,7 +95,7 @@ struct pfile {
  * ranges.h, whose values index these). kind and art are worked out once
  * when the map is added: what resolve() and mark_art() need per frame
  * without looking at the path again. */
-struct map { struct span path; uint32_t file; bool jit, art; enum kind kind; };
+struct map { struct af_span path; uint32_t file; bool jit, art; enum kind kind; };
 /* A thread's last folded stack, root first: the next sample's frames that
  * match it from the root take their nodes from it without a tree probe.
  * key: the frame's path key (af_tree_key_child), chained from the
@@ -110,7 +110,7 @@ struct rawip { uint64_t ip; bool kernel; };
  * map and without a symbol. */
 struct tframe { struct rawip raw; struct entry e; uint32_t drawn, no_map, no_symbol; };
 struct pthread_ {
-	uint64_t tid, pid; struct span name; uint32_t node; size_t index;
+	uint64_t tid, pid; struct af_span name; uint32_t node; size_t index;
 	uint64_t key;                  /* the path key of the thread's root node */
 	struct frame *stack; size_t depth, cap_stack;
 	/* the last sample's callchain, valid while the maps are at generation
@@ -124,7 +124,7 @@ struct pthread_ {
 /* name: what the attr's event is called, owned (event_type_info's name
  * or a standard one, with simpleperf's :u or :k for a recording of user or
  * kernel space only) */
-struct attr { uint64_t sample_type, type, config; bool no_user, no_kernel; struct span event; char *name; };
+struct attr { uint64_t sample_type, type, config; bool no_user, no_kernel; struct af_span event; char *name; };
 
 /* The last resolutions, direct-mapped by (pid, ip): real callchains repeat
  * the same return addresses sample after sample, and a hit saves the map
@@ -181,7 +181,7 @@ struct pd {
 	struct af_idmap thread_ids, proc_nodes;
 	struct af_idmap dex_names;     /* name hash -> dex symbol, for JIT frames */
 	bool dex_done;
-	struct span package, offcpu, event_info;
+	struct af_span package, offcpu, event_info;
 	struct entry *chain; size_t cap_chain;
 	struct rawip *raw; size_t cap_raw;
 	struct af_buf scratch;
@@ -199,18 +199,13 @@ struct sample {
 	const uint8_t *read; uint64_t nread;   /* PERF_SAMPLE_READ's values, nread of them */
 };
 
-static inline bool span_eq(struct span a, struct span b)
-{
-	return a.n == b.n && (a.n == 0 || memcmp(a.s, b.s, a.n) == 0);
-}
-
-static inline bool ends(struct span s, const char *suffix)
+static inline bool ends(struct af_span s, const char *suffix)
 {
 	size_t n = strlen(suffix);
 	return s.n >= n && memcmp(s.s + s.n - n, suffix, n) == 0;
 }
 
-static inline bool contains(struct span s, const char *needle)
+static inline bool contains(struct af_span s, const char *needle)
 {
 	size_t n = strlen(needle);
 	for (size_t i = 0; i + n <= s.n; i++)
@@ -265,9 +260,9 @@ int pd_fold_sample(struct pd *f, struct pthread_ *th, const struct sample *s, ui
 
 /* ---- symbol tables and helpers (perfdata_syms.c) ---- */
 int pd_bad(struct pd *f, uint64_t at, const char *why);
-struct span pd_cstr(const uint8_t *s, size_t max);
-struct span pd_keep(struct pd *f, struct span s);
-uint32_t pd_find_file(const struct pd *f, struct span path);
+struct af_span pd_cstr(const uint8_t *s, size_t max);
+struct af_span pd_keep(struct pd *f, struct af_span s);
+uint32_t pd_find_file(const struct pd *f, struct af_span path);
 int pd_read_files(struct pd *f, unsigned feat);
 void pd_index_syms(struct pd *f);
 const struct sym *pd_dex_twin(struct pd *f, const struct sym *jit);

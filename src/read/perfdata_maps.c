@@ -77,7 +77,7 @@ int pd_read_fork(struct pd *f, struct af_cursor *c, uint64_t at)
 		return pd_bad(f, at, "a FORK record is shorter than its fields");
 	if (tid == ptid || (pid != tid && pid != ppid))
 		return 0;
-	struct span pname = pd_thread_of(f, ptid, ppid)->name;
+	struct af_span pname = pd_thread_of(f, ptid, ppid)->name;
 	struct pthread_ *th = pd_thread_of(f, tid, pid);
 	th->pid = pid;
 	if (th->node == AF_NONE && pname.n)
@@ -103,10 +103,10 @@ int pd_read_fork(struct pd *f, struct af_cursor *c, uint64_t at)
 	return 0;
 }
 
-static struct span label(struct span s, struct af_buf *b, const char *fallback, uint64_t id)
+static struct af_span label(struct af_span s, struct af_buf *b, const char *fallback, uint64_t id)
 {
 	af_name_root(b, (const char *)s.s, s.n, fallback, id);
-	return (struct span){ (const uint8_t *)b->data, (uint32_t)b->len };
+	return (struct af_span){ (const uint8_t *)b->data, (uint32_t)b->len };
 }
 
 uint32_t pd_thread_node(struct pd *f, struct pthread_ *th)
@@ -119,13 +119,13 @@ uint32_t pd_thread_node(struct pd *f, struct pthread_ *th)
 	uint32_t *pslot = af_idmap_slot(&f->proc_nodes, th->pid, &found);
 	if (!found) {
 		uint32_t k = af_idmap_get(&f->thread_ids, th->pid);
-		struct span pname = k != AF_NONE ? f->threads[k].name : (struct span){ 0 };
-		struct span s = label(pname, b, "process", th->pid);
+		struct af_span pname = k != AF_NONE ? f->threads[k].name : (struct af_span){ 0 };
+		struct af_span s = label(pname, b, "process", th->pid);
 		*pslot = af_tree_add_child(t, AF_ROOT, af_tree_intern(t, (const char *)s.s, s.n));
 		af_profile_add_process(f->p, th->pid, pname.s ? (const char *)pname.s : "", pname.n, *pslot);
 	}
 	uint32_t pnode = *pslot;
-	struct span s = label(th->name, b, "thread", th->tid);
+	struct af_span s = label(th->name, b, "thread", th->tid);
 	th->node = af_tree_add_child(t, pnode, af_tree_intern(t, (const char *)s.s, s.n));
 	/* keyed by its node (unique), so no two threads share frames' keys */
 	th->key = af_tree_path_key(AF_PATH_ROOT_KEY, af_hash_keyed_bytes(&th->node, sizeof th->node));

@@ -130,7 +130,7 @@ static uint32_t make_name(struct pd *f, const struct entry *e)
 	struct af_buf *b = &f->scratch;
 	b->len = 0;
 	if (e->sym) {
-		const struct span *s = &e->sym->name;
+		const struct af_span *s = &e->sym->name;
 		if (!af_demangle((const char *)s->s, s->n, b))
 			af_name_append(b, (const char *)s->s, s->n);
 	} else if (e->map && !(e->kind == K_KERNEL && e->file == AF_NONE)) {

@@ -15,38 +15,38 @@ int pd_bad(struct pd *f, uint64_t at, const char *why)
 	return af_diag_offset(f->d, at, "malformed perf.data: %s", why);
 }
 
-struct span pd_cstr(const uint8_t *s, size_t max)
+struct af_span pd_cstr(const uint8_t *s, size_t max)
 {
 	const uint8_t *z = memchr(s, 0, max);
 	size_t n = z ? (size_t)(z - s) : max;
-	return (struct span){ s, n > MAX_NAME ? MAX_NAME : (uint32_t)n };
+	return (struct af_span){ s, n > MAX_NAME ? MAX_NAME : (uint32_t)n };
 }
 
 /* A copy of s that outlives the record it is in: records are read through
  * a window (read_records), names and paths are kept. */
-struct span pd_keep(struct pd *f, struct span s)
+struct af_span pd_keep(struct pd *f, struct af_span s)
 {
 	af_grow(&f->owned, &f->cap_owned, f->nowned + 1, sizeof *f->owned);
 	char *copy = f->owned[f->nowned++] = af_xmalloc(s.n ? s.n : 1);
 	if (s.n)
 		memcpy(copy, s.s, s.n);
-	return (struct span){ (const uint8_t *)copy, s.n };
+	return (struct af_span){ (const uint8_t *)copy, s.n };
 }
 
-static uint64_t path_hash(struct span s)
+static uint64_t path_hash(struct af_span s)
 {
 	return af_hash_keyed_bytes(s.n ? (const void *)s.s : "", s.n);   /* none: NULL, not to be read from */
 }
 
-uint32_t pd_find_file(const struct pd *f, struct span path)
+uint32_t pd_find_file(const struct pd *f, struct af_span path)
 {
 	for (uint32_t k = af_idmap_get(&f->file_by_hash, path_hash(path)); k != AF_NONE; k = f->files[k].next)
-		if (span_eq(f->files[k].path, path))
+		if (af_span_eq(f->files[k].path, path))
 			return k;
 	return AF_NONE;
 }
 
-static void add_sym(struct pd *f, uint64_t addr, uint64_t len, struct span name)
+static void add_sym(struct pd *f, uint64_t addr, uint64_t len, struct af_span name)
 {
 	af_grow(&f->syms, &f->cap_syms, f->nsyms + 1, sizeof *f->syms);
 	f->syms[f->nsyms++] = (struct sym){ addr, len, name, ends(name, "jni_trampoline") };
@@ -96,7 +96,7 @@ static int read_file_v1(struct pd *f, struct af_cursor *c, uint64_t base)
 		uint32_t len;
 		if (!af_cursor_u64(c, &addr) || !af_cursor_u32(c, &len))
 			return pd_bad(f, base + c->pos, "a symbol of the FILE feature is cut short");
-		struct span name = pd_cstr(c->data + c->pos, af_cursor_left(c));
+		struct af_span name = pd_cstr(c->data + c->pos, af_cursor_left(c));
 		if (!af_cursor_skip(c, (size_t)name.n + 1))
 			return pd_bad(f, base + c->pos, "a symbol name of the FILE feature is not terminated");
 		add_sym(f, addr, len, name);
@@ -124,7 +124,7 @@ static int read_file_v2(struct pd *f, const uint8_t *s, size_t n, uint64_t base)
 	af_proto_init(&m, s, n, base);
 	while ((rc = af_proto_next(&m, &x)) > 0) {
 		if (x.num == 1 && x.wire == AF_WIRE_LEN) {
-			file.path = (struct span){ x.data, x.len > MAX_NAME ? MAX_NAME : (uint32_t)x.len };
+			file.path = (struct af_span){ x.data, x.len > MAX_NAME ? MAX_NAME : (uint32_t)x.len };
 		} else if (x.num == 2 && x.wire == AF_WIRE_VARINT) {
 			file.type = (uint32_t)x.u;
 		} else if (x.num == 3 && x.wire == AF_WIRE_VARINT) {
@@ -140,7 +140,7 @@ static int read_file_v2(struct pd *f, const uint8_t *s, size_t n, uint64_t base)
 				else if (y.num == 2 && y.wire == AF_WIRE_VARINT)
 					sym.len = (uint32_t)y.u;
 				else if (y.num == 3 && y.wire == AF_WIRE_LEN)
-					sym.name = (struct span){ y.data, y.len > MAX_NAME ? MAX_NAME : (uint32_t)y.len };
+					sym.name = (struct af_span){ y.data, y.len > MAX_NAME ? MAX_NAME : (uint32_t)y.len };
 			}
 			if (rc < 0)
 				return af_diag_offset(f->d, sub.error_offset, "malformed perf.data FILE2 entry: %s", sub.error);
@@ -227,5 +227,5 @@ const struct sym *pd_dex_twin(struct pd *f, const struct sym *jit)
 		}
 	}
 	uint32_t i = af_idmap_get(&f->dex_names, path_hash(jit->name));
-	return i != AF_NONE && span_eq(f->syms[i].name, jit->name) ? &f->syms[i] : NULL;
+	return i != AF_NONE && af_span_eq(f->syms[i].name, jit->name) ? &f->syms[i] : NULL;
 }

@@ -476,7 +476,7 @@ static int read_all(struct pd *f)
 	if (drawn < 0)
 		return -1;
 	f->drawn = (size_t)drawn;
-	bool offcpu = span_eq(f->offcpu, (struct span){ (const uint8_t *)"true", 4 });
+	bool offcpu = af_span_eq(f->offcpu, (struct af_span){ (const uint8_t *)"true", 4 });
 	if (!f->o->event && f->nattrs > 1 && !offcpu)   /* off-CPU recordings draw their clock event */
 		f->drawn = first_sampled(f);
 	/* simpleperf's report library draws off-CPU samples only beside a

@@ -14,6 +14,7 @@
  * simpleperf report names it: the file and the offset, "libfoo.so[+1a2b]". */
 #include "proto.h"
 #include "read.h"
+#include "span.h"
 #include "core/idmap.h"
 #include "core/names.h"
 #include "core/profile.h"
@@ -27,12 +28,11 @@
 #define HEAD 12                 /* magic + u16 version */
 #define MAX_CHAIN 65536         /* deeper callchains are cut (simpleperf stops at 512) */
 
-struct span { const uint8_t *s; uint32_t n; };
-struct sfile { struct span path; size_t first, count; };   /* symbols[first..first+count) */
+struct sfile { struct af_span path; size_t first, count; };   /* symbols[first..first+count) */
 /* index: in p->threads; off: an off-CPU sample waiting for its end (its
  * message, c.data NULL: none) and its time */
 struct sthread {
-	uint64_t tid, pid; struct span name; uint32_t node; size_t index;
+	uint64_t tid, pid; struct af_span name; uint32_t node; size_t index;
 	struct af_proto off; uint64_t off_time;
 };
 struct entry { uint64_t vaddr; uint32_t file; int64_t symbol; };
@@ -43,14 +43,14 @@ struct sp {
 	const struct af_input *in;
 	struct sfile *files; size_t nfiles, cap_files;
 	struct af_idmap file_ids;      /* file id -> index in files */
-	struct span *symbols; size_t nsymbols, cap_symbols;
+	struct af_span *symbols; size_t nsymbols, cap_symbols;
 	struct sthread *threads; size_t nthreads, cap_threads;
 	struct af_idmap thread_ids;    /* tid -> index in threads */
 	struct af_idmap proc_nodes;    /* pid -> process node */
-	struct span *events; size_t nevents, cap_events;
+	struct af_span *events; size_t nevents, cap_events;
 	uint64_t drawn;                /* the event type drawn (--event) */
 	const struct af_read_opts *o;
-	struct span package;
+	struct af_span package;
 	struct entry *chain; size_t cap_chain;
 	struct af_buf scratch;
 	uint64_t samples, other_event, lost, lost_samples, no_chain, bad_symbols, weight;
@@ -65,9 +65,9 @@ static int fail(struct sp *f, const struct af_proto *m)
 	return af_diag_offset(f->d, m->error_offset, "malformed report-sample record: %s", m->error);
 }
 
-static struct span span_of(const struct af_proto_field *x)
+static struct af_span span_of(const struct af_proto_field *x)
 {
-	return (struct span){ x->data, x->len > 4096 ? 4096 : (uint32_t)x->len };
+	return (struct af_span){ x->data, x->len > 4096 ? 4096 : (uint32_t)x->len };
 }
 
 /* File: id 1, path 2, symbol 3 (repeated, already demangled). */
@@ -161,10 +161,10 @@ static int read_lost(struct sp *f, struct af_proto *m)
 	return rc < 0 ? fail(f, m) : 0;
 }
 
-static struct span label(struct span s, struct af_buf *b, const char *fallback, uint64_t id)
+static struct af_span label(struct af_span s, struct af_buf *b, const char *fallback, uint64_t id)
 {
 	af_name_root(b, (const char *)s.s, s.n, fallback, id);
-	return (struct span){ (const uint8_t *)b->data, (uint32_t)b->len };
+	return (struct af_span){ (const uint8_t *)b->data, (uint32_t)b->len };
 }
 
 static struct sthread *thread_of(struct sp *f, uint64_t tid)
@@ -192,13 +192,13 @@ static uint32_t thread_node(struct sp *f, struct sthread *th)
 	if (!found) {
 		/* the process is named as its main thread, when that is known */
 		uint32_t k = af_idmap_get(&f->thread_ids, th->pid);
-		struct span pname = k != AF_NONE ? f->threads[k].name : (struct span){ 0 };
-		struct span s = label(pname, b, "process", th->pid);
+		struct af_span pname = k != AF_NONE ? f->threads[k].name : (struct af_span){ 0 };
+		struct af_span s = label(pname, b, "process", th->pid);
 		*pslot = af_tree_add_child(t, AF_ROOT, af_tree_intern(t, (const char *)s.s, s.n));
 		af_profile_add_process(f->p, th->pid, pname.s ? (const char *)pname.s : "", pname.n, *pslot);
 	}
 	uint32_t pnode = *pslot;
-	struct span s = label(th->name, b, "thread", tid);
+	struct af_span s = label(th->name, b, "thread", tid);
 	th->node = af_tree_add_child(t, pnode, af_tree_intern(t, (const char *)s.s, s.n));
 	size_t ti = af_profile_add_thread(f->p, tid, th->name.s ? (const char *)th->name.s : "", th->name.n);
 	f->p->threads[ti].node = th->node;
@@ -216,7 +216,7 @@ static uint32_t frame_name(struct sp *f, const struct entry *e)
 	const struct sfile *file = k != AF_NONE ? &f->files[k] : NULL;
 	b->len = 0;
 	if (file && e->symbol >= 0 && (uint64_t)e->symbol < file->count) {
-		const struct span *s = &f->symbols[file->first + (size_t)e->symbol];
+		const struct af_span *s = &f->symbols[file->first + (size_t)e->symbol];
 		af_name_append(b, (const char *)s->s, s->n);
 	} else {
 		if (file && e->symbol >= 0)
