@@ -559,33 +559,51 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-char *af_palette_guess_app(const struct af_tree *t)
+/* The package of a dotted name outside the platform (all but its class and
+ * method, at most three parts), as its length; 0 when it has none. With
+ * method set, *method is the method's part. */
+static size_t package_of(const char *s, size_t len, const char **method, size_t *method_len)
 {
-	char **pkgs = af_xmalloc((t->nnames ? t->nnames : 1) * sizeof *pkgs);
-	size_t n = 0;
-	for (size_t i = 0; i < t->nnames; i++) {
-		const char *s = t->names[i].str;
-		size_t len = t->names[i].len, parts = 1, cut[3] = { 0 };
-		if (framework(s, len))
-			continue;
-		size_t end = 0;
-		while (end < len && s[end] != '(' && s[end] != ' ' && s[end] != '/' && s[end] != ':')
-			end++;
-		for (size_t k = 0; k < end; k++) {
-			if (s[k] == '.') {
-				if (parts <= 3)
-					cut[parts - 1] = k;
-				parts++;
-			}
+	size_t parts = 1, cut[3] = { 0 }, end = 0, last = 0;
+	if (framework(s, len))
+		return 0;
+	while (end < len && s[end] != '(' && s[end] != ' ' && s[end] != '/' && s[end] != ':')
+		end++;
+	for (size_t k = 0; k < end; k++) {
+		if (s[k] == '.') {
+			if (parts <= 3)
+				cut[parts - 1] = k;
+			parts++;
+			last = k;
 		}
-		/* package.Class.method: the package is all but the last two */
-		if (parts < 3 || cut[0] == 0)
-			continue;
-		size_t keep = parts - 2 < 3 ? parts - 2 : 3;
-		pkgs[n++] = af_xstrndup(s, cut[keep - 1]);
 	}
-	qsort(pkgs, n, sizeof *pkgs, cmp_str);
-	char *best = NULL;
+	/* package.Class.method: the package is all but the last two */
+	if (parts < 3 || cut[0] == 0)
+		return 0;
+	*method = s + last + 1;
+	*method_len = end - last - 1;
+	return cut[(parts - 2 < 3 ? parts - 2 : 3) - 1];
+}
+
+/* A callback the platform makes into an app's own components (an Activity,
+ * Application, Service, Fragment or BroadcastReceiver): libraries seldom
+ * define these, so the package that does is the app's. */
+static bool lifecycle_method(const char *m, size_t len)
+{
+	static const char *const callbacks[] = {
+		"onCreate", "onStart", "onResume", "onCreateView", "onReceive",
+		"onBind", "onStartCommand", "onHandleIntent",
+	};
+	for (size_t i = 0; i < sizeof callbacks / sizeof *callbacks; i++)
+		if (strlen(callbacks[i]) == len && memcmp(m, callbacks[i], len) == 0)
+			return true;
+	return false;
+}
+
+/* The package most often in pkgs[0..n) (sorted), ties to the first. */
+static const char *most_common(char **pkgs, size_t n)
+{
+	const char *best = NULL;
 	size_t best_n = 0;
 	for (size_t i = 0, j; i < n; i = j) {
 		for (j = i + 1; j < n && strcmp(pkgs[i], pkgs[j]) == 0; j++)
@@ -595,6 +613,29 @@ char *af_palette_guess_app(const struct af_tree *t)
 			best_n = j - i;
 		}
 	}
+	return best;
+}
+
+char *af_palette_guess_app(const struct af_tree *t)
+{
+	char **pkgs = af_xmalloc((t->nnames ? t->nnames : 1) * sizeof *pkgs);
+	size_t n = 0, callbacks = 0;
+	for (size_t i = 0; i < t->nnames; i++) {
+		const char *m;
+		size_t mlen, cut = package_of(t->names[i].str, t->names[i].len, &m, &mlen);
+		if (!cut)
+			continue;
+		char *pkg = af_xstrndup(t->names[i].str, cut);
+		if (lifecycle_method(m, mlen)) {   /* callbacks first: they decide */
+			pkgs[n++] = pkgs[callbacks];
+			pkgs[callbacks++] = pkg;
+		} else {
+			pkgs[n++] = pkg;
+		}
+	}
+	size_t counted = callbacks ? callbacks : n;
+	qsort(pkgs, counted, sizeof *pkgs, cmp_str);
+	const char *best = most_common(pkgs, counted);
 	char *app = best ? af_xstrndup(best, strlen(best)) : NULL;
 	for (size_t i = 0; i < n; i++)
 		free(pkgs[i]);

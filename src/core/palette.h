@@ -90,8 +90,10 @@ void af_palette_map_free(struct af_palette_map *m);
 /* The most likely package of the app itself, for the android palette when
  * none is given: of the packages (first three parts, fewer for short names)
  * of dotted frame names outside the platform, the one with the most
- * distinct methods; ties go to the first in byte order. NULL if there is
- * none. Caller frees with free(). */
+ * distinct lifecycle callbacks the platform makes into components
+ * (onCreate, onResume, onReceive, ...), else the one with the most distinct
+ * methods; ties go to the first in byte order. NULL if there is none.
+ * Caller frees with free(). */
 struct af_tree;
 char *af_palette_guess_app(const struct af_tree *t);
 

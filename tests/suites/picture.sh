@@ -32,7 +32,7 @@ for spec in "art -t main art/yamp-legacy.trace" "simpleperf simpleperf/corners.t
 	svg "lg-$name" "$@"
 	check "picture/$name: Android Studio's legend by default" grep -q '<text x="[0-9.]*" y="[0-9.]*">platform</text>\|>app' "$TMP/lg-$name.svg"
 done
-check "picture/art: the app's package in the legend" grep -q '>app (eu.printingin3d.javascad)<' "$TMP/lg-art.svg"
+check "picture/art: the app's package in the legend" grep -q '>app (com.github.grishberg)<' "$TMP/lg-art.svg"
 check "picture/perf.data: the kernel its own kind" grep -q '>kernel<' "$TMP/lg-perfdata.svg"
 check "picture/simpleperf: thread roots grey, a kind of their own" grep -q '>threads<' "$TMP/lg-simpleperf.svg"
 svg fo folded/java.folded

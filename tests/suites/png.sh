@@ -89,7 +89,7 @@ fi
 if command -v pdftotext >/dev/null; then
 	(cd "$DATA" && "$AFLAME" -t main --colors android art/yamp-legacy.trace -o "$TMP/la.pdf" 2>/dev/null)
 	check "pdf/legend: the kinds and the app's package" bash -c \
-		"pdftotext -layout '$TMP/la.pdf' - | tr -s ' \n' ' ' | grep -q 'platform app (eu.printingin3d.javascad) third party'"
+		"pdftotext -layout '$TMP/la.pdf' - | tr -s ' \n' ' ' | grep -q 'platform app (com.github.grishberg) third party'"
 else
 	skip "pdf/legend" "pdftotext not installed (poppler-utils)"
 fi

@@ -125,6 +125,18 @@ void test_palette_guess_app(void)
 	char *app = af_palette_guess_app(&t);
 	STR_EQ(app, "com.example.app");
 	free(app);
+	/* a library with more methods loses to the package whose component
+	 * the platform calls back (yamp-legacy: the app's Activity.onCreate
+	 * calls into a CSG library of many more methods) */
+	static const char *const more[] = {
+		"okhttp3.internal.RealCall.a", "okhttp3.internal.RealCall.b", "okhttp3.internal.RealCall.c",
+		"com.example.app.ui.MainActivity.onCreate", "android.app.Activity.performCreate",
+	};
+	for (size_t i = 0; i < sizeof more / sizeof *more; i++)
+		af_tree_intern_str(&t, more[i]);
+	app = af_palette_guess_app(&t);
+	STR_EQ(app, "com.example.app");
+	free(app);
 	af_tree_release(&t);
 }
 
