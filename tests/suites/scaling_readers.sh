@@ -56,6 +56,14 @@ python3 tests/tools/hostile_perfetto.py names 3 >"$TMP/nm3"
 check "scaling_readers/an interned event name read once names every slice" \
 	grep -qx 'process-10 (10);thread-11 (11);work 3000' "$TMP/nm3.folded"
 
+# naming pprof's processes after their main threads looped processes x
+# threads: 63x the instructions at 16 times the size before 9db38e8
+scale "pprof, a process and a thread per sample" hostile_pprof.py processes 500 --format folded
+python3 tests/tools/hostile_pprof.py processes 2 >"$TMP/pp2"
+"$AFLAME" --format folded "$TMP/pp2" >"$TMP/pp2.folded"
+check "scaling_readers/pprof processes take their main thread's name, else process-<pid>" \
+	sh -c "grep -qx 'w (1000);w (1000);run 1' '$TMP/pp2.folded' && grep -qx 'process-1001 (1001);w (1000001);run 1' '$TMP/pp2.folded'"
+
 # issue 36 item 4: N attrs sharing one section of N ids were each read
 # again (990M instructions at 3200 attrs, 173x those at 200): refused at
 # once now, as no writer shares them; disjoint ones read in proportion
