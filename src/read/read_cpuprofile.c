@@ -11,14 +11,13 @@
  * by the rules of docs/semantics.md: a sample is its node's stack; each
  * sample weighs the time to the next (the last weighs nothing); the tree's
  * "(root)" is not a frame, "(program)", "(idle)" and "(garbage collector)"
- * are. A frame is "function (file:line)" (the url's last part, the line
- * 1-based), "(anonymous)" when V8 gives no name. One thread, "JavaScript",
+ * are. A frame is "function (file:line)" (v8frame.h). One thread, "JavaScript",
  * weights in µs. Parsed by yajl (json.h), folded as each sample's stack
  * differs from the one before (its nearest common node). */
 #include "json.h"
+#include "v8frame.h"
 #include "core/fold.h"
 #include "core/idmap.h"
-#include "core/names.h"
 #include "core/util.h"
 
 #include <inttypes.h>
@@ -267,38 +266,12 @@ static int on_bool(void *ctx, int b)
 	return on_other(ctx);
 }
 
-/* "function (file:line)": the url's last part, V8's 0-based line + 1. */
-static uint32_t frame_name(struct cpuprofile *c)
-{
-	struct af_buf *b = &c->scratch;
-	b->len = 0;
-	if (c->cur.fn.len)
-		af_name_append(b, c->cur.fn.data, c->cur.fn.len);
-	else
-		af_buf_puts(b, "(anonymous)");
-	const char *u = c->cur.url.data;
-	size_t un = c->cur.url.len;
-	while (un && u[un - 1] == '/')
-		un--;
-	size_t cut = un;
-	while (cut && u[cut - 1] != '/')
-		cut--;
-	if (un > cut) {
-		af_buf_puts(b, " (");
-		af_name_append(b, u + cut, un - cut);
-		if (c->cur.line >= 0)
-			af_buf_printf(b, ":%" PRId64, c->cur.line + 1);
-		af_buf_putc(b, ')');
-	}
-	af_name_finish(b, 0);
-	return af_tree_intern(&c->p->tree, b->data, b->len);
-}
-
 static void name_node(struct cpuprofile *c, uint32_t i)
 {
 	struct vnode *nd = &c->nodes[i];
-	nd->name = frame_name(c);
-	nd->frame = !(c->cur.fn.len == 6 && memcmp(c->cur.fn.data, "(root)", 6) == 0 && c->cur.url.len == 0);
+	nd->name = af_v8_frame(&c->p->tree, &c->scratch, c->cur.fn.data, c->cur.fn.len, c->cur.url.data,
+			       c->cur.url.len, c->cur.line);
+	nd->frame = !af_v8_is_root(c->cur.fn.data, c->cur.fn.len, c->cur.url.len);
 }
 
 static int close_container(void *ctx)
