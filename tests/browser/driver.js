@@ -14,6 +14,9 @@
  *           "icicle"  the known input drawn with --inverted
  *           "diff"    tests/data/folded/diff.folded, a differential graph
  *           "nameattr" tests/cases/nameattr-svg with its --nameattr file
+ *           "chart"   a flame chart: wheel, drag, W/S/A/D, the axis; prints
+ *                     the link it then has (a window and a search)
+ *           "chartlink" that chart opened from that link (AFT.x)
  *           "views"   issue 20's views (menu, invert, sandwich) on the folded
  *                     input of run.sh, against the command line's results
  *                     in AFT.x.expect; prints each view's URL fragment
@@ -812,9 +815,43 @@
 			ok("S: zoom out", windowOf()[1] - windowOf()[0] > w3[1] - w3[0], JSON.stringify(windowOf()));
 			wheel(-300, 0);
 			ok("horizontal scroll pans", windowOf()[0] < w3[0] || windowOf()[0] === 0, JSON.stringify(windowOf()));
+		});
+		/* the link a user would share now, with a search on: run.sh opens
+		 * it in a fresh page (mode "chartlink") and wants what this shows */
+		run("shared link", function () {
+			g.search("android.", true);   /* plain text: the dot is a dot */
+			ok("link holds the window and the search", /(^#|&)v=[\d.]+,[\d.]+(&|$)/.test(location.hash) &&
+			   /&p=android\.(&|$)/.test(location.hash) && /^Matched: /.test(g.mt.textContent), location.hash);
+			info("shared " + location.hash + " " + JSON.stringify(chartState(g)));
+		});
+		run("reset", function () {
+			g.press(g.sr);
 			g.press(g.rz);
 			eq("Reset Zoom: the file's axis", axisLabels(g).join("|"), before);
 			eq("Reset Zoom: URL cleared", location.hash, "");
+		});
+		checkIntact("", cfg.scripts);
+	}
+	/* what a chart shows: its axis, frame labels, boxes (as a digest) and
+	 * match line */
+	function chartState(g) {
+		var b = JSON.stringify(g.drawn()), h = 0;
+		for (var i = 0; i < b.length; i++) h = (h * 31 + b.charCodeAt(i)) | 0;
+		return { axis: axisLabels(g).join("|"), labels: g.labels().join("|"), boxes: g.drawn().length + "/" + h,
+			 matched: g.mt.textContent };
+	}
+	/* a chart opened from a shared link (AFT.x: its hash and what the page
+	 * it came from showed) */
+	function chartlink(g) {
+		var X = cfg.x, got;
+		run("shared link", function () {
+			got = chartState(g);
+			eq("same axis labels", got.axis, X.want.axis);
+			eq("same frames drawn", got.boxes, X.want.boxes);
+			eq("same frame labels", got.labels, X.want.labels);
+			eq("same search", got.matched, X.want.matched);
+			ok("Reset Zoom shown", !hiddenEl(g.rz), "hidden");
+			eq("link kept", location.hash, X.hash);
 		});
 		checkIntact("", cfg.scripts);
 	}
@@ -1251,6 +1288,7 @@
 			else if (cfg.mode === "redos") redos(g);
 			else if (cfg.mode === "refusedview") refusedview(g);
 			else if (cfg.mode === "chart") chart(g);
+			else if (cfg.mode === "chartlink") chartlink(g);
 			else if (cfg.mode === "views") views(g);
 			else if (cfg.mode === "viewurl") viewurl(g);
 			else if (cfg.mode === "merged") merged(g);

@@ -360,7 +360,18 @@ if [ -f "$corpus/art/yamp-legacy.trace" ] &&
    render "$tmp/chart.svg" --flamechart -t main "$corpus/art/yamp-legacy.trace" &&
    instrument "$tmp/chart.svg" "$tmp/chart-t.svg" chart chart; then
 	browse "file://$tmp/chart-t.svg" 5000 > "$tmp/dom"
-	report chart < "$tmp/dom"
+	report chart < "$tmp/dom" > "$tmp/chart.out"
+	cat "$tmp/chart.out"
+	# the link it printed (a window and a search), opened in a fresh page:
+	# the same axis, frames, labels and match line (issue 34, item 5)
+	shared=$(sed -n 's/^INFO: chart: shared \(#[^ ]*\) \(.*\)$/{hash:"\1",want:\2}/p' "$tmp/chart.out")
+	if [ -z "$shared" ]; then
+		echo "FAIL: chart: no shared link printed"
+		failed=1
+	elif instrument "$tmp/chart.svg" "$tmp/chartlink-t.svg" chartlink chartlink "$shared"; then
+		browse "file://$tmp/chartlink-t.svg$(sed -n 's/^INFO: chart: shared \(#[^ ]*\) .*$/\1/p' "$tmp/chart.out")" 5000 > "$tmp/dom"
+		report chartlink < "$tmp/dom"
+	fi
 fi
 
 # More hostile names (issue #9): control characters, a right-to-left

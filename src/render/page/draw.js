@@ -293,12 +293,17 @@ function slotRGB(s) {
 	return (q >> 8) * 17 << 16 | (q >> 4 & 15) * 17 << 8 | (q & 15) * 17;
 }
 /* the boxes last drawn on the canvas, as {x, y, w, h, fill, blend} in SVG
- * units rounded as the file's paths are */
+ * units rounded as the file's paths are; cut to the canvas, as raster()
+ * cuts them (a flame chart's window leaves frames across its edges) */
 function boxList() {
-	var out = [];
-	for (var k = 0; k < NB; k++)
-		out.push({ x: r1(BX[k]), y: r1(yOf(BR[k])), w: r1(BW[k]), h: FH - 1, fill: colourOf(BS[k]),
-			   blend: BS[k] >= NG });
+	var out = [], a, b;
+	for (var k = 0; k < NB; k++) {
+		a = Math.max(BX[k], XP);
+		b = Math.min(BX[k] + BW[k], XP + GW);
+		if (b > a)
+			out.push({ x: r1(a), y: r1(yOf(BR[k])), w: r1(b - a), h: FH - 1, fill: colourOf(BS[k]),
+				   blend: BS[k] >= NG });
+	}
 	return out;
 }
 /* "#rrggbb" of a slot */
