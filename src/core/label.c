@@ -256,10 +256,15 @@ static bool cut_offset(const struct cps *s, struct cps *d)
 }
 
 /* 4: room - 1 code points of s and an ellipsis: all from the end (left),
- * or the larger half from the end (middle). */
+ * or the larger half from the end (middle). At the left a separator right
+ * after the ellipsis goes ("…createAndAdd", not "….createAndAdd"): the
+ * ellipsis stands for the qualifier and its dot alike. */
 static void cut_ellipsis(const struct cps *s, size_t room, bool left, struct cps *d)
 {
 	size_t keep = room - 1, head = left ? 0 : keep / 2, tail = keep - head;
+	while (left && tail > 1 && (s->p[s->n - tail] == '.' || s->p[s->n - tail] == ':' ||
+				    s->p[s->n - tail] == '/'))
+		tail--;
 	d->n = 0;
 	put_run(d, s->p, head);
 	put(d, ELLIPSIS);

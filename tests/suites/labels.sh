@@ -82,9 +82,12 @@ paste "$LINES" "$TMP/c.txt" | perl -CSD -F'\t' -lane '
 	$cut++;
 	my ($tail) = $lab =~ /([^\x{2026}]*)$/;
 	$ends++ if $tail ne "" && substr($name, -length($tail)) eq $tail;
-	END { printf "%d %d %d\n", $bad, $cut, $ends }' >"$TMP/stats"
-read -r bad cut ends <"$TMP/stats"
+	$sep++ if $lab =~ /^\x{2026}[.:\/]/;
+	END { printf "%d %d %d %d\n", $bad, $cut, $ends, $sep }' >"$TMP/stats"
+read -r bad cut ends sep <"$TMP/stats"
 if [ "$bad" = 0 ]; then pass "labels/every label fits its room"; else fail "labels/fit" "$bad labels too long"; fi
+if [ "$sep" = 0 ]; then pass "labels/no separator right after a leading ellipsis"
+else fail "labels/no separator after the ellipsis" "$sep labels like '….clipTo'"; fi
 if [ $((ends * 100)) -ge $((cut * 90)) ]; then pass "labels/cut labels end as their names: $ends of $cut"
 else fail "labels/cut labels end as their names" "$ends of $cut"; fi
 

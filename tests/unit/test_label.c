@@ -24,6 +24,10 @@ void test_label_keeps_the_method(void)
 	STR_EQ(lab(&lb, java, 33), "SceneBuilderKeyboard.createAndAdd");
 	STR_EQ(lab(&lb, java, 22), E "Keyboard.createAndAdd");
 	STR_EQ(lab(&lb, java, 13), E "createAndAdd");
+	/* no separator right after the ellipsis: the room of ".createAndAdd" */
+	STR_EQ(lab(&lb, java, 14), E "createAndAdd");
+	STR_EQ(lab(&lb, "a::b::Scene::createAndAdd", 14), E "createAndAdd");
+	STR_EQ(lab(&lb, "eu.printingin3d.javascad.vrl.Node.clipTo", 8), E "clipTo");
 	STR_EQ(lab(&lb, "Lcom/foo/bar/Baz;.method", 12), "Baz;.method");
 	STR_EQ(lab(&lb, "android.os.Debug.startMethodTracing(String, int, int)", 40),
 	       "android.os.Debug.startMethodTracing(" E ")");

@@ -132,8 +132,10 @@ function lSmart(s, room) {
 		s = d;
 		if (s.length <= room) return s;
 	}
-	var keep = room - 1, head = q && !file ? 0 : keep >> 1;
-	return s.slice(0, head).concat([ELL], s.slice(s.length - (keep - head)));
+	var keep = room - 1, head = q && !file ? 0 : keep >> 1, tail = keep - head;
+	/* at the left, no separator right after the ellipsis, as label.c */
+	while (q && !file && tail > 1 && /^[.:\/]$/.test(s[s.length - tail])) tail--;
+	return s.slice(0, head).concat([ELL], s.slice(s.length - tail));
 }
 /* the label of name in at most room code points; right: flamegraph.pl's
  * cut (D.lr) */
