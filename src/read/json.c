@@ -57,21 +57,106 @@ static int syntax_error(struct af_json *j, const uint8_t *chunk, size_t len, uin
 	return rc;
 }
 
+/* A fresh parser for j's callbacks, fed `prime` first with its callbacks
+ * silent (a parser restarted inside the top-level object). */
+static void start(struct af_json *j, const yajl_callbacks *cb, const char *prime)
+{
+	static yajl_alloc_funcs alloc = { json_malloc, json_realloc, json_free, NULL };
+	memset(&j->cb, 0, sizeof j->cb);
+	j->h = yajl_alloc(&j->cb, &alloc, j);
+	yajl_config(j->h, yajl_dont_validate_strings, 1);
+	if (prime)
+		yajl_parse(j->h, (const unsigned char *)prime, strlen(prime));
+	j->cb = *cb;
+}
+
+bool af_json_take_ints(struct af_json *j, const struct af_json_ints *t)
+{
+	if (j->given_back) {
+		j->given_back = false;
+		return false;
+	}
+	j->take = t;
+	return true;
+}
+
+static bool json_blank(uint8_t c)
+{
+	return c == ' ' || c == '\n' || c == '\r' || c == '\t';
+}
+
+/* The integers of the array whose '[' ends at `from`, to t->ints: the
+ * offset past its ']', or 0 if it is not a plain array of integers (after
+ * t->undo). */
+static size_t read_ints(struct af_json *j, const struct af_input *in, size_t from,
+			const struct af_json_ints *t)
+{
+	enum { BATCH = 512 };
+	const uint8_t *s = in->data;
+	size_t n = in->len, i = from, nb = 0, released = from;
+	int64_t batch[BATCH];
+	while (i < n && json_blank(s[i]))
+		i++;
+	if (i < n && s[i] == ']')
+		return i + 1;
+	for (;;) {
+		bool neg = i < n && s[i] == '-';
+		i += neg;
+		size_t d0 = i;
+		uint64_t v = 0;
+		for (; i < n && (unsigned)(s[i] - '0') <= 9; i++)
+			v = v * 10 + (uint64_t)(s[i] - '0');
+		if (i == d0 || i - d0 > 18 || (s[d0] == '0' && i - d0 > 1))
+			break;
+		batch[nb++] = neg ? -(int64_t)v : (int64_t)v;
+		if (nb == BATCH) {
+			t->ints(j, batch, nb);
+			nb = 0;
+			if (i - released >= AF_INPUT_CONSUME_STEP)
+				af_input_consumed(in, released = i);
+		}
+		while (i < n && json_blank(s[i]))
+			i++;
+		if (i < n && s[i] == ']') {
+			t->ints(j, batch, nb);
+			return i + 1;
+		}
+		if (i == n || s[i] != ',')
+			break;
+		for (i++; i < n && json_blank(s[i]); i++)
+			;
+	}
+	t->undo(j);
+	return 0;
+}
+
 int af_json_parse(struct af_json *j, const struct af_input *in, const yajl_callbacks *cb,
 		  struct af_diag *d)
 {
-	static yajl_alloc_funcs alloc = { json_malloc, json_realloc, json_free, NULL };
-	j->h = yajl_alloc(cb, &alloc, j);
-	yajl_config(j->h, yajl_dont_validate_strings, 1);
+	start(j, cb, NULL);
 	int rc = 0;
 	size_t at = 0;
 	while (at < in->len && rc == 0) {
 		size_t n = in->len - at < AF_INPUT_CONSUME_STEP ? in->len - at : AF_INPUT_CONSUME_STEP;
 		yajl_status s = yajl_parse(j->h, in->data + at, n);
+		size_t used = yajl_get_bytes_consumed(j->h);
+		if (s == yajl_status_client_canceled && j->take) {
+			/* an array taken (just past its '['): read here and yajl
+			 * restarted past it as if after {"":"" (a string: a
+			 * number would wait for what ends it), or given back */
+			const struct af_json_ints *t = j->take;
+			j->take = NULL;
+			yajl_free(j->h);
+			size_t end = read_ints(j, in, at + used, t);
+			start(j, cb, end ? "{\"\":\"\"" : "{\"\":");
+			j->given_back = !end;
+			at = end ? end : at + used - 1;
+			continue;
+		}
 		if (s == yajl_status_client_canceled)
-			rc = af_diag_offset(d, at + yajl_get_bytes_consumed(j->h), "%s", j->fail);
+			rc = af_diag_offset(d, at + used, "%s", j->fail);
 		else if (s == yajl_status_error)
-			rc = syntax_error(j, in->data + at, n, at + yajl_get_bytes_consumed(j->h), d);
+			rc = syntax_error(j, in->data + at, n, at + used, d);
 		at += n;
 		af_input_consumed(in, at);
 	}

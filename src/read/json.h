@@ -15,11 +15,25 @@
 #include <yajl/yajl_parse.h>
 #include "read.h"
 
+struct af_json_ints;
+
 struct af_json {
 	yajl_handle h;
 	char fail[160];        /* a callback's refusal, "" when none */
 	bool failed;
 	uint64_t depth;        /* containers open now (af_json_open/close) */
+	/* af_json_take_ints: the callbacks yajl calls (silent while a fresh
+	 * parser is primed), the array asked for, one given back to yajl */
+	yajl_callbacks cb;
+	const struct af_json_ints *take;
+	bool given_back;
+};
+
+/* An array of integers read without yajl (af_json_take_ints): ints gets
+ * them a batch at a time; undo drops all it got for this array. */
+struct af_json_ints {
+	void (*ints)(void *ctx, const int64_t *v, size_t n);
+	void (*undo)(void *ctx);
 };
 
 /* Parse in with callbacks cb (ctx: the reader's, which must begin with a
@@ -34,6 +48,19 @@ int af_json_parse(struct af_json *j, const struct af_input *in, const yajl_callb
 /* Refuse the input: the parse stops, and af_json_parse reports msg at the
  * offset yajl had reached. Returns 0 (a callback's "stop"). */
 int af_json_fail(struct af_json *j, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* From a start_array callback, for an array that is a member of the
+ * top-level object: returns true if the array is taken (the callback then
+ * returns 0, stopping yajl, and nothing else; the array's end is not
+ * called back). A long array of integers (a .cpuprofile's samples and
+ * timeDeltas, most of its bytes) costs yajl 45 instructions a byte and us
+ * a few: af_json_parse reads it itself, then restarts yajl past its ']'
+ * in the top-level object. An array holding anything but integers of up
+ * to 18 digits (no fraction or exponent), commas and JSON's blanks, or
+ * cut short, is given back: t->undo is called, then yajl reads the array
+ * from its '[' (the start_array callback comes again, and this returns
+ * false), so that values and errors are yajl's. */
+bool af_json_take_ints(struct af_json *j, const struct af_json_ints *t);
 
 /* A decimal number of microseconds ("12", "-3.5", "1.2e3", with or without
  * quotes' contents) as nanoseconds, rounded. False if it is not a number or

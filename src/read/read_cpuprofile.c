@@ -40,6 +40,14 @@ struct vnode {
 
 struct i64s { int64_t *v; size_t n, cap; };
 
+/* A long list of integers (samples, timeDeltas, timestamps: one or two a
+ * sample, millions), kept small: each as the zigzag varint of its
+ * difference from the one before (a sample's node is near the one
+ * before's in id, a delta is small), 2-3 bytes instead of 8. Read back in
+ * order (struct zcursor). */
+struct zints { uint8_t *b; size_t len, cap, n; uint64_t last; };
+struct zcursor { size_t at; uint64_t last; };
+
 struct cpuprofile {
 	struct af_json json;       /* first: yajl's context */
 	struct af_profile *p;
@@ -53,7 +61,8 @@ struct cpuprofile {
 	size_t nnodes, cap_nodes;
 	struct af_idmap by_id;
 	struct i64s child_of;      /* pairs: parent index, child id ("children": [ids]) */
-	struct i64s samples, deltas, stamps;
+	struct zints samples, deltas, stamps;
+	struct zints *taking, taken_from;   /* an array af_json_take_ints reads, as it was */
 	int64_t start, end;
 	bool has_start, has_end, old_shape;
 	struct af_buf scratch;
@@ -70,6 +79,47 @@ static void push(struct i64s *a, int64_t v)
 	af_grow(&a->v, &a->cap, a->n + 1, sizeof *a->v);
 	a->v[a->n++] = v;
 }
+
+static void zpush(struct zints *a, int64_t v)
+{
+	uint64_t d = (uint64_t)v - a->last;
+	uint64_t z = d << 1 ^ (uint64_t)-(int64_t)(d >> 63);
+	a->last = (uint64_t)v;
+	if (a->cap - a->len < 10)
+		af_grow(&a->b, &a->cap, a->len + 10, 1);
+	for (; z >= 0x80; z >>= 7)
+		a->b[a->len++] = (uint8_t)(z | 0x80);
+	a->b[a->len++] = (uint8_t)z;
+	a->n++;
+}
+
+static int64_t znext(const struct zints *a, struct zcursor *at)
+{
+	uint64_t z = 0;
+	for (unsigned shift = 0;; shift += 7) {
+		uint8_t b = a->b[at->at++];
+		z |= (uint64_t)(b & 0x7f) << shift;
+		if (b < 0x80)
+			break;
+	}
+	at->last += z >> 1 ^ (uint64_t)-(int64_t)(z & 1);
+	return (int64_t)at->last;
+}
+
+static void take_ints(void *ctx, const int64_t *v, size_t n)
+{
+	struct cpuprofile *c = ctx;
+	for (size_t i = 0; i < n; i++)
+		zpush(c->taking, v[i]);
+}
+
+static void take_undo(void *ctx)
+{
+	struct cpuprofile *c = ctx;
+	*c->taking = c->taken_from;
+}
+
+static const struct af_json_ints take = { take_ints, take_undo };
 
 static enum role role_now(const struct cpuprofile *c)
 {
@@ -127,6 +177,14 @@ static void node_open(struct cpuprofile *c)
 static int open_container(struct cpuprofile *c, bool map)
 {
 	enum role r = child_role(c, map);
+	struct zints *a = r == R_SAMPLES ? &c->samples : r == R_DELTAS ? &c->deltas
+		: r == R_TIMESTAMPS ? &c->stamps : NULL;
+	if (a) {   /* most of the file: read without yajl if plain */
+		c->taking = a;
+		c->taken_from = *a;
+		if (af_json_take_ints(&c->json, &take))
+			return 0;
+	}
 	if (r == R_NODE) {
 		if (role_now(c) == R_CHILD_IDS)
 			c->old_shape = true;
@@ -228,15 +286,15 @@ static int scalar(struct cpuprofile *c, const char *s, size_t n, bool str)
 		break;
 	case R_SAMPLES:
 		if (number(c, s, n, &v))
-			push(&c->samples, v);
+			zpush(&c->samples, v);
 		break;
 	case R_DELTAS:
 		if (number(c, s, n, &v))
-			push(&c->deltas, v);
+			zpush(&c->deltas, v);
 		break;
 	case R_TIMESTAMPS:
 		if (number(c, s, n, &v))
-			push(&c->stamps, v);
+			zpush(&c->stamps, v);
 		break;
 	default:
 		break;
@@ -385,12 +443,12 @@ static void move(struct cpuprofile *c, struct af_fold *f, struct af_fold_thread 
 		af_fold_enter(f, th, 0, (*enter)[n], t);
 }
 
-/* Sample i's time in µs: startTime plus the deltas so far, or its timestamp. */
-static int64_t sample_time(const struct cpuprofile *c, size_t i, int64_t *acc)
+/* The next sample's time in µs: startTime plus the deltas so far, or its timestamp. */
+static int64_t sample_time(const struct cpuprofile *c, struct zcursor *at, int64_t *acc)
 {
 	if (c->stamps.n)
-		return c->stamps.v[i];
-	*acc += c->deltas.v[i];
+		return znext(&c->stamps, at);
+	*acc += znext(&c->deltas, at);
 	return *acc;
 }
 
@@ -405,13 +463,14 @@ static void fold(struct cpuprofile *c, const struct af_read_opts *o, uint32_t ro
 	int64_t acc = c->has_start && !c->stamps.n ? c->start : 0, first = 0, last = 0;
 	uint32_t prev = AF_NONE, *enter = NULL;
 	size_t cap = 0;
+	struct zcursor time_at = { 0, 0 }, sample_at = { 0, 0 };
 	for (size_t i = 0; i < n; i++) {
-		int64_t t = sample_time(c, i, &acc);
+		int64_t t = sample_time(c, &time_at, &acc);
 		if (i == 0)
 			first = last = t;
 		c->negative_deltas += t < last;
 		last = t > last ? t : last;
-		uint32_t node = af_idmap_get(&c->by_id, (uint64_t)c->samples.v[i]);
+		uint32_t node = af_idmap_get(&c->by_id, (uint64_t)znext(&c->samples, &sample_at));
 		c->unknown_samples += node == AF_NONE;
 		uint64_t at = (uint64_t)(t > first ? t - first : 0);
 		move(c, &f, &th, prev, node, at, &enter, &cap);
@@ -454,9 +513,9 @@ static void release(struct cpuprofile *c)
 	free(c->open);
 	free(c->nodes);
 	free(c->child_of.v);
-	free(c->samples.v);
-	free(c->deltas.v);
-	free(c->stamps.v);
+	free(c->samples.b);
+	free(c->deltas.b);
+	free(c->stamps.b);
 	af_idmap_release(&c->by_id);
 	af_buf_release(&c->cur.fn);
 	af_buf_release(&c->cur.url);

@@ -74,6 +74,32 @@ got=$("$AFLAME" --format folded "$DATA/../fuzz/corpus/cpuprofile/nodes.cpuprofil
 check "cpuprofile/rules (got $got)" test "$got" = "JavaScript (0);(idle) 20|JavaScript (0);main (app.js:5) 17|"
 got=$("$AFLAME" --format folded "$DATA/../fuzz/corpus/cpuprofile/head.cpuprofile" 2>/dev/null | tr '\n' '|')
 check "cpuprofile/the older head + timestamps (got $got)" test "$got" = "JavaScript (0);f (a.js:4) 100|JavaScript (0);f (a.js:4);g (a.js:10) 500|"
+# samples and timeDeltas are read without yajl when they are plain
+# integers (json.c af_json_take_ints); an array with anything else is
+# given back to yajl from its '[', what was read of it dropped: the same
+# folds and the same refusals either way
+N=$DATA/../fuzz/corpus/cpuprofile/nodes.cpuprofile
+sed 's/"samples":\[2,3,2,1\]/"samples":[ 2 ,\n3,\t2\r, 1 ]/' "$N" >"$TMP/blanks.cpuprofile"
+sed 's/"timeDeltas":\[5,10,20,7\]/"timeDeltas":[5,10,2e1,7]/' "$N" >"$TMP/exp.cpuprofile"
+for v in blanks exp; do
+	got=$("$AFLAME" --format folded "$TMP/$v.cpuprofile" 2>&1 | tr '\n' '|')
+	check "cpuprofile/integer arrays, $v (got $got)" test "$got" = "JavaScript (0);(idle) 20|JavaScript (0);main (app.js:5) 17|"
+done
+# 1000 samples (past the reader's batch of 512), the last delta 7.0
+long() { awk -v last="$1" 'BEGIN { printf "{\"nodes\":[{\"id\":1,\"callFrame\":{\"functionName\":\"(root)\",\"url\":\"\"},\"children\":[2,3]},{\"id\":2,\"callFrame\":{\"functionName\":\"a\",\"url\":\"\"}},{\"id\":3,\"callFrame\":{\"functionName\":\"b\",\"url\":\"\"}}],\"samples\":["
+	for (i = 0; i < 1000; i++) printf "%s%d", (i ? "," : ""), 2 + i % 3 % 2
+	printf "],\"timeDeltas\":["
+	for (i = 0; i < 999; i++) printf "%d,", 1 + i % 7
+	printf "%s]}\n", last }'; }
+long 7 >"$TMP/long.cpuprofile"
+long 7.0 >"$TMP/long-late.cpuprofile"
+"$AFLAME" --format folded "$TMP/long.cpuprofile" >"$TMP/long.folded" 2>&1
+"$AFLAME" --format folded "$TMP/long-late.cpuprofile" >"$TMP/long-late.folded" 2>&1
+check "cpuprofile/integer arrays: one given back late reads the same" cmp "$TMP/long.folded" "$TMP/long-late.folded"
+sed 's/"samples":\[2,3,2,1\]/"samples":[2,3,2,x]/' "$N" >"$TMP/bad.cpuprofile"
+got=$("$AFLAME" --format folded "$TMP/bad.cpuprofile" 2>&1)
+check "cpuprofile/a bad sample: yajl's error at its offset (got $got)" \
+	test "$got" = "aflame-render: $TMP/bad.cpuprofile: offset 0x121: not valid JSON: invalid char in json text."
 damage_sweep "chrome/rules.json" chrome "$TMP/rules.json"
 damage_sweep "chrome/samples.json" chrome "$DATA/../fuzz/corpus/chrome/samples.json"
 damage_sweep "cpuprofile/nodes" cpuprofile "$DATA/../fuzz/corpus/cpuprofile/nodes.cpuprofile"
