@@ -206,6 +206,11 @@ if render "$tmp/known.svg" --title "known" "$tmp/known.folded"; then
 		browse "file://$tmp/known-t.svg" 5000 > "$tmp/dom"
 		report known < "$tmp/dom"
 	fi
+	# issue 34: the decode waits for the first picture, then happens unasked
+	if instrument "$tmp/known.svg" "$tmp/deferred-t.svg" deferred deferred; then
+		browse "file://$tmp/deferred-t.svg" 5000 > "$tmp/dom"
+		report deferred < "$tmp/dom"
+	fi
 	if instrument "$tmp/known.svg" "$tmp/frag-t.svg" fragment fragment; then
 		browse "file://$tmp/frag-t.svg#z=2&s=%5EBA&i=1" 5000 > "$tmp/dom"
 		report fragment < "$tmp/dom"
