@@ -3,7 +3,8 @@
  * and its folding (read_chrome.c), and seen by the unit tests.
  *
  * The parser keeps, in file order: B, E and X events (slices), async
- * b/e and S/F events, samples and their stackFrames, process and thread
+ * b/e and S/F events, samples and their stackFrames, V8 CPU profiles'
+ * nodes and samples (chrome_profile.c), process and thread
  * names from metadata events; times in ns (the file's µs, fractions kept
  * until the fold rounds them). Everything else is counted for --info. */
 #ifndef AF_CHROME_H
@@ -45,6 +46,46 @@ struct chrome_frame {          /* one entry of "stackFrames" */
 };
 #define CHROME_NO_FRAME UINT64_MAX
 
+/* V8's CPU profiles inside a trace (Chrome's JS sampler): a "Profile"
+ * event (ph P, on the sampled thread) whose "ProfileChunk" events (same pid
+ * and id, from the profiler's thread) carry args.data.cpuProfile.nodes
+ * (id, parent, callFrame), .samples (node ids) and args.data.timeDeltas
+ * (µs, the first from the profile's startTime); or, before Chrome 69, one
+ * "CpuProfile" event holding a whole profile (nodes with children). Nodes
+ * become stackFrames entries of keys of their own; samples are kept with
+ * their deltas until the parse ends (a chunk may come before its Profile),
+ * then become samples of the profile's thread. */
+struct chrome_pnode {          /* a node of the event being read */
+	int64_t id, parent;    /* parent: -1 when the node names none */
+	uint32_t name;         /* interned; AF_NONE for "(root)", no frame */
+};
+
+struct chrome_psample {        /* a profile's sample, resolved after the parse */
+	uint64_t profile, frame;   /* the profile's key, the node's frame key */
+	int64_t delta;             /* ns after the profile's sample before (the first: its start) */
+};
+
+struct chrome_vprofile {
+	uint64_t key;              /* hash of pid and id */
+	uint32_t thread;           /* the sampled thread: the Profile event's */
+	int64_t elapsed, last;     /* ns: start plus the deltas so far; the last sample's time */
+	uint64_t last_frame;       /* the last sample's frame (runs of one node are one sample) */
+	bool sampled;
+};
+
+struct chrome_pending {        /* what a profile event's args hold, until the event ends */
+	struct chrome_pnode *nodes;
+	size_t nnodes, cap_nodes;
+	int64_t *kids;             /* pairs: index in nodes, child id (CpuProfile's "children") */
+	size_t nkids, cap_kids;
+	int64_t *samples, *deltas;
+	size_t nsamples, cap_samples, ndeltas, cap_deltas;
+	int64_t start;             /* startTime, ns */
+	bool has_start;
+	int64_t line;              /* the node being read: its callFrame's lineNumber */
+	struct af_buf fn, url;
+};
+
 struct chrome_proc {
 	int64_t pid;
 	uint32_t name;         /* from process_name metadata, AF_NONE */
@@ -68,6 +109,8 @@ struct chrome_stats {
 	uint64_t instants, counters, flows, samples_ph, other, no_ph, no_ts, unmatched_ends;
 	uint64_t name_mismatches, async_orphans, async_dups, async_unfinished, instants_async;
 	uint64_t samples, frames, unknown_frames, frame_loops, system_trace_events, bad_numbers, open_at_end;
+	uint64_t profiles, profile_chunks, profile_samples, profile_orphans, profile_dups, profile_unpaired;
+	uint64_t profile_backwards;
 };
 
 /* What the current event holds, as its members come (in any order). */
@@ -79,7 +122,7 @@ struct chrome_event {
 	struct af_buf name, cat, arg_name;
 };
 
-enum { CHROME_MAX_ROLES = 8 };
+enum { CHROME_MAX_ROLES = 12 };
 
 struct chrome {
 	struct af_json json;       /* first: yajl's context */
@@ -101,6 +144,12 @@ struct chrome {
 	size_t nsamples, cap_samples;
 	struct chrome_frame *frames;
 	size_t nframes, cap_frames;
+	struct chrome_pending pend;
+	struct chrome_psample *psamples;
+	size_t npsamples, cap_psamples;
+	struct chrome_vprofile *vprofs;
+	size_t nvprofs, cap_vprofs;
+	struct af_idmap vprof_index;  /* key -> vprofs[] */
 	struct af_idmap frame_index;  /* key -> frames[] */
 	struct chrome_proc *procs;
 	size_t nprocs, cap_procs;
@@ -125,6 +174,14 @@ int chrome_parse(struct chrome *c, const struct af_input *in, struct af_diag *d)
 /* The process of pid and the thread (pid, tid), made on first use. */
 uint32_t chrome_proc(struct chrome *c, int64_t pid);
 uint32_t chrome_thread(struct chrome *c, int64_t pid, int64_t tid);
+enum chrome_pkind { CHROME_PROFILE, CHROME_PROFILE_CHUNK, CHROME_CPU_PROFILE };
+/* The profile event e ends (chrome_profile.c): its nodes and samples kept;
+ * thread: the event's (unused for a chunk). */
+void chrome_profile_event(struct chrome *c, const struct chrome_event *e, enum chrome_pkind kind,
+			  uint32_t thread);
+/* After the parse: the profiles' samples as samples of their threads. */
+void chrome_profiles_resolve(struct chrome *c);
+void chrome_pending_release(struct chrome_pending *pd);
 /* A stackFrames key or "sf" value (number or string) as a 64-bit key. */
 uint64_t chrome_frame_key(const char *s, size_t n);
 

@@ -9,6 +9,7 @@
  * value nobody needs is skipped whole. An event is acted on when its object
  * ends, since its members come in any order. */
 #include "chrome.h"
+#include "v8frame.h"
 #include "core/names.h"
 #include "core/util.h"
 
@@ -17,11 +18,15 @@
 
 enum role {
 	R_SKIP, R_TOP, R_EVENTS, R_EVENT, R_ARGS, R_ID2, R_SAMPLES, R_SAMPLE, R_FRAMES, R_FRAME,
+	/* a profile event's args.data, its cpuProfile and what they hold */
+	R_DATA, R_CPUPROF, R_PNODES, R_PNODE, R_PCALLFRAME, R_PKIDS, R_PSAMPLES, R_PDELTAS,
 };
 
 enum key {
 	K_OTHER, K_TRACE_EVENTS, K_SAMPLES, K_STACK_FRAMES, K_SYSTEM, K_PH, K_NAME, K_CAT, K_PID,
 	K_TID, K_TS, K_DUR, K_TDUR, K_ID, K_ID2, K_ARGS, K_ID2_PART, K_SF, K_PARENT,
+	K_DATA, K_CPUPROFILE, K_NODES, K_DELTAS, K_START, K_CALLFRAME, K_CHILDREN, K_FUNCTION, K_URL,
+	K_LINE,
 };
 
 static bool is(const unsigned char *s, size_t n, const char *lit)
@@ -33,6 +38,29 @@ static enum role role_now(const struct chrome *c)
 {
 	uint64_t d = c->json.depth;
 	return d == 0 || d > CHROME_MAX_ROLES ? R_SKIP : (enum role)c->role[d - 1];
+}
+
+/* Below an event's args: a V8 profile's parts. */
+static enum role profile_role(const struct chrome *c, bool map)
+{
+	switch (role_now(c)) {
+	case R_ARGS:
+		return map && c->key == K_DATA ? R_DATA : R_SKIP;
+	case R_DATA:
+	case R_CPUPROF:
+		if (map)
+			return c->key == K_CPUPROFILE && role_now(c) == R_DATA ? R_CPUPROF : R_SKIP;
+		return c->key == K_NODES ? R_PNODES : c->key == K_SAMPLES ? R_PSAMPLES
+			: c->key == K_DELTAS ? R_PDELTAS : R_SKIP;
+	case R_PNODES:
+		return map ? R_PNODE : R_SKIP;
+	case R_PNODE:
+		if (map)
+			return c->key == K_CALLFRAME ? R_PCALLFRAME : R_SKIP;
+		return c->key == K_CHILDREN ? R_PKIDS : R_SKIP;
+	default:
+		return R_SKIP;
+	}
 }
 
 /* The role of a container opening as the value of the current member (or
@@ -59,15 +87,29 @@ static enum role child_role(const struct chrome *c, bool map)
 	case R_FRAMES:
 		return map ? R_FRAME : R_SKIP;
 	default:
-		return R_SKIP;
+		return profile_role(c, map);
 	}
 }
 
-static void event_reset(struct chrome_event *e)
+static void event_reset(struct chrome *c)
 {
+	struct chrome_event *e = &c->ev;
 	e->ph = 0;
 	e->has_ts = e->has_dur = e->has_tdur = e->has_id = e->has_pid = e->has_tid = e->has_sf = false;
 	e->name.len = e->cat.len = e->arg_name.len = 0;
+	struct chrome_pending *pd = &c->pend;
+	pd->nnodes = pd->nkids = pd->nsamples = pd->ndeltas = 0;
+	pd->has_start = false;
+}
+
+/* A profile node opens: its entry now (its children's ids point at it). */
+static void pnode_open(struct chrome *c)
+{
+	struct chrome_pending *pd = &c->pend;
+	af_grow(&pd->nodes, &pd->cap_nodes, pd->nnodes + 1, sizeof *pd->nodes);
+	pd->nodes[pd->nnodes++] = (struct chrome_pnode){ .id = -1, .parent = -1, .name = AF_NONE };
+	pd->fn.len = pd->url.len = 0;
+	pd->line = -1;
 }
 
 static int open_container(struct chrome *c, bool map)
@@ -76,7 +118,9 @@ static int open_container(struct chrome *c, bool map)
 	if (c->json.depth == 0)
 		c->object_form = map;
 	if (r == R_EVENT || r == R_SAMPLE || r == R_FRAME)
-		event_reset(&c->ev);
+		event_reset(c);
+	else if (r == R_PNODE)
+		pnode_open(c);
 	if (c->json.depth < CHROME_MAX_ROLES)
 		c->role[c->json.depth] = (uint8_t)r;
 	c->json.depth++;
@@ -124,7 +168,19 @@ static int on_key(void *ctx, const unsigned char *s, size_t n)
 		c->key = event_key(s, n);
 		break;
 	case R_ARGS:
-		c->key = is(s, n, "name") ? K_NAME : K_OTHER;
+		c->key = is(s, n, "name") ? K_NAME : is(s, n, "data") ? K_DATA : K_OTHER;
+		break;
+	case R_DATA:
+	case R_CPUPROF:
+		c->key = is(s, n, "cpuProfile") ? K_CPUPROFILE : is(s, n, "nodes") ? K_NODES
+			: is(s, n, "samples") ? K_SAMPLES : is(s, n, "timeDeltas") ? K_DELTAS
+			: is(s, n, "startTime") ? K_START : K_OTHER;
+		break;
+	case R_PNODE:
+	case R_PCALLFRAME:
+		c->key = is(s, n, "id") ? K_ID : is(s, n, "parent") ? K_PARENT : is(s, n, "callFrame") ? K_CALLFRAME
+			: is(s, n, "children") ? K_CHILDREN : is(s, n, "functionName") ? K_FUNCTION
+			: is(s, n, "url") ? K_URL : is(s, n, "lineNumber") ? K_LINE : K_OTHER;
 		break;
 	case R_ID2:
 		c->key = is(s, n, "local") || is(s, n, "global") ? K_ID2_PART : K_OTHER;
@@ -187,9 +243,51 @@ static void event_value(struct chrome *c, const char *s, size_t n)
 	}
 }
 
-static int scalar(struct chrome *c, const char *s, size_t n)
+static void push_i64(struct chrome *c, int64_t **a, size_t *n, size_t *cap, const char *s, size_t len,
+		     bool ns)
 {
-	switch (role_now(c)) {
+	int64_t v;
+	if (!(ns ? af_json_ns(s, len, &v) : af_json_int(s, len, &v))) {
+		c->st.bad_numbers++;
+		return;
+	}
+	af_grow(a, cap, *n + 1, sizeof **a);
+	(*a)[(*n)++] = v;
+}
+
+/* A scalar of a profile event's args (see chrome.h). */
+static void profile_value(struct chrome *c, enum role r, const char *s, size_t n, bool str)
+{
+	struct chrome_pending *pd = &c->pend;
+	struct chrome_pnode *nd = pd->nnodes ? &pd->nodes[pd->nnodes - 1] : NULL;
+	int64_t v;
+	if ((r == R_DATA || r == R_CPUPROF) && c->key == K_START) {
+		pd->has_start = af_json_ns(s, n, &pd->start);
+		c->st.bad_numbers += !pd->has_start;
+	} else if (r == R_PSAMPLES) {
+		push_i64(c, &pd->samples, &pd->nsamples, &pd->cap_samples, s, n, false);
+	} else if (r == R_PDELTAS) {
+		push_i64(c, &pd->deltas, &pd->ndeltas, &pd->cap_deltas, s, n, true);
+	} else if (r == R_PKIDS && nd && af_json_int(s, n, &v)) {
+		af_grow(&pd->kids, &pd->cap_kids, pd->nkids + 2, sizeof *pd->kids);
+		pd->kids[pd->nkids++] = (int64_t)(pd->nnodes - 1);
+		pd->kids[pd->nkids++] = v;
+	} else if ((r == R_PNODE || r == R_PCALLFRAME) && nd) {
+		switch (c->key) {
+		case K_ID: if (af_json_int(s, n, &v)) nd->id = v; break;
+		case K_PARENT: if (af_json_int(s, n, &v)) nd->parent = v; break;
+		case K_FUNCTION: af_buf_add(&pd->fn, s, n); break;
+		case K_URL: af_buf_add(&pd->url, s, n); break;
+		case K_LINE: if (!str && af_json_int(s, n, &v)) pd->line = v; break;
+		default: break;
+		}
+	}
+}
+
+static int scalar(struct chrome *c, const char *s, size_t n, bool str)
+{
+	enum role r = role_now(c);
+	switch (r) {
 	case R_EVENT:
 	case R_SAMPLE:
 		event_value(c, s, n);
@@ -216,6 +314,7 @@ static int scalar(struct chrome *c, const char *s, size_t n)
 		c->st.system_trace_events += c->key == K_SYSTEM;
 		break;
 	default:
+		profile_value(c, r, s, n, str);
 		break;
 	}
 	return 1;
@@ -223,12 +322,12 @@ static int scalar(struct chrome *c, const char *s, size_t n)
 
 static int on_string(void *ctx, const unsigned char *s, size_t n)
 {
-	return scalar(ctx, (const char *)s, n);
+	return scalar(ctx, (const char *)s, n, true);
 }
 
 static int on_number(void *ctx, const char *s, size_t n)
 {
-	return scalar(ctx, s, n);
+	return scalar(ctx, s, n, false);
 }
 
 static int on_other(void *ctx)
@@ -329,6 +428,16 @@ static void event_end(struct chrome *c)
 		c->st.no_ts++;
 		return;
 	}
+	const unsigned char *name = (const unsigned char *)e->name.data;
+	int kind = is(name, e->name.len, "CpuProfile") ? CHROME_CPU_PROFILE
+		: e->ph != 'P' ? -1 : is(name, e->name.len, "Profile") ? CHROME_PROFILE
+		: is(name, e->name.len, "ProfileChunk") ? CHROME_PROFILE_CHUNK : -1;
+	if (kind >= 0) {
+		uint32_t th = kind == CHROME_PROFILE_CHUNK ? AF_NONE
+			: chrome_thread(c, e->has_pid ? e->pid : 0, e->has_tid ? e->tid : 0);
+		chrome_profile_event(c, e, (enum chrome_pkind)kind, th);
+		return;
+	}
 	switch (e->ph) {
 	case 0: c->st.no_ph++; break;
 	case 'B': case 'E': case 'X': slice_event(c, e); break;
@@ -375,6 +484,16 @@ static void frame_end(struct chrome *c)
 	c->st.frames++;
 }
 
+/* A profile node ends: its frame name ("(root)" none). */
+static void pnode_end(struct chrome *c)
+{
+	struct chrome_pending *pd = &c->pend;
+	struct chrome_pnode *nd = &pd->nodes[pd->nnodes - 1];
+	if (!af_v8_is_root(pd->fn.data, pd->fn.len, pd->url.len))
+		nd->name = af_v8_frame(&c->p->tree, &c->scratch, pd->fn.data, pd->fn.len, pd->url.data,
+				       pd->url.len, pd->line);
+}
+
 static int close_container(void *ctx)
 {
 	struct chrome *c = ctx;
@@ -389,6 +508,8 @@ static int close_container(void *ctx)
 		sample_end(c);
 	else if (r == R_FRAME)
 		frame_end(c);
+	else if (r == R_PNODE)
+		pnode_end(c);
 	return 1;
 }
 
@@ -464,6 +585,8 @@ void chrome_init(struct chrome *c, struct af_profile *p, const struct af_read_op
 	af_buf_init(&c->ev.cat);
 	af_buf_init(&c->ev.arg_name);
 	af_buf_init(&c->scratch);
+	af_buf_init(&c->pend.fn);
+	af_buf_init(&c->pend.url);
 }
 
 void chrome_release(struct chrome *c)
@@ -480,6 +603,10 @@ void chrome_release(struct chrome *c)
 	af_idmap_release(&c->proc_index);
 	af_idmap_release(&c->thread_index);
 	af_idmap_release(&c->tid_index);
+	af_idmap_release(&c->vprof_index);
+	free(c->psamples);
+	free(c->vprofs);
+	chrome_pending_release(&c->pend);
 	af_buf_release(&c->ev.name);
 	af_buf_release(&c->ev.cat);
 	af_buf_release(&c->ev.arg_name);

@@ -1,5 +1,6 @@
 /* read_chrome.c: Chrome trace-event JSON (chrome://tracing, Perfetto UI's
- * JSON export, Flutter DevTools timelines, Hermes' sampling profiles),
+ * JSON export, DevTools' Performance panel, Flutter DevTools timelines,
+ * Hermes' sampling profiles),
  * parsed by chrome_parse.c and folded here by the rules of
  * docs/semantics.md:
  *
@@ -11,7 +12,10 @@
  *     thread's last event.
  *   - samples + stackFrames: a sample's stack is its frame and the frame's
  *     parents; each sample weighs the time to its thread's next sample (the
- *     last weighs nothing). A file with samples draws them, not its slices.
+ *     last weighs nothing). V8 CPU profiles' samples (Profile/ProfileChunk
+ *     and CpuProfile events, chrome_profile.c) are samples of the thread
+ *     their Profile event names. A file with samples draws them, not its
+ *     slices.
  *   - --async: async b/e and S/F pairs (by pid, category, id and name)
  *     instead, process -> name, weighed by end - begin.
  *
@@ -236,23 +240,26 @@ static int sample_order(const void *a, const void *b)
 }
 
 /* The names of sample s's stack, outermost first, into *stack; its depth.
- * A parent chain longer than the frame table loops: it is cut there. */
+ * A parent chain longer than the frame table loops: it is cut there. A
+ * frame without a name (a V8 profile's "(root)") is none. */
 static size_t sample_stack(struct chrome *c, uint64_t key, uint32_t **stack, size_t *cap)
 {
-	size_t n = 0;
-	for (uint64_t k = key; k != CHROME_NO_FRAME;) {
+	size_t n = 0, walked = 0;
+	for (uint64_t k = key; k != CHROME_NO_FRAME; walked++) {
 		uint32_t i = af_idmap_get(&c->frame_index, k);
 		if (i == AF_NONE) {
 			c->st.unknown_frames++;
 			break;
 		}
-		if (n > c->nframes) {
+		if (walked > c->nframes) {
 			c->st.frame_loops++;
 			break;
 		}
+		k = c->frames[i].parent;
+		if (c->frames[i].name == AF_NONE)
+			continue;
 		af_grow(stack, cap, n + 1, sizeof **stack);
 		(*stack)[n++] = c->frames[i].name;
-		k = c->frames[i].parent;
 	}
 	for (size_t i = 0; i < n / 2; i++) {
 		uint32_t x = (*stack)[i];
@@ -360,6 +367,9 @@ static void report(struct chrome *c, bool samples)
 	af_profile_info(p, "async", "%" PRIu64 " begun (b/S), %" PRIu64 " ended (e/F)%s", s->async_begins,
 			s->async_ends, c->o->async ? "" : " (--async draws them)");
 	af_profile_info(p, "samples", "%" PRIu64 ", %" PRIu64 " stack frames", s->samples, s->frames);
+	if (s->profiles || s->profile_chunks)
+		af_profile_info(p, "V8 CPU profiles", "%" PRIu64 " (%" PRIu64 " chunks), %" PRIu64 " samples",
+				s->profiles, s->profile_chunks, s->profile_samples);
 	af_profile_info(p, "metadata events", "%" PRIu64, s->metadata);
 	af_profile_info(p, "counters", "%" PRIu64, s->counters);
 	af_profile_info(p, "instants", "%" PRIu64 " (and %" PRIu64 " async)", s->instants, s->instants_async);
@@ -387,6 +397,10 @@ static void report(struct chrome *c, bool samples)
 	af_profile_warn(p, c->fold_stats.time_backwards, "events earlier than their thread's previous one (clamped)");
 	af_profile_warn(p, s->unknown_frames, "samples or stack frames naming a frame that stackFrames lacks (cut there)");
 	af_profile_warn(p, s->frame_loops, "stacks whose frames' parents loop (cut)");
+	af_profile_warn(p, s->profile_orphans, "V8 profile samples of no Profile event (ignored)");
+	af_profile_warn(p, s->profile_dups, "Profile events repeating a profile's id (the first kept)");
+	af_profile_warn(p, s->profile_unpaired, "V8 profile samples and timeDeltas that do not pair up (ignored)");
+	af_profile_warn(p, s->profile_backwards, "V8 profile samples earlier than the one before (drawn at its time)");
 	if (c->o->async) {
 		af_profile_warn(p, s->async_unfinished, "async slices never ended (not drawn)");
 		af_profile_warn(p, s->async_orphans, "async ends with no matching begin (ignored)");
@@ -402,6 +416,8 @@ static int read_chrome(struct af_profile *p, const struct af_input *in, const st
 	p->unit = "µs";
 	p->clock = "wall";
 	int rc = chrome_parse(c, in, d);
+	if (rc == 0)
+		chrome_profiles_resolve(c);
 	bool samples = c->nsamples > 0 && c->nframes > 0;
 	if (rc == 0) {
 		struct af_fold f = { .tree = &p->tree, .timeline = o->timeline, .window = o->window,

@@ -13,7 +13,14 @@ interval [ts, ts + dur). The intervals of a thread then nest by time (start
 ascending, longer first): a slice's self time is its length less its
 children's. Samples (a "samples" array and "stackFrames"): each sample's
 stack is its frame's chain of parents, weighed by the time to its thread's
-next sample. .cpuprofile: each sample's node's chain of parents below
+next sample. V8 CPU profiles in trace events (Chrome's JS sampler: a
+"Profile" event on the sampled thread, "ProfileChunk" events of its pid and
+id carrying args.data.cpuProfile.nodes/samples and args.data.timeDeltas;
+before Chrome 69 one "CpuProfile" event with a whole profile): each profile
+on its own, sample k at startTime + deltas[0..k] (never before sample k-1),
+weighed by the time to the profile's next sample (the last: nothing), its
+stack its node's chain of parents below "(root)", drawn on the Profile
+event's thread; such a file draws its samples, not its slices. .cpuprofile: each sample's node's chain of parents below
 "(root)", weighed by the time to the next sample. Weights in µs (floats).
 Roots as aflame-render names them: "process (pid);thread (tid)" for trace
 events, "JavaScript (0)" for a .cpuprofile.
@@ -109,6 +116,63 @@ def slices_mode(events, pnames, tnames, weights):
             open_.append([end, path])
 
 
+def v8_profiles(events):
+    """{key: {'thread': (pid, tid), 'start': µs, 'nodes': {}, 'parent': {},
+    'samples': [], 'deltas': []}} from Profile/ProfileChunk/CpuProfile."""
+    profiles = {}
+    # Profile events first: a chunk may come before its Profile in the file
+    picked = [(i, e) for i, e in enumerate(events)
+              if e.get('name') == 'CpuProfile' or (e.get('ph') == 'P' and e.get('name') in ('Profile', 'ProfileChunk'))]
+    picked.sort(key=lambda x: (x[1].get('name') == 'ProfileChunk', x[0]))
+    for i, e in picked:
+        name = e.get('name')
+        data = (e.get('args') or {}).get('data') or {}
+        cp = data.get('cpuProfile') or {}
+        pid = str(e.get('pid', 0))
+        key = (pid, str(e['id'])) if 'id' in e else (pid, 'tid', str(e.get('tid', 0)))
+        if name == 'CpuProfile':
+            key = key + (i,)
+        if name != 'ProfileChunk' and key not in profiles:
+            start = data.get('startTime', cp.get('startTime', e.get('ts', 0)))
+            profiles[key] = {'thread': (pid, str(e.get('tid', 0))), 'start': float(start),
+                             'nodes': {}, 'parent': {}, 'samples': [], 'deltas': []}
+        p = profiles.get(key)
+        if p is None:
+            continue
+        for n in cp.get('nodes', []):
+            p['nodes'][n['id']] = n
+            if 'parent' in n:
+                p['parent'][n['id']] = n['parent']
+            for c in n.get('children', []):
+                p['parent'][c] = n['id']
+        samples = cp.get('samples', [])
+        deltas = data.get('timeDeltas', cp.get('timeDeltas', []))
+        k = min(len(samples), len(deltas))
+        p['samples'] += samples[:k]
+        p['deltas'] += deltas[:k]
+    return profiles
+
+
+def v8_mode(profiles, pnames, tnames, weights):
+    for p in profiles.values():
+        pid, tid = p['thread']
+        root = ('%s (%s)' % (pnames.get(pid, 'process-' + pid), pid),
+                '%s (%s)' % (tnames.get((pid, tid), 'thread-' + tid), tid))
+        times, elapsed = [], p['start']
+        for d in p['deltas']:
+            elapsed += d
+            times.append(max(elapsed, times[-1]) if times else elapsed)
+        for k, nid in enumerate(p['samples']):
+            w = times[k + 1] - times[k] if k + 1 < len(times) else 0.0
+            chain = []
+            while nid in p['nodes'] and len(chain) <= len(p['nodes']):
+                cf = p['nodes'][nid].get('callFrame', p['nodes'][nid])
+                if not (cf.get('functionName') == '(root)' and not cf.get('url')):
+                    chain.append(frame_name(cf))
+                nid = p['parent'].get(nid)
+            weights[root + tuple(reversed(chain))] += w
+
+
 def trace_events(doc):
     events = doc if isinstance(doc, list) else doc.get('traceEvents', [])
     pnames, tnames = {}, {}
@@ -119,8 +183,11 @@ def trace_events(doc):
             elif e.get('name') == 'thread_name':
                 tnames[(str(e.get('pid', 0)), str(e.get('tid', 0)))] = clean(e['args']['name'])
     weights = defaultdict(float)
+    profiles = v8_profiles(events)
     if isinstance(doc, dict) and doc.get('samples') and doc.get('stackFrames'):
         samples_mode(doc, pnames, tnames, weights)
+    elif any(p['samples'] for p in profiles.values()):
+        v8_mode(profiles, pnames, tnames, weights)
     else:
         slices_mode(events, pnames, tnames, weights)
     return weights
