@@ -858,15 +858,34 @@
 		checkIntact("", cfg.scripts);
 	}
 
-	/* loaded with a view too costly to compute (issue 36.10) */
+	/* loaded with a view too costly to compute (issue 36.10); AFT.x.search:
+	 * (issue 36.10); AFT.x.search: the link also has a search, "plain"
+	 * (p=b, matching) or "refused" ((b+)+$): the refusal stays on the
+	 * details line, the search's line beside it; Esc clears both */
 	function refusedview(g) {
+		var X = cfg.x || {}, why = /^View refused: about [\d,]+ steps to compute/;
 		run("refused view", function () {
 			info(Math.round(t0) + " ms from navigation to driver start");
-			ok("view refused with a message", /^View refused: about [\d,]+ steps to compute/.test(g.mt.textContent),
-			   g.mt.textContent);
+			ok("view refused with a message", why.test(g.dt.textContent), g.dt.textContent);
 			ok("loaded within seconds", t0 < 5000, t0 + " ms");
 			ok("the graph as written", hiddenEl(g.svg.getElementsByClassName("bk")[0]) && !g.canvas(),
 			   "Back shown or the canvas drawn");
+		});
+		if (!X.search) {
+			checkIntact("", cfg.scripts);
+			return;
+		}
+		run("with a search", function () {
+			if (X.search === "plain")
+				ok("the search applied", /^Matched: \d+\.\d\d%, [1-9]\d* frames?$/.test(g.mt.textContent), g.mt.textContent);
+			else
+				eq("the pattern refused", g.mt.textContent, "Search refused (nested repetition): (b+)+$");
+			g.hover(g.drawn()[0]);
+			ok("the refusal back after a hover", why.test(g.dt.textContent), g.dt.textContent);
+			key("Escape");
+			ok("Esc clears the search and the refusal", g.mt.textContent.trim() === "" && !why.test(g.dt.textContent) &&
+			   location.hash === "" && (!g.field() || hiddenEl(g.field().parentNode.parentNode)),
+			   JSON.stringify([g.mt.textContent, g.dt.textContent, location.hash]));
 		});
 		checkIntact("", cfg.scripts);
 	}

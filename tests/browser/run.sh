@@ -312,6 +312,15 @@ if render "$tmp/views.svg" "$tmp/views.folded" &&
 		browse "file://$tmp/viewlong-t.svg#t=$(yes h2 | head -n 10000 | paste -sd.)" 5000 > "$tmp/dom"
 		report refusedview < "$tmp/dom"
 	fi
+	# the same link with a search, which must not hide why the view was
+	# refused; and with a refused pattern too (issue 34, item 2)
+	for c in "plain|p=b" "refused|s=(b%2B)%2B%24"; do
+		IFS='|' read -r how q <<<"$c"
+		instrument "$tmp/views.svg" "$tmp/viewlong-$how-t.svg" refusedview "refusedview-$how" "{search:\"$how\"}" ||
+			continue
+		browse "file://$tmp/viewlong-$how-t.svg#t=$(yes h2 | head -n 10000 | paste -sd.)&$q" 5000 > "$tmp/dom"
+		report "refusedview-$how" < "$tmp/dom"
+	done
 	while read -r want hash; do
 		instrument "$tmp/views.svg" "$tmp/viewurl-t.svg" viewurl "url-$want" \
 			"$vx,want:\"$want\",hash:\"$hash\"}" || continue

@@ -70,6 +70,7 @@ if (top) {
 			openField();
 		} else if (key === "escape") {   /* menu, else search and zoom, else a view */
 			if (closeMenu() || closeTable()) return;
+			caption();   /* a refused view's message goes (views.js) */
 			if (!reSrc && !Z && VIEWS && (past.length || !isPlain(view))) goBack();
 			if (reSrc || (sfo && !sfo.classList.contains("h"))) clearSearch();
 			if (Z) zoom(0);

@@ -65,13 +65,13 @@ function frameSet(o) {
 function show(v, remember) {
 	var cost = isPlain(v) ? 0 : viewCost(frameTree(BASE), BASE.dp, v), fs;
 	if (cost > VIEW_COST) {
-		mt.textContent = "View refused: about " + group(cost) + " steps to compute, over the page's " +
-			group(VIEW_COST);
+		refuse("View refused: about " + group(cost) + " steps to compute, over the page's " +
+		       group(VIEW_COST));
 		return false;
 	}
 	fs = isPlain(v) ? BASE : build(v);
 	if (!fs) {
-		mt.textContent = "Nothing left in that view";
+		refuse("Nothing left in that view");
 		return false;
 	}
 	if (remember) past.push(view);
@@ -107,6 +107,13 @@ function sandwichOf(f) {
 }
 function goBack() {
 	show(past.length ? past.pop() : { t: [], u: false, w: -1 }, false);
+}
+/* why a view was not shown, on the details line while no frame is
+ * hovered, until the next view or Esc (caption()): the line on the right
+ * is the search's, which a link's s= fills after its view was refused */
+function refuse(why) {
+	idle = why;
+	if (hovered < 0) dt.textContent = idle;
 }
 /* what the view is, on the details line while no frame is hovered */
 function caption() {
