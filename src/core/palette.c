@@ -222,10 +222,13 @@ static bool framework(const char *s, size_t len)
 	return false;
 }
 
-/* A process or thread root as the readers name them: "main (3142)". */
+/* A process or thread root as the readers name them: "main (3142)", or
+ * the graph's own root "all" (core/tree.h). */
 static bool root_frame(const char *s, size_t len)
 {
 	size_t i = len;
+	if (len == 3 && memcmp(s, "all", 3) == 0)
+		return true;
 	if (!len || s[len - 1] != ')')
 		return false;
 	for (i = len - 1; i > 0 && s[i - 1] >= '0' && s[i - 1] <= '9'; i--)
@@ -235,7 +238,7 @@ static bool root_frame(const char *s, size_t len)
 
 /* Android Studio's kinds: the platform orange, the app's own code green,
  * other Java and Kotlin code (libraries) blue, native code yellow, the
- * kernel purple, process and thread roots grey. */
+ * kernel purple, the root and process and thread roots grey. */
 static enum af_palette android_kind(const struct af_palette_opts *o, const char *s, size_t len)
 {
 	if (ends(s, len, "_[k]") || starts(s, len, "[kernel"))

@@ -204,6 +204,8 @@ void test_palette_legend_kinds(void)
 	INT_EQ(KIND("[kernel.kallsyms][+ffffff93eb481f72]"), 4);
 	INT_EQ(KIND("main (3142)"), 5);              /* thread and process roots */
 	INT_EQ(KIND("com.example.app (101)"), 5);
+	INT_EQ(KIND("all"), 5);                      /* the root: neutral too */
+	INT_EQ(KIND("allocate"), 3);
 	INT_EQ(KIND("--"), -1);
 	INT_EQ(KIND("-"), -1);
 	/* a kind's swatch is of the hue its frames get */
