@@ -78,8 +78,8 @@ struct chrome_pending {        /* what a profile event's args hold, until the ev
 	size_t nnodes, cap_nodes;
 	int64_t *kids;             /* pairs: index in nodes, child id (CpuProfile's "children") */
 	size_t nkids, cap_kids;
-	int64_t *samples, *deltas;
-	size_t nsamples, cap_samples, ndeltas, cap_deltas;
+	int64_t *samples, *deltas, *cdeltas;   /* deltas: args.data's; cdeltas: the cpuProfile's */
+	size_t nsamples, cap_samples, ndeltas, cap_deltas, ncdeltas, cap_cdeltas;
 	int64_t start;             /* startTime, ns */
 	bool has_start;
 	int64_t line;              /* the node being read: its callFrame's lineNumber */

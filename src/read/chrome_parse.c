@@ -19,7 +19,7 @@
 enum role {
 	R_SKIP, R_TOP, R_EVENTS, R_EVENT, R_ARGS, R_ID2, R_SAMPLES, R_SAMPLE, R_FRAMES, R_FRAME,
 	/* a profile event's args.data, its cpuProfile and what they hold */
-	R_DATA, R_CPUPROF, R_PNODES, R_PNODE, R_PCALLFRAME, R_PKIDS, R_PSAMPLES, R_PDELTAS,
+	R_DATA, R_CPUPROF, R_PNODES, R_PNODE, R_PCALLFRAME, R_PKIDS, R_PSAMPLES, R_PDELTAS, R_PCDELTAS,
 };
 
 enum key {
@@ -50,8 +50,9 @@ static enum role profile_role(const struct chrome *c, bool map)
 	case R_CPUPROF:
 		if (map)
 			return c->key == K_CPUPROFILE && role_now(c) == R_DATA ? R_CPUPROF : R_SKIP;
-		return c->key == K_NODES ? R_PNODES : c->key == K_SAMPLES ? R_PSAMPLES
-			: c->key == K_DELTAS ? R_PDELTAS : R_SKIP;
+		if (c->key == K_DELTAS)   /* the chunk's, or (CpuProfile) the profile's */
+			return role_now(c) == R_DATA ? R_PDELTAS : R_PCDELTAS;
+		return c->key == K_NODES ? R_PNODES : c->key == K_SAMPLES ? R_PSAMPLES : R_SKIP;
 	case R_PNODES:
 		return map ? R_PNODE : R_SKIP;
 	case R_PNODE:
@@ -98,7 +99,7 @@ static void event_reset(struct chrome *c)
 	e->has_ts = e->has_dur = e->has_tdur = e->has_id = e->has_pid = e->has_tid = e->has_sf = false;
 	e->name.len = e->cat.len = e->arg_name.len = 0;
 	struct chrome_pending *pd = &c->pend;
-	pd->nnodes = pd->nkids = pd->nsamples = pd->ndeltas = 0;
+	pd->nnodes = pd->nkids = pd->nsamples = pd->ndeltas = pd->ncdeltas = 0;
 	pd->has_start = false;
 }
 
@@ -268,6 +269,8 @@ static void profile_value(struct chrome *c, enum role r, const char *s, size_t n
 		push_i64(c, &pd->samples, &pd->nsamples, &pd->cap_samples, s, n, false);
 	} else if (r == R_PDELTAS) {
 		push_i64(c, &pd->deltas, &pd->ndeltas, &pd->cap_deltas, s, n, true);
+	} else if (r == R_PCDELTAS) {
+		push_i64(c, &pd->cdeltas, &pd->ncdeltas, &pd->cap_cdeltas, s, n, true);
 	} else if (r == R_PKIDS && nd && af_json_int(s, n, &v)) {
 		af_grow(&pd->kids, &pd->cap_kids, pd->nkids + 2, sizeof *pd->kids);
 		pd->kids[pd->nkids++] = (int64_t)(pd->nnodes - 1);

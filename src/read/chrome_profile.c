@@ -75,15 +75,20 @@ static void keep_nodes(struct chrome *c, uint64_t key)
 	}
 }
 
+/* The samples and their deltas: args.data.timeDeltas (a chunk's), else
+ * the cpuProfile's own (a CpuProfile event; some writers put a whole
+ * profile, deltas and all, into one chunk and repeat them in args.data). */
 static void keep_samples(struct chrome *c, uint64_t key)
 {
 	const struct chrome_pending *pd = &c->pend;
-	size_t n = pd->nsamples < pd->ndeltas ? pd->nsamples : pd->ndeltas;
-	c->st.profile_unpaired += pd->nsamples + pd->ndeltas - 2 * n;
+	const int64_t *deltas = pd->ndeltas ? pd->deltas : pd->cdeltas;
+	size_t nd = pd->ndeltas ? pd->ndeltas : pd->ncdeltas;
+	size_t n = pd->nsamples < nd ? pd->nsamples : nd;
+	c->st.profile_unpaired += pd->nsamples + nd - 2 * n;
 	for (size_t i = 0; i < n; i++) {
 		af_grow(&c->psamples, &c->cap_psamples, c->npsamples + 1, sizeof *c->psamples);
 		c->psamples[c->npsamples++] = (struct chrome_psample){ key, node_key(key, pd->samples[i]),
-								       pd->deltas[i] };
+								       deltas[i] };
 	}
 }
 
@@ -152,6 +157,7 @@ void chrome_pending_release(struct chrome_pending *pd)
 	free(pd->kids);
 	free(pd->samples);
 	free(pd->deltas);
+	free(pd->cdeltas);
 	af_buf_release(&pd->fn);
 	af_buf_release(&pd->url);
 }

@@ -5,7 +5,7 @@
 # does, >= 95% of stacks and >= 99% of weight as shares; corner rules;
 # damage sweeps.
 . tests/lib.sh
-for f in "$DATA"/chrome/*.json* "$DATA"/chrome/profile-chrome_* "$DATA"/cpuprofile/*.cpuprofile*; do
+for f in "$DATA"/chrome/*.json* "$DATA"/chrome/*.cpuprofile* "$DATA"/chrome/profile-chrome_* "$DATA"/cpuprofile/*.cpuprofile*; do
 	n=$(basename "$f")
 	"$AFLAME" --format folded "$f" >"$TMP/ours" 2>/dev/null
 	rc=$?
@@ -88,6 +88,14 @@ check "chrome/V8 profiles: Profile + ProfileChunk, CpuProfile (got $got)" test "
 	"process-5 (5);main (9);(idle) 7|process-5 (5);main (9);g (b.js:1) 30|process-5 (5);main (9);main (app.js:5) 5|process-5 (5);main (9);main (app.js:5);(anonymous) (app.js:10) 25|"
 "$AFLAME" --info "$DATA/../fuzz/corpus/chrome/profile.json" >"$TMP/info" 2>/dev/null
 check "chrome/V8 profiles: --info counts them" grep -qx 'V8 CPU profiles: 2 (2 chunks), 8 samples' "$TMP/info"
+# a chunk holding a whole profile whose cpuProfile repeats args.data's
+# timeDeltas: one list of deltas is taken, not both
+"$AFLAME" --format folded "$C/firefox-profiler-issue-5429.json.gz" 2>"$TMP/err" >/dev/null
+check "chrome/V8 profiles: a chunk's deltas taken once (Firefox Profiler's issue 5429 file)" \
+	sh -c "! grep -q 'do not pair up' '$TMP/err'"
+# Hermes names its sampling profiles .cpuprofile: the content decides
+"$AFLAME" --info "$C/hermes-fib25.cpuprofile" >"$TMP/info" 2>/dev/null
+check "chrome/a Hermes sampling profile named .cpuprofile is read as trace events" grep -qx 'format: chrome' "$TMP/info"
 renders_valid "chrome/V8 profile flamechart" "$C/chrome70-worker.json.gz" --flamechart
 check "chrome/--flamechart renders" renders_valid "chrome/flamechart" "$C/multiprocess.json" --flamechart
 gzip -c "$C/multiprocess.json" >"$TMP/m.json.gz"
