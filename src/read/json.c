@@ -85,6 +85,46 @@ static bool json_blank(uint8_t c)
 	return c == ' ' || c == '\n' || c == '\r' || c == '\t';
 }
 
+/* The digits at s[0..8): how many lead (8: all), their value in *v. One
+ * word, not a byte at a time: a byte b is a digit when b ^ '0' < 10, and
+ * the value is three multiplies (each adds pairs of the digits before). */
+static unsigned eight_digits(const uint8_t *s, uint64_t *v)
+{
+	uint64_t t;
+	memcpy(&t, s, 8);
+	t ^= 0x3030303030303030ull;
+	uint64_t other = ((t + 0x7676767676767676ull) | t) & 0x8080808080808080ull;
+	unsigned k = other ? (unsigned)__builtin_ctzll(other) >> 3 : 8;
+	if (k == 0) {
+		*v = 0;
+		return 0;
+	}
+	t <<= 8 * (8 - k);   /* the digits last, zeros before them */
+	t = (t * 10 + (t >> 8)) & 0x00ff00ff00ff00ffull;
+	t = (t * 100 + (t >> 16)) & 0x0000ffff0000ffffull;
+	*v = (t * 10000 + (t >> 32)) & 0xffffffffull;
+	return k;
+}
+
+/* The digits at s[*i..n) as a number (wrapping past 19 digits), *i past
+ * them. */
+static uint64_t digits_at(const uint8_t *s, size_t n, size_t *i)
+{
+	static const uint64_t p10[] = { 1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000 };
+	uint64_t v = 0, w;
+	size_t at = *i;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	for (unsigned k = 8; k == 8 && n - at >= 8; at += k) {
+		k = eight_digits(s + at, &w);
+		v = v * p10[k] + w;
+	}
+#endif
+	for (; at < n && (unsigned)(s[at] - '0') <= 9; at++)
+		v = v * 10 + (uint64_t)(s[at] - '0');
+	*i = at;
+	return v;
+}
+
 /* The integers of the array whose '[' ends at `from`, to t->ints: the
  * offset past its ']', or 0 if it is not a plain array of integers (after
  * t->undo). */
@@ -103,9 +143,7 @@ static size_t read_ints(struct af_json *j, const struct af_input *in, size_t fro
 		bool neg = i < n && s[i] == '-';
 		i += neg;
 		size_t d0 = i;
-		uint64_t v = 0;
-		for (; i < n && (unsigned)(s[i] - '0') <= 9; i++)
-			v = v * 10 + (uint64_t)(s[i] - '0');
+		uint64_t v = digits_at(s, n, &i);
 		if (i == d0 || i - d0 > 18 || (s[d0] == '0' && i - d0 > 1))
 			break;
 		batch[nb++] = neg ? -(int64_t)v : (int64_t)v;
@@ -114,6 +152,11 @@ static size_t read_ints(struct af_json *j, const struct af_input *in, size_t fro
 			nb = 0;
 			if (i - released >= AF_INPUT_CONSUME_STEP)
 				af_input_consumed(in, released = i);
+		}
+		if (i < n && s[i] == ',') {   /* the usual: no blanks */
+			for (i++; i < n && json_blank(s[i]); i++)
+				;
+			continue;
 		}
 		while (i < n && json_blank(s[i]))
 			i++;

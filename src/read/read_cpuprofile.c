@@ -15,6 +15,7 @@
  * weights in µs. Parsed by yajl (json.h), folded as each sample's stack
  * differs from the one before (its nearest common node). */
 #include "json.h"
+#include "zints.h"
 #include "v8frame.h"
 #include "core/fold.h"
 #include "core/idmap.h"
@@ -40,14 +41,6 @@ struct vnode {
 
 struct i64s { int64_t *v; size_t n, cap; };
 
-/* A long list of integers (samples, timeDeltas, timestamps: one or two a
- * sample, millions), kept small: each as the zigzag varint of its
- * difference from the one before (a sample's node is near the one
- * before's in id, a delta is small), 2-3 bytes instead of 8. Read back in
- * order (struct zcursor). */
-struct zints { uint8_t *b; size_t len, cap, n; uint64_t last; };
-struct zcursor { size_t at; uint64_t last; };
-
 struct cpuprofile {
 	struct af_json json;       /* first: yajl's context */
 	struct af_profile *p;
@@ -62,7 +55,8 @@ struct cpuprofile {
 	struct af_idmap by_id;
 	struct i64s child_of;      /* pairs: parent index, child id ("children": [ids]) */
 	struct zints samples, deltas, stamps;
-	struct zints *taking, taken_from;   /* an array af_json_take_ints reads, as it was */
+	struct zints *taking;       /* an array af_json_take_ints reads, */
+	struct zmark taken_from;    /* and where it stood */
 	int64_t start, end;
 	bool has_start, has_end, old_shape;
 	struct af_buf scratch;
@@ -80,43 +74,17 @@ static void push(struct i64s *a, int64_t v)
 	a->v[a->n++] = v;
 }
 
-static void zpush(struct zints *a, int64_t v)
-{
-	uint64_t d = (uint64_t)v - a->last;
-	uint64_t z = d << 1 ^ (uint64_t)-(int64_t)(d >> 63);
-	a->last = (uint64_t)v;
-	if (a->cap - a->len < 10)
-		af_grow(&a->b, &a->cap, a->len + 10, 1);
-	for (; z >= 0x80; z >>= 7)
-		a->b[a->len++] = (uint8_t)(z | 0x80);
-	a->b[a->len++] = (uint8_t)z;
-	a->n++;
-}
-
-static int64_t znext(const struct zints *a, struct zcursor *at)
-{
-	uint64_t z = 0;
-	for (unsigned shift = 0;; shift += 7) {
-		uint8_t b = a->b[at->at++];
-		z |= (uint64_t)(b & 0x7f) << shift;
-		if (b < 0x80)
-			break;
-	}
-	at->last += z >> 1 ^ (uint64_t)-(int64_t)(z & 1);
-	return (int64_t)at->last;
-}
-
 static void take_ints(void *ctx, const int64_t *v, size_t n)
 {
 	struct cpuprofile *c = ctx;
 	for (size_t i = 0; i < n; i++)
-		zpush(c->taking, v[i]);
+		zints_push(c->taking, v[i]);
 }
 
 static void take_undo(void *ctx)
 {
 	struct cpuprofile *c = ctx;
-	*c->taking = c->taken_from;
+	zints_rewind(c->taking, c->taken_from);
 }
 
 static const struct af_json_ints take = { take_ints, take_undo };
@@ -181,7 +149,7 @@ static int open_container(struct cpuprofile *c, bool map)
 		: r == R_TIMESTAMPS ? &c->stamps : NULL;
 	if (a) {   /* most of the file: read without yajl if plain */
 		c->taking = a;
-		c->taken_from = *a;
+		c->taken_from = zints_mark(a);
 		if (af_json_take_ints(&c->json, &take))
 			return 0;
 	}
@@ -286,15 +254,15 @@ static int scalar(struct cpuprofile *c, const char *s, size_t n, bool str)
 		break;
 	case R_SAMPLES:
 		if (number(c, s, n, &v))
-			zpush(&c->samples, v);
+			zints_push(&c->samples, v);
 		break;
 	case R_DELTAS:
 		if (number(c, s, n, &v))
-			zpush(&c->deltas, v);
+			zints_push(&c->deltas, v);
 		break;
 	case R_TIMESTAMPS:
 		if (number(c, s, n, &v))
-			zpush(&c->stamps, v);
+			zints_push(&c->stamps, v);
 		break;
 	default:
 		break;
@@ -447,9 +415,38 @@ static void move(struct cpuprofile *c, struct af_fold *f, struct af_fold_thread 
 static int64_t sample_time(const struct cpuprofile *c, struct zcursor *at, int64_t *acc)
 {
 	if (c->stamps.n)
-		return znext(&c->stamps, at);
-	*acc += znext(&c->deltas, at);
+		return zints_next(&c->stamps, at);
+	*acc += zints_next(&c->deltas, at);
 	return *acc;
+}
+
+/* Node index by id for the samples' lookups (millions): an array when
+ * the ids are as V8 numbers them, 1 to the node count (*len: its length),
+ * else NULL (the id map). */
+static uint32_t *dense_ids(const struct cpuprofile *c, size_t *len)
+{
+	uint64_t max = 0;
+	for (size_t i = 0; i < c->nnodes; i++)
+		if (c->nodes[i].id > 0 && (uint64_t)c->nodes[i].id > max)
+			max = (uint64_t)c->nodes[i].id;
+	*len = 0;
+	if (c->nnodes == 0 || max >= 4 * (uint64_t)c->nnodes + 1024)
+		return NULL;
+	uint32_t *d = af_xmalloc(((size_t)max + 1) * sizeof *d);
+	for (size_t k = 0; k <= max; k++)
+		d[k] = AF_NONE;
+	for (size_t i = 0; i < c->nnodes; i++)
+		if (c->nodes[i].id >= 0)
+			d[c->nodes[i].id] = af_idmap_get(&c->by_id, (uint64_t)c->nodes[i].id);
+	*len = (size_t)max + 1;
+	return d;
+}
+
+static uint32_t node_of(const struct cpuprofile *c, const uint32_t *dense, size_t len, int64_t id)
+{
+	if (dense)
+		return (uint64_t)id < len ? dense[id] : AF_NONE;
+	return af_idmap_get(&c->by_id, (uint64_t)id);
 }
 
 static void fold(struct cpuprofile *c, const struct af_read_opts *o, uint32_t root)
@@ -463,14 +460,16 @@ static void fold(struct cpuprofile *c, const struct af_read_opts *o, uint32_t ro
 	int64_t acc = c->has_start && !c->stamps.n ? c->start : 0, first = 0, last = 0;
 	uint32_t prev = AF_NONE, *enter = NULL;
 	size_t cap = 0;
-	struct zcursor time_at = { 0, 0 }, sample_at = { 0, 0 };
+	struct zcursor time_at = { 0, 0, 0 }, sample_at = { 0, 0, 0 };
+	size_t ndense;
+	uint32_t *dense = dense_ids(c, &ndense);
 	for (size_t i = 0; i < n; i++) {
 		int64_t t = sample_time(c, &time_at, &acc);
 		if (i == 0)
 			first = last = t;
 		c->negative_deltas += t < last;
 		last = t > last ? t : last;
-		uint32_t node = af_idmap_get(&c->by_id, (uint64_t)znext(&c->samples, &sample_at));
+		uint32_t node = node_of(c, dense, ndense, zints_next(&c->samples, &sample_at));
 		c->unknown_samples += node == AF_NONE;
 		uint64_t at = (uint64_t)(t > first ? t - first : 0);
 		move(c, &f, &th, prev, node, at, &enter, &cap);
@@ -484,6 +483,7 @@ static void fold(struct cpuprofile *c, const struct af_read_opts *o, uint32_t ro
 	}
 	af_fold_finish(&f, &th);
 	free(enter);
+	free(dense);
 	c->p->threads[0].events = n;
 	c->p->threads[0].first_time = th.first;
 	c->p->threads[0].last_time = th.last;
@@ -513,9 +513,9 @@ static void release(struct cpuprofile *c)
 	free(c->open);
 	free(c->nodes);
 	free(c->child_of.v);
-	free(c->samples.b);
-	free(c->deltas.b);
-	free(c->stamps.b);
+	zints_release(&c->samples);
+	zints_release(&c->deltas);
+	zints_release(&c->stamps);
 	af_idmap_release(&c->by_id);
 	af_buf_release(&c->cur.fn);
 	af_buf_release(&c->cur.url);
