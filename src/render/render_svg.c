@@ -154,7 +154,11 @@ static void style(struct svg *g)
 	af_sink_printf(out, "px;fill:#000}\n"
 		       ".%s .ti{font-size:", p);
 	af_sink_fixed(out, g->l->font_size + 5, 2);
+	/* as the page itself (or in a frame narrower than it), the image
+	 * shrinks to the window's width rather than being cut at its right
+	 * edge, where Search and the match line are */
 	af_sink_printf(out, "px;text-anchor:middle}\n"
+		       ".%s:root{max-width:100%%;height:auto}\n"
 		       ".%s .st{text-anchor:middle;fill:#505050}\n"
 		       ".%s .r{text-anchor:end}\n"
 		       ".%s .h{display:none}\n"
@@ -164,7 +168,7 @@ static void style(struct svg *g)
 		       ".%s .hl{fill:rgb(230,0,230)}\n"
 		       ".%s .hv{fill:none;stroke:#000;stroke-width:1}\n"
 		       ".%s .tt rect{fill:#ffffe8;stroke:#808080;stroke-width:0.5}\n"
-		       "</style>\n", p, p, p, p, p, p, p, p, p, p, p, p, p);
+		       "</style>\n", p, p, p, p, p, p, p, p, p, p, p, p, p, p);
 }
 
 static void bands(struct svg *g)

@@ -2,16 +2,17 @@
 /* tests/browser/cdp.js: one headless Chromium for many pages.
  *
  *   node cdp.js CHROMIUM PROFILE_DIR    then, one per line on stdin:
- *   OUT_FILE URL                         load URL in a fresh tab, wait until
- *                                        the test driver (driver.js) has
- *                                        written its results, write the DOM
- *                                        to OUT_FILE, print "done"
+ *   OUT_FILE [@WxH] URL                  load URL in a fresh tab (a W x H
+ *                                        viewport, else 1400 x 1000), wait
+ *                                        until the test driver (driver.js)
+ *                                        has written its results, write the
+ *                                        DOM to OUT_FILE, print "done"
  *
  * What `chromium --headless --dump-dom URL` does, through the DevTools
  * protocol on a pipe (--remote-debugging-pipe: JSON messages ended by NUL
  * on file descriptors 3 and 4), so that the browser starts once, not once a
- * page: a start costs about 2 s of CPU. Each page gets its own tab with a
- * 1400x1000 viewport; the tab is closed after. */
+ * page: a start costs about 2 s of CPU. Each page gets its own tab; the tab
+ * is closed after. */
 const { spawn } = require('child_process');
 const fs = require('fs');
 const readline = require('readline');
@@ -72,12 +73,12 @@ async function evaluate(sessionId, expression) {
 
 /* The page's DOM once its driver has finished, or after `seconds` (a page
  * that never finishes then shows no results, which the caller reports). */
-async function load(seconds, url) {
+async function load(seconds, url, width, height) {
 	const { targetId } = await send('Target.createTarget', { url: 'about:blank' });
 	const { sessionId } = await send('Target.attachToTarget', { targetId, flatten: true });
 	try {
 		await send('Emulation.setDeviceMetricsOverride',
-			{ width: 1400, height: 1000, deviceScaleFactor: 1, mobile: false }, sessionId);
+			{ width, height, deviceScaleFactor: 1, mobile: false }, sessionId);
 		await send('Page.navigate', { url }, sessionId);
 		for (const end = Date.now() + seconds * 1000; Date.now() < end; await pause(50))
 			if (await evaluate(sessionId, finished).catch(() => false))
@@ -91,10 +92,10 @@ async function load(seconds, url) {
 async function main() {
 	const lines = readline.createInterface({ input: process.stdin });
 	for await (const line of lines) {
-		const [, out, url] = /^(\S+) (.*)$/.exec(line) || [];
+		const [, out, w, h, url] = /^(\S+) (?:@(\d+)x(\d+) )?(.*)$/.exec(line) || [];
 		let dom = '';
 		try {
-			dom = await load(60, url);
+			dom = await load(60, url, +(w || 1400), +(h || 1000));
 		} catch (e) {
 			process.stderr.write(`cdp.js: ${url}: ${e.message}\n`);
 		}

@@ -17,6 +17,7 @@
  *           "chart"   a flame chart: wheel, drag, W/S/A/D, the axis; prints
  *                     the link it then has (a window and a search)
  *           "chartlink" that chart opened from that link (AFT.x)
+ *           "fit"     any graph in a window of AFT.x.size: nothing outside it
  *           "views"   issue 20's views (menu, invert, sandwich) on the folded
  *                     input of run.sh, against the command line's results
  *                     in AFT.x.expect; prints each view's URL fragment
@@ -858,6 +859,70 @@
 		checkIntact("", cfg.scripts);
 	}
 
+	/* Nothing of the page outside a window narrower than the image or
+	 * about as wide (run.sh sets its size, AFT.x.size): as loaded, with
+	 * the search field open and a search on (Reset Search, < >, the
+	 * count), the tooltip and the menu at the right edge, the table open,
+	 * and on a chart after a wheel zoom. Each shown text, control,
+	 * <foreignObject> and the tooltip's box must lie inside the window. */
+	function fit(g) {
+		var vw = document.documentElement.clientWidth, vh = document.documentElement.clientHeight;
+		function outside(state) {
+			var bad = [], all = g.svg.querySelectorAll("text, foreignObject, .tt rect, .mn rect");
+			if (document.documentElement.scrollWidth > vw) bad.push("scrolls to " + document.documentElement.scrollWidth);
+			for (var i = 0; i < all.length; i++) {
+				var e = all[i], r = e.getBoundingClientRect();
+				if (!shownIn(e, document.documentElement) || !(r.width > 0) || e.textContent === " ") continue;
+				if (r.left < -0.5 || r.right > vw + 0.5)
+					bad.push((e.getAttribute("class") || e.tagName) + " '" + e.textContent.slice(0, 40) + "' " +
+						 r.left.toFixed(1) + ".." + r.right.toFixed(1));
+			}
+			eq("nothing outside a " + vw + " px window: " + state, bad.slice(0, 4).join("; "), "");
+		}
+		info("window " + cfg.x.size + ", " + vw + "x" + vh + " inside the scroll bars; image " +
+		     g.svg.getBoundingClientRect().width.toFixed(1) + " px wide");
+		run("as loaded", function () { outside("as loaded"); });
+		var rs = g.drawn(), name = null, right = null;
+		rs.forEach(function (r) {
+			if (r.x + r.w >= 1189 && r.w >= 4 && (!right || r.y < right.y)) right = r;   /* the top one at the right */
+			if (!name && r.w < 1180 * 0.7 && r.w > 100) name = parse(g.hover(r));
+		});
+		run("searching", function () {
+			g.search(name ? name.name : "a", true);
+			ok("a search on", g.sr.textContent === "Reset Search" && !hiddenEl(g.field()), g.sr.textContent);
+			outside("searching");
+			key("Escape");
+		});
+		run("tooltip and menu at the right edge", function () {
+			ok("a frame at the right edge", !!right, "none");
+			var y = right.y + right.h / 2;
+			g.mouseAt("mouseover", right.x + right.w - 1, y);
+			g.mouseAt("mousemove", right.x + right.w - 1, y);
+			ok("tooltip shown", !hiddenEl(g.tt), "hidden");
+			outside("tooltip");
+			g.out();
+			if (!g.svg.getElementsByClassName("iv")[0]) return;   /* no views, no menu */
+			g.mouseAt("contextmenu", right.x + right.w - 1, y);
+			ok("menu shown", !hiddenEl(g.svg.getElementsByClassName("mn")[0]), "hidden");
+			outside("menu");
+			key("Escape");
+		});
+		run("table", function () {
+			g.press(g.svg.getElementsByClassName("tb")[0]);
+			ok("table shown", !!table(g), "hidden");
+			outside("table");
+			key("Escape");
+		});
+		if (g.svg.getElementsByClassName("ax")[0] && /^\d/.test(axisLabels(g)[0] || "")) run("chart zoomed", function () {
+			var p = g.client(1180, right.y + 7);
+			g.fr.dispatchEvent(new WheelEvent("wheel", { bubbles: true, cancelable: true, clientX: p.x, clientY: p.y,
+								     deltaX: 0, deltaY: -300, deltaMode: 0 }));
+			ok("zoomed", !hiddenEl(g.rz), "Reset Zoom hidden");
+			outside("chart zoomed");
+		});
+		checkIntact("", cfg.scripts);
+	}
+
 	/* loaded with a view too costly to compute (issue 36.10); AFT.x.search:
 	 * (issue 36.10); AFT.x.search: the link also has a search, "plain"
 	 * (p=b, matching) or "refused" ((b+)+$): the refusal stays on the
@@ -1346,6 +1411,7 @@
 			else if (cfg.mode === "refusedview") refusedview(g);
 			else if (cfg.mode === "chart") chart(g);
 			else if (cfg.mode === "chartlink") chartlink(g);
+			else if (cfg.mode === "fit") fit(g);
 			else if (cfg.mode === "views") views(g);
 			else if (cfg.mode === "viewurl") viewurl(g);
 			else if (cfg.mode === "merged") merged(g);

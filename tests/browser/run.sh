@@ -67,15 +67,15 @@ trap finish EXIT
 # which no frame name may ever cause.
 pre='window.__aftAlerts=[];window.alert=window.confirm=function(m){window.__aftAlerts.push(String(m));};'
 
-# browse URL [budget]: print the DOM after load. A budget uses virtual time
-# or the shared browser (timings then mean nothing); without one, a fresh
-# browser in real time.
+# browse URL [budget [WxH]]: print the DOM after load, in a window W x H
+# (default 1400x1000). A budget uses virtual time or the shared browser
+# (timings then mean nothing); without one, a fresh browser in real time.
 browse() {
-	local budget=()
+	local budget=() size=${3:-1400x1000}
 	[ -n "${2:-}" ] && [ "$cdp_started" = 0 ] && start_cdp
 	if [ -n "${2:-}" ] && [ -n "$CDP_PID" ] && kill -0 "$CDP_PID" 2>/dev/null; then
 		rm -f "$tmp/cdp.dom"
-		printf '%s %s\n' "$tmp/cdp.dom" "$1" >&"${CDP[1]}" &&
+		printf '%s @%s %s\n' "$tmp/cdp.dom" "$size" "$1" >&"${CDP[1]}" &&
 			read -r -t 150 _ <&"${CDP[0]}" && cat "$tmp/cdp.dom"
 		return
 	fi
@@ -83,7 +83,7 @@ browse() {
 	timeout 120 "$chromium" --headless --no-sandbox --disable-gpu --disable-quic \
 		--no-first-run --disable-background-networking --disable-component-update \
 		--disable-sync --user-data-dir="$(mktemp -d "$tmp/profile.XXXXXX")" \
-		--window-size=1400,1000 "${budget[@]}" --dump-dom "$1" 2>/dev/null
+		--window-size="${size/x/,}" "${budget[@]}" --dump-dom "$1" 2>/dev/null
 }
 
 # jsstr: stdin as a JSON string
@@ -387,6 +387,19 @@ if [ -f "$corpus/art/yamp-legacy.trace" ] &&
 		report chartlink < "$tmp/dom"
 	fi
 fi
+
+# Nothing cut at the window's edges (issue 34): a flame graph with views,
+# a flame chart and a comparison, in windows as wide as the image and
+# narrower
+for c in "art-yamp|$tmp/yamp.svg" "chart|$tmp/chart.svg" "compare|$tmp/compare.svg"; do
+	IFS='|' read -r what svg <<<"$c"
+	[ -f "$svg" ] || continue
+	for size in 1200x900 800x600; do
+		instrument "$svg" "$tmp/fit-t.svg" fit "fit-$what-$size" "{size:\"$size\"}" || continue
+		browse "file://$tmp/fit-t.svg" 5000 "$size" > "$tmp/dom"
+		report "fit-$what-$size" < "$tmp/dom"
+	done
+done
 
 # More hostile names (issue #9): control characters, a right-to-left
 # override, invalid UTF-8, a NUL byte, comment and CDATA markers, entities
