@@ -1,5 +1,6 @@
 /* read.c: the table of input formats, detection, and the layers every
- * format may come wrapped in (gzip, zlib, UTF-16) peeled before detection.
+ * format may come wrapped in (gzip, zlib, UTF-16, a Flutter DevTools
+ * snapshot's Perfetto trace) peeled before detection.
  *
  * To add a reader: write src/read_NAME.c defining `const struct af_reader
  * af_reader_NAME`, declare it in read.h, and list it below. Detection order
@@ -7,6 +8,7 @@
  * first, loose text formats last. */
 #include "read.h"
 #include "cursor.h"
+#include "devtools.h"
 #include "inflate.h"
 #include "core/escape.h"
 #include "core/merge.h"
@@ -165,6 +167,24 @@ static void note_layer(struct layers *l, const char *what)
 	snprintf(l->what + n, sizeof l->what - n, "%s%s", n ? " > " : "", what);
 }
 
+/* A Flutter DevTools snapshot: its traceBinary (a Perfetto trace) into b,
+ * 1; 0 for one with traceEvents (the chrome reader's); else an error: a
+ * snapshot of another screen holds no trace. */
+static int devtools(struct layers *l, struct af_input *in, struct af_buf *b, struct af_diag *d)
+{
+	struct af_input plain = *in;
+	plain.mapped = false;   /* read again after this when it has traceEvents */
+	bool events;
+	char screen[32];
+	int rc = af_devtools_unwrap(&plain, b, &events, screen, d);
+	if (rc == 0 && !events)
+		return af_diag_error(d, "a Flutter DevTools snapshot of its '%s' screen: no trace in it (the "
+				     "Performance page's export has one)", screen);
+	if (rc == 1)
+		note_layer(l, "Flutter DevTools snapshot (traceBinary)");
+	return rc;
+}
+
 /* Peel one layer off *in into l; 1 if one was peeled, 0 if none, -1 on
  * error. Offsets in messages are within the layer being peeled. */
 static int peel(struct layers *l, struct af_input *in, uint64_t cap, struct af_diag *d)
@@ -174,8 +194,20 @@ static int peel(struct layers *l, struct af_input *in, uint64_t cap, struct af_d
 	bool gzip = af_inflate_is_gzip(p, len);
 	bool zlib = !gzip && len >= 2 && p[0] == 0x78 && af_inflate_is_zlib(p, len);
 	bool utf16 = len >= 2 && ((p[0] == 0xff && p[1] == 0xfe) || (p[0] == 0xfe && p[1] == 0xff));
-	if (!(gzip || zlib || utf16) || l->n == MAX_LAYERS)
+	bool snapshot = !(gzip || zlib || utf16) && af_devtools_is_snapshot(p, len);
+	if (!(gzip || zlib || utf16 || snapshot) || l->n == MAX_LAYERS)
 		return 0;
+	if (snapshot) {
+		struct af_buf *b = &l->buf[l->n];
+		int rc = devtools(l, in, b, d);
+		if (rc <= 0)
+			return rc;
+		l->n++;
+		in->data = (const uint8_t *)b->data;
+		in->len = b->len;
+		in->mapped = false;
+		return 1;
+	}
 	struct af_buf *b = &l->buf[l->n++];
 	if (utf16) {
 		utf16_to_utf8(p + 2, len - 2, p[0] == 0xfe, b);
