@@ -86,10 +86,9 @@
 	}
 
 	/* ---- one graph ----
-	 * Frames are the subpaths of the <path>s in <g class="fr">, each a line
-	 * along a box's middle stroked as wide as the group's stroke-width; the
-	 * driver learns them by parsing those paths and learns names by hovering
-	 * their centres, as a user would. */
+	 * Frames are the boxes of the filled <path>s in <g class="fr"> (one a
+	 * colour, see fileBoxes()); the driver learns them by parsing those
+	 * paths and learns names by hovering their centres, as a user would. */
 	function Graph(svg) {
 		var g = this;
 		function cls(c) { return svg.getElementsByClassName(c)[0]; }
@@ -104,22 +103,47 @@
 		g.ic = cls("ic");
 		g.tt = cls("tt");
 	}
-	/* filled rectangles (the page's highlights) and stroked lines (the
-	 * file's frames: height the stroke's width, y its middle less half) */
+	/* filled rectangles: the page's highlights (M x y h w v h h-w each),
+	 * or the file's frames (fileBoxes()) */
 	var SUB = /M(-?[\d.]+) (-?[\d.]+)h(-?[\d.]+)v(-?[\d.]+)h-?[\d.]+/g;
-	var LINE = /M(-?[\d.]+) (-?[\d.]+)h(-?[\d.]+)(?![\d.v])/g;
 	function rects(path) {
-		var out = [], m, d = path.getAttribute("d") || "", colour = path.getAttribute("stroke");
-		if (colour) {
-			var h = +path.parentNode.closest("[stroke-width]").getAttribute("stroke-width");
-			LINE.lastIndex = 0;
-			while ((m = LINE.exec(d)))
-				out.push({ x: +m[1], y: Math.round((+m[2] - h / 2) * 100) / 100, w: +m[3], h: h, fill: colour });
-			return out;
-		}
+		var out = [], m, d = path.getAttribute("d") || "", colour = path.getAttribute("fill");
+		if (colour) return fileBoxes(d, colour);
 		SUB.lastIndex = 0;
 		while ((m = SUB.exec(d)))
 			out.push({ x: +m[1], y: +m[2], w: +m[3], h: +m[4], fill: path.getAttribute("fill") });
+		return out;
+	}
+	/* The boxes of a frame path in the file (colour_path() in
+	 * render_svg.c): M x y or m dx dy starts a row, each box is v h h w
+	 * v -h from its top left corner, h gap moves along the row's top to
+	 * the next. Positions are summed from relative steps of tenths (x) and
+	 * hundredths (y), so they are rounded back to those. Anything else in
+	 * the data throws: a path this cannot read is a failure, not no boxes. */
+	var STEP = /\s*([Mmhv])(-?[\d.]+)(?: (-?[\d.]+))?/y;
+	function fileBoxes(d, colour) {
+		var c = [], m, k, x = 0, y = 0, out = [], at = 0, end = d.replace(/\s+$/, "").length;
+		for (STEP.lastIndex = 0; at < end; at = STEP.lastIndex) {
+			if (!(m = STEP.exec(d)))
+				throw new Error("frame path not understood at " + at + ": " + d.slice(at, at + 40));
+			c.push({ op: m[1], a: +m[2], b: m[3] === undefined ? NaN : +m[3] });
+		}
+		for (k = 0; k < c.length; k++) {
+			if (c[k].op === "M" || c[k].op === "m") {
+				x = (c[k].op === "M" ? 0 : x) + c[k].a;
+				y = (c[k].op === "M" ? 0 : y) + c[k].b;
+			} else if (c[k].op === "h") {
+				x += c[k].a;
+			} else if (c[k].op === "v" && c[k + 2] && c[k + 1].op === "h" && c[k + 2].op === "v" &&
+				   c[k + 2].a === -c[k].a && c[k].a > 0) {
+				out.push({ x: Math.round(x * 10) / 10, y: Math.round(y * 100) / 100, w: c[k + 1].a, h: c[k].a,
+					   fill: colour });
+				x += c[k + 1].a;
+				k += 2;
+			} else {
+				throw new Error("frame path: unexpected " + c[k].op + c[k].a);
+			}
+		}
 		return out;
 	}
 	/* The frames drawn: the file's paths, or, once a zoom or a view has

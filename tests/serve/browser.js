@@ -54,18 +54,29 @@
 		}, next);
 	}
 
-	/* the frames of an SVG graph: the subpaths of its <g class="fr"> paths,
-	 * each a line along a box's middle stroked as wide as the group says */
-	var LINE = /M(-?[\d.]+) (-?[\d.]+)h(-?[\d.]+)(?![\d.v])/g;
+	/* the frames of an SVG graph: the boxes of its <g class="fr"> paths
+	 * (colour_path() in render_svg.c: M x y or m dx dy starts a row, a box
+	 * is v h h w v -h from its top left corner, h gap moves to the next) */
+	var STEP = /([Mmhv])(-?[\d.]+)(?: (-?[\d.]+))?/g;
 	function frames(sdoc) {
-		var fr = sdoc.getElementsByClassName("fr")[0], all = [], p, m, h;
+		var fr = sdoc.getElementsByClassName("fr")[0], all = [], p, m, c, x, y, k;
 		if (!fr) return null;
-		h = +fr.getAttribute("stroke-width");
 		p = fr.getElementsByTagName("path");
 		for (var i = 0; i < p.length; i++) {
-			LINE.lastIndex = 0;
-			while ((m = LINE.exec(p[i].getAttribute("d") || "")))
-				all.push({ x: +m[1], y: +m[2] - h / 2, w: +m[3], h: h });
+			for (c = [], STEP.lastIndex = 0; (m = STEP.exec(p[i].getAttribute("d") || ""));)
+				c.push([m[1], +m[2], +m[3]]);
+			for (x = y = k = 0; k < c.length; k++) {
+				if (c[k][0] === "M" || c[k][0] === "m") {
+					x = (c[k][0] === "M" ? 0 : x) + c[k][1];
+					y = (c[k][0] === "M" ? 0 : y) + c[k][2];
+				} else if (c[k][0] === "v" && c[k][1] > 0 && k + 2 < c.length) {
+					all.push({ x: x, y: y, w: c[k + 1][1], h: c[k][1] });
+					x += c[k + 1][1];
+					k += 2;
+				} else {
+					x += c[k][1];
+				}
+			}
 		}
 		return all.length ? { fr: fr, rects: all } : null;
 	}
