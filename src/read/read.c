@@ -200,8 +200,10 @@ static int peel(struct layers *l, struct af_input *in, uint64_t cap, struct af_d
 	if (snapshot) {
 		struct af_buf *b = &l->buf[l->n];
 		int rc = devtools(l, in, b, d);
-		if (rc <= 0)
+		if (rc <= 0) {
+			af_buf_release(b);   /* not a layer: release_layers will not see it */
 			return rc;
+		}
 		l->n++;
 		in->data = (const uint8_t *)b->data;
 		in->len = b->len;
