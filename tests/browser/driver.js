@@ -17,7 +17,11 @@
  *           "chart"   a flame chart: wheel, drag, W/S/A/D, the axis; prints
  *                     the link it then has (a window and a search)
  *           "chartlink" that chart opened from that link (AFT.x)
+ *                     (these, fit, bigtable and refusedview: driver_page.js,
+ *                     which run.sh pastes into this closure)
  *           "fit"     any graph in a window of AFT.x.size: nothing outside it
+ *           "bigtable" a graph of thousands of functions: the table lists
+ *                     each (AFT.x: how many, their names)
  *           "views"   issue 20's views (menu, invert, sandwich) on the folded
  *                     input of run.sh, against the command line's results
  *                     in AFT.x.expect; prints each view's URL fragment
@@ -315,9 +319,13 @@
 		var cells = function (tr) {
 			return Array.prototype.map.call(tr.children, function (c) { return c.textContent; });
 		};
-		return { el: t, head: cells(t.getElementsByTagName("thead")[0].firstChild),
-			 rows: Array.prototype.map.call(t.getElementsByTagName("tbody")[0].children, cells),
-			 tr: t.getElementsByTagName("tbody")[0].children };
+		/* the rows made (the others are spacers, class pad) */
+		var tr = Array.prototype.filter.call(t.getElementsByTagName("tbody")[0].children, function (r) {
+			return r.hasAttribute("data-f");
+		});
+		return { el: t, head: cells(t.getElementsByTagName("thead")[0].firstChild), rows: tr.map(cells), tr: tr,
+			 box: t.getElementsByTagName("table")[0].parentNode,
+			 note: t.getElementsByTagName("div")[1].textContent };
 	}
 	function rowOf(tb, name) {
 		for (var i = 0; i < tb.rows.length; i++) if (tb.rows[i][0] === name) return i;
@@ -771,210 +779,6 @@
 			key("Escape");
 			ok("Esc clears the refused pattern", g.mt.textContent.trim() === "" && location.hash === "",
 			   JSON.stringify(g.mt.textContent) + " " + location.hash);
-		});
-		checkIntact("", cfg.scripts);
-	}
-
-	/* a flame chart (issue 34, item 5): the wheel, drags, W/S/A/D, the
-	 * axis redrawn with round ticks, the window in the URL */
-	function axisLabels(g) {
-		var ax = g.svg.getElementsByClassName("ax")[0];
-		return Array.prototype.map.call(ax.getElementsByTagName("text"), function (t) { return t.textContent; });
-	}
-	function windowOf() {
-		var m = /v=([\d.]+),([\d.]+)/.exec(location.hash);
-		return m ? [+m[1], +m[2]] : null;
-	}
-	function chart(g) {
-		var before = axisLabels(g).join("|"), mid = g.client(600, 0), fs = g.drawn();
-		var low = fs.reduce(function (a, r) { return r.y > a.y ? r : a; }, fs[0]);
-		function wheel(dx, dy) {
-			var p = g.client(600, low.y + 7);
-			g.fr.dispatchEvent(new WheelEvent("wheel", { bubbles: true, cancelable: true, clientX: p.x, clientY: p.y,
-								     deltaX: dx, deltaY: dy, deltaMode: 0 }));
-		}
-		run("tooltip", function () {
-			g.over(low);
-			var tl = tipOf(g);
-			g.out();
-			ok("tooltip: start and duration", tl.some(function (s) {
-				return /^start [\d,.]+ (µs|ms|s), duration [\d,.]+ (µs|ms|s)$/.test(s);
-			}), tl.join(" | "));
-		});
-		run("wheel", function () {
-			wheel(0, -600);
-			var l = axisLabels(g);
-			ok("wheel changes the axis labels", l.join("|") !== before, before);
-			ok("round ticks", l.length >= 3 && l.every(function (s) { return /^\d+(\.\d+)? (ns|µs|ms|s)$/.test(s); }) &&
-			   (function () {   /* steps of 1, 2 or 5 times a power of ten */
-				var v = l.map(function (s) { return parseFloat(s); }), d = v[1] - v[0];
-				var m = d / Math.pow(10, Math.floor(Math.log10(d)) );
-				return [1, 2, 5].some(function (k) { return near(m, k, 1e-6); });
-			   })(), l.join("|"));
-			ok("window in the URL", !!windowOf(), location.hash);
-			ok("Reset Zoom shown", !hiddenEl(g.rz), "hidden");
-			var texts = g.svg.getElementsByClassName("ax")[0].getElementsByTagName("text"), bad = [];
-			for (var i = 0; i < texts.length; i++) {
-				var b = texts[i].getBBox();
-				if (b.x < 0 || b.x + b.width > 1200) bad.push(texts[i].textContent);
-			}
-			eq("no label clipped at the edges", bad.join(), "");
-			info("axis after the wheel: " + l.join(" | ") + " " + location.hash);
-		});
-		run("pan and keys", function () {
-			var w0 = windowOf(), p = g.client(600, low.y + 7), q = g.client(700, low.y + 7);
-			g.fr.dispatchEvent(new MouseEvent("mousedown", { bubbles: true, button: 0, buttons: 1, clientX: p.x, clientY: p.y }));
-			g.fr.dispatchEvent(new MouseEvent("mousemove", { bubbles: true, buttons: 1, clientX: q.x, clientY: q.y }));
-			window.dispatchEvent(new MouseEvent("mouseup", { bubbles: true }));
-			var w1 = windowOf();
-			ok("drag right: earlier time", w1 && w1[0] < w0[0] && near(w1[1] - w1[0], w0[1] - w0[0], 1e-2),
-			   JSON.stringify([w0, w1]));
-			key("d");
-			var w2 = windowOf();
-			ok("D: later", w2[0] > w1[0], JSON.stringify([w1, w2]));
-			key("a");
-			ok("A: earlier", windowOf()[0] < w2[0], JSON.stringify([w2, windowOf()]));
-			key("w");
-			var w3 = windowOf();
-			ok("W: zoom in", w3[1] - w3[0] < w2[1] - w2[0], JSON.stringify([w2, w3]));
-			key("s");
-			key("s");
-			ok("S: zoom out", windowOf()[1] - windowOf()[0] > w3[1] - w3[0], JSON.stringify(windowOf()));
-			wheel(-300, 0);
-			ok("horizontal scroll pans", windowOf()[0] < w3[0] || windowOf()[0] === 0, JSON.stringify(windowOf()));
-		});
-		/* the link a user would share now, with a search on: run.sh opens
-		 * it in a fresh page (mode "chartlink") and wants what this shows */
-		run("shared link", function () {
-			g.search("android.", true);   /* plain text: the dot is a dot */
-			ok("link holds the window and the search", /(^#|&)v=[\d.]+,[\d.]+(&|$)/.test(location.hash) &&
-			   /&p=android\.(&|$)/.test(location.hash) && /^Matched: /.test(g.mt.textContent), location.hash);
-			info("shared " + location.hash + " " + JSON.stringify(chartState(g)));
-		});
-		run("reset", function () {
-			g.press(g.sr);
-			g.press(g.rz);
-			eq("Reset Zoom: the file's axis", axisLabels(g).join("|"), before);
-			eq("Reset Zoom: URL cleared", location.hash, "");
-		});
-		checkIntact("", cfg.scripts);
-	}
-	/* what a chart shows: its axis, frame labels, boxes (as a digest) and
-	 * match line */
-	function chartState(g) {
-		var b = JSON.stringify(g.drawn()), h = 0;
-		for (var i = 0; i < b.length; i++) h = (h * 31 + b.charCodeAt(i)) | 0;
-		return { axis: axisLabels(g).join("|"), labels: g.labels().join("|"), boxes: g.drawn().length + "/" + h,
-			 matched: g.mt.textContent };
-	}
-	/* a chart opened from a shared link (AFT.x: its hash and what the page
-	 * it came from showed) */
-	function chartlink(g) {
-		var X = cfg.x, got;
-		run("shared link", function () {
-			got = chartState(g);
-			eq("same axis labels", got.axis, X.want.axis);
-			eq("same frames drawn", got.boxes, X.want.boxes);
-			eq("same frame labels", got.labels, X.want.labels);
-			eq("same search", got.matched, X.want.matched);
-			ok("Reset Zoom shown", !hiddenEl(g.rz), "hidden");
-			eq("link kept", location.hash, X.hash);
-		});
-		checkIntact("", cfg.scripts);
-	}
-
-	/* Nothing of the page outside a window narrower than the image or
-	 * about as wide (run.sh sets its size, AFT.x.size): as loaded, with
-	 * the search field open and a search on (Reset Search, < >, the
-	 * count), the tooltip and the menu at the right edge, the table open,
-	 * and on a chart after a wheel zoom. Each shown text, control,
-	 * <foreignObject> and the tooltip's box must lie inside the window. */
-	function fit(g) {
-		var vw = document.documentElement.clientWidth, vh = document.documentElement.clientHeight;
-		function outside(state) {
-			var bad = [], all = g.svg.querySelectorAll("text, foreignObject, .tt rect, .mn rect");
-			if (document.documentElement.scrollWidth > vw) bad.push("scrolls to " + document.documentElement.scrollWidth);
-			for (var i = 0; i < all.length; i++) {
-				var e = all[i], r = e.getBoundingClientRect();
-				if (!shownIn(e, document.documentElement) || !(r.width > 0) || e.textContent === " ") continue;
-				if (r.left < -0.5 || r.right > vw + 0.5)
-					bad.push((e.getAttribute("class") || e.tagName) + " '" + e.textContent.slice(0, 40) + "' " +
-						 r.left.toFixed(1) + ".." + r.right.toFixed(1));
-			}
-			eq("nothing outside a " + vw + " px window: " + state, bad.slice(0, 4).join("; "), "");
-		}
-		info("window " + cfg.x.size + ", " + vw + "x" + vh + " inside the scroll bars; image " +
-		     g.svg.getBoundingClientRect().width.toFixed(1) + " px wide");
-		run("as loaded", function () { outside("as loaded"); });
-		var rs = g.drawn(), name = null, right = null;
-		rs.forEach(function (r) {
-			if (r.x + r.w >= 1189 && r.w >= 4 && (!right || r.y < right.y)) right = r;   /* the top one at the right */
-			if (!name && r.w < 1180 * 0.7 && r.w > 100) name = parse(g.hover(r));
-		});
-		run("searching", function () {
-			g.search(name ? name.name : "a", true);
-			ok("a search on", g.sr.textContent === "Reset Search" && !hiddenEl(g.field()), g.sr.textContent);
-			outside("searching");
-			key("Escape");
-		});
-		run("tooltip and menu at the right edge", function () {
-			ok("a frame at the right edge", !!right, "none");
-			var y = right.y + right.h / 2;
-			g.mouseAt("mouseover", right.x + right.w - 1, y);
-			g.mouseAt("mousemove", right.x + right.w - 1, y);
-			ok("tooltip shown", !hiddenEl(g.tt), "hidden");
-			outside("tooltip");
-			g.out();
-			if (!g.svg.getElementsByClassName("iv")[0]) return;   /* no views, no menu */
-			g.mouseAt("contextmenu", right.x + right.w - 1, y);
-			ok("menu shown", !hiddenEl(g.svg.getElementsByClassName("mn")[0]), "hidden");
-			outside("menu");
-			key("Escape");
-		});
-		run("table", function () {
-			g.press(g.svg.getElementsByClassName("tb")[0]);
-			ok("table shown", !!table(g), "hidden");
-			outside("table");
-			key("Escape");
-		});
-		if (g.svg.getElementsByClassName("ax")[0] && /^\d/.test(axisLabels(g)[0] || "")) run("chart zoomed", function () {
-			var p = g.client(1180, right.y + 7);
-			g.fr.dispatchEvent(new WheelEvent("wheel", { bubbles: true, cancelable: true, clientX: p.x, clientY: p.y,
-								     deltaX: 0, deltaY: -300, deltaMode: 0 }));
-			ok("zoomed", !hiddenEl(g.rz), "Reset Zoom hidden");
-			outside("chart zoomed");
-		});
-		checkIntact("", cfg.scripts);
-	}
-
-	/* loaded with a view too costly to compute (issue 36.10); AFT.x.search:
-	 * (issue 36.10); AFT.x.search: the link also has a search, "plain"
-	 * (p=b, matching) or "refused" ((b+)+$): the refusal stays on the
-	 * details line, the search's line beside it; Esc clears both */
-	function refusedview(g) {
-		var X = cfg.x || {}, why = /^View refused: about [\d,]+ steps to compute/;
-		run("refused view", function () {
-			info(Math.round(t0) + " ms from navigation to driver start");
-			ok("view refused with a message", why.test(g.dt.textContent), g.dt.textContent);
-			ok("loaded within seconds", t0 < 5000, t0 + " ms");
-			ok("the graph as written", hiddenEl(g.svg.getElementsByClassName("bk")[0]) && !g.canvas(),
-			   "Back shown or the canvas drawn");
-		});
-		if (!X.search) {
-			checkIntact("", cfg.scripts);
-			return;
-		}
-		run("with a search", function () {
-			if (X.search === "plain")
-				ok("the search applied", /^Matched: \d+\.\d\d%, [1-9]\d* frames?$/.test(g.mt.textContent), g.mt.textContent);
-			else
-				eq("the pattern refused", g.mt.textContent, "Search refused (nested repetition): (b+)+$");
-			g.hover(g.drawn()[0]);
-			ok("the refusal back after a hover", why.test(g.dt.textContent), g.dt.textContent);
-			key("Escape");
-			ok("Esc clears the search and the refusal", g.mt.textContent.trim() === "" && !why.test(g.dt.textContent) &&
-			   location.hash === "" && (!g.field() || hiddenEl(g.field().parentNode.parentNode)),
-			   JSON.stringify([g.mt.textContent, g.dt.textContent, location.hash]));
 		});
 		checkIntact("", cfg.scripts);
 	}
@@ -1436,6 +1240,7 @@
 			else if (cfg.mode === "chart") chart(g);
 			else if (cfg.mode === "chartlink") chartlink(g);
 			else if (cfg.mode === "fit") fit(g);
+			else if (cfg.mode === "bigtable") bigtable(g);
 			else if (cfg.mode === "views") views(g);
 			else if (cfg.mode === "viewurl") viewurl(g);
 			else if (cfg.mode === "merged") merged(g);

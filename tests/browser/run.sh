@@ -107,10 +107,13 @@ report() {
 }
 
 # driver_js MODE LABEL NSCRIPTS [X]: the config (X: JSON for AFT.x) and the
-# driver as one script body
+# driver as one script body: driver_page.js inside driver.js's closure,
+# before its last line
 driver_js() {
 	printf 'var AFT={mode:"%s",label:"%s",scripts:%s,x:%s};\n' "$1" "$2" "$3" "${4:-null}"
-	cat "$here/driver.js"
+	sed '$d' "$here/driver.js"
+	cat "$here/driver_page.js"
+	tail -n 1 "$here/driver.js"
 }
 
 # instrument IN.svg OUT.svg MODE LABEL [X]: copy with the alert trap first
@@ -387,6 +390,26 @@ if [ -f "$corpus/art/yamp-legacy.trace" ] &&
 		report chartlink < "$tmp/dom"
 	fi
 fi
+
+# The function table lists every function (issue 34, item 3): 3,031 of
+# them (f0000..f2999 under m00..m29 under main), all in the file
+# (--minwidth 0); and a comparison of two such runs (every function of
+# either, the band of work only in the first too): names from --format frames
+awk 'BEGIN { for (i = 0; i < 3000; i++) printf "main;m%02d;f%04d %d\n", i % 30, i, 1 + (i * 7919) % 5003 }' \
+	> "$tmp/many.folded"
+awk '{ $2 = $2 + ($1 ~ /f1/ ? 300 : -200); if ($2 > 0 && $1 !~ /f2[5-9]/) print }' "$tmp/many.folded" > "$tmp/many-b.folded"
+for c in "many|--minwidth 0 $tmp/many.folded" "many-diff|--minwidth 0 --diff $tmp/many.folded $tmp/many-b.folded"; do
+	IFS='|' read -r what args <<<"$c"
+	# shellcheck disable=SC2086
+	render "$tmp/$what.svg" $args || { echo "FAIL: $what: render failed: $(head -n 1 "$tmp/stderr")"; failed=1; continue; }
+	# shellcheck disable=SC2086
+	names=$("$bin" --format frames $args 2>/dev/null | awk '/^#/ { k = NF - 1; next }
+		$1 > 0 { s = $k; for (i = k + 1; i <= NF; i++) s = s " " $i; print s }' | sort -u)
+	x="{n:$(echo "$names" | wc -l),m:$(echo "$names" | grep -c f12),names:$(echo "$names" | jsarr)}"
+	instrument "$tmp/$what.svg" "$tmp/$what-t.svg" bigtable "$what" "$x" || continue
+	browse "file://$tmp/$what-t.svg" 5000 > "$tmp/dom"
+	report "$what" < "$tmp/dom"
+done
 
 # Nothing cut at the window's edges (issue 34): a flame graph with views,
 # a flame chart and a comparison, in windows as wide as the image and
