@@ -87,6 +87,8 @@ static enum role child_role(const struct chrome *c, bool map)
 		return map ? R_SAMPLE : R_SKIP;
 	case R_FRAMES:
 		return map ? R_FRAME : R_SKIP;
+	case R_SKIP:
+		return R_SKIP;   /* most containers: no second look */
 	default:
 		return profile_role(c, map);
 	}
@@ -315,6 +317,8 @@ static int scalar(struct chrome *c, const char *s, size_t n, bool str)
 		break;
 	case R_TOP:
 		c->st.system_trace_events += c->key == K_SYSTEM;
+		break;
+	case R_SKIP:
 		break;
 	default:
 		profile_value(c, r, s, n, str);
