@@ -168,8 +168,9 @@ static void note_layer(struct layers *l, const char *what)
 }
 
 /* A Flutter DevTools snapshot: its traceBinary (a Perfetto trace) into b,
- * 1; 0 for one with traceEvents (the chrome reader's); else an error: a
- * snapshot of another screen holds no trace. */
+ * 1; 0 for one with traceEvents (the chrome reader's); else an error: the
+ * other screens' snapshots (memory, network, the CPU profiler's samples)
+ * are not traces. */
 static int devtools(struct layers *l, struct af_input *in, struct af_buf *b, struct af_diag *d)
 {
 	struct af_input plain = *in;
@@ -178,8 +179,8 @@ static int devtools(struct layers *l, struct af_input *in, struct af_buf *b, str
 	char screen[32];
 	int rc = af_devtools_unwrap(&plain, b, &events, screen, d);
 	if (rc == 0 && !events)
-		return af_diag_error(d, "a Flutter DevTools snapshot of its '%s' screen: no trace in it (the "
-				     "Performance page's export has one)", screen);
+		return af_diag_error(d, "a Flutter DevTools snapshot of its '%s' screen, without a trace: only "
+				     "the Performance page's export (traceBinary or traceEvents) is read", screen);
 	if (rc == 1)
 		note_layer(l, "Flutter DevTools snapshot (traceBinary)");
 	return rc;

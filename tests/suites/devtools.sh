@@ -24,7 +24,7 @@ check "devtools/a 2.18 snapshot (traceEvents) is the chrome reader's" grep -qx '
 printf '{"devToolsSnapshot":true,"activeScreenId":"memory","memory":{"x":[1,2]}}' >"$TMP/memory.json"
 "$AFLAME" "$TMP/memory.json" -o "$TMP/m.svg" 2>"$TMP/err"
 check "devtools/another screen's snapshot: one line, exit 1, no output" sh -c \
-	"[ $? -eq 1 ] && [ ! -e '$TMP/m.svg' ] && [ \$(wc -l <'$TMP/err') -eq 1 ] && grep -q \"snapshot of its 'memory' screen: no trace in it\" '$TMP/err'"
+	"[ $? -eq 1 ] && [ ! -e '$TMP/m.svg' ] && [ \$(wc -l <'$TMP/err') -eq 1 ] && grep -q \"snapshot of its 'memory' screen, without a trace: only the Performance page's export\" '$TMP/err'"
 printf '{"devToolsSnapshot":true,"performance":{"traceBinary":[10,2,256]}}' >"$TMP/bad.json"
 "$AFLAME" --format folded "$TMP/bad.json" 2>"$TMP/err" >/dev/null
 check "devtools/a traceBinary value that is no byte: its offset" \
