@@ -411,6 +411,68 @@ static void move(struct cpuprofile *c, struct af_fold *f, struct af_fold_thread 
 		af_fold_enter(f, th, 0, (*enter)[n], t);
 }
 
+/* Without --flamechart or a time window (the usual case), what af_fold
+ * would make is made here from the node tree, without a fold stack: each
+ * profile node's tree node is found once, when first entered (the same
+ * nodes, made in the same order), each frame entered counts a call, and
+ * the time between two changes of the stack is the self time of the frame
+ * on top, times clamped as af_fold clamps them. The fold's enters, exits
+ * and pops were half of a sample's cost. */
+struct direct {
+	uint32_t *tnode;      /* by profile node: its tree node (a non-frame's:
+				 its parent's), AF_NONE until entered */
+	uint32_t root, leaf;  /* the frame on top, AF_NONE if none */
+	uint64_t since;       /* when it came on top */
+	uint64_t backwards;   /* af_fold's time_backwards */
+};
+
+/* move() for struct direct: the same walk, and af_fold's clamping of the
+ * events' time t. */
+static void move_direct(struct cpuprofile *c, struct direct *d, struct af_fold_thread *th, uint32_t a,
+			uint32_t b, uint64_t t, uint32_t **enter, size_t *cap)
+{
+	size_t n = 0, events = 0;
+	uint32_t to = b;
+	while (a != b) {
+		uint32_t da = depth_of(c, a), db = depth_of(c, b);
+		if (da >= db && a != AF_NONE) {
+			events += c->nodes[a].frame;
+			a = c->nodes[a].parent;
+		}
+		if (db >= da && b != AF_NONE && a != b) {
+			events += c->nodes[b].frame;
+			af_grow(enter, cap, n + 1, sizeof **enter);
+			(*enter)[n++] = b;
+			b = c->nodes[b].parent;
+		}
+	}
+	struct af_tree *tree = &c->p->tree;
+	uint32_t up = a == AF_NONE ? d->root : d->tnode[a];
+	while (n--) {
+		uint32_t v = (*enter)[n];
+		if (d->tnode[v] == AF_NONE)
+			d->tnode[v] = c->nodes[v].frame ? af_tree_child(tree, up, c->nodes[v].name) : up;
+		up = d->tnode[v];
+		if (c->nodes[v].frame)
+			af_tree_add_call(tree, up);
+	}
+	if (!events)
+		return;
+	if (!th->started) {
+		th->started = true;
+		th->first = th->last = t;
+	} else if (t < th->last) {   /* each event is clamped and counted */
+		d->backwards += events;
+		t = th->last;
+	} else {
+		th->last = t;
+	}
+	if (d->leaf != AF_NONE)
+		af_tree_add_self(tree, d->leaf, t - d->since);
+	d->since = t;
+	d->leaf = depth_of(c, to) ? d->tnode[to] : AF_NONE;
+}
+
 /* The next sample's time in µs: startTime plus the deltas so far, or its timestamp. */
 static int64_t sample_time(const struct cpuprofile *c, struct zcursor *at, int64_t *acc)
 {
@@ -455,6 +517,11 @@ static void fold(struct cpuprofile *c, const struct af_read_opts *o, uint32_t ro
 			     .from = o->from, .to = o->to };
 	struct af_fold_thread th;
 	af_fold_thread_init(&th, root);
+	struct direct d = { .root = root, .leaf = AF_NONE };
+	if (!o->timeline && !o->window) {
+		d.tnode = af_xmalloc((c->nnodes ? c->nnodes : 1) * sizeof *d.tnode);
+		memset(d.tnode, 0xff, c->nnodes * sizeof *d.tnode);
+	}
 	size_t n = c->samples.n, times = c->stamps.n ? c->stamps.n : c->deltas.n;
 	n = n < times ? n : times;
 	int64_t acc = c->has_start && !c->stamps.n ? c->start : 0, first = 0, last = 0;
@@ -472,7 +539,10 @@ static void fold(struct cpuprofile *c, const struct af_read_opts *o, uint32_t ro
 		uint32_t node = node_of(c, dense, ndense, zints_next(&c->samples, &sample_at));
 		c->unknown_samples += node == AF_NONE;
 		uint64_t at = (uint64_t)(t > first ? t - first : 0);
-		move(c, &f, &th, prev, node, at, &enter, &cap);
+		if (d.tnode)
+			move_direct(c, &d, &th, prev, node, at, &enter, &cap);
+		else
+			move(c, &f, &th, prev, node, at, &enter, &cap);
 		if (!th.started) {
 			th.started = true;
 			th.first = th.last = at;
@@ -481,15 +551,18 @@ static void fold(struct cpuprofile *c, const struct af_read_opts *o, uint32_t ro
 		}
 		prev = node;
 	}
+	if (d.tnode && d.leaf != AF_NONE)   /* af_fold_finish closes all at the last time */
+		af_tree_add_self(&c->p->tree, d.leaf, th.last - d.since);
 	af_fold_finish(&f, &th);
 	free(enter);
 	free(dense);
+	free(d.tnode);
 	c->p->threads[0].events = n;
 	c->p->threads[0].first_time = th.first;
 	c->p->threads[0].last_time = th.last;
 	if (n)
 		af_profile_info(c->p, "time span", "%" PRId64 " µs", last - first);
-	af_profile_warn(c->p, f.stats.time_backwards, "samples earlier than the one before (clamped)");
+	af_profile_warn(c->p, f.stats.time_backwards + d.backwards, "samples earlier than the one before (clamped)");
 	af_fold_release(&f);
 }
 

@@ -136,6 +136,19 @@ sed 's/"samples":\[2,3,2,1\]/"samples":[2,3,2,x]/' "$N" >"$TMP/bad.cpuprofile"
 got=$("$AFLAME" --format folded "$TMP/bad.cpuprofile" 2>&1)
 check "cpuprofile/a bad sample: yajl's error at its offset (got $got)" \
 	test "$got" = "aflame-render: $TMP/bad.cpuprofile: offset 0x121: not valid JSON: invalid char in json text."
+# Without a window or --flamechart the .cpuprofile reader makes the tree
+# from its nodes directly; with one, through af_fold. A window over all
+# the time must give the same self times, calls (the report), warnings:
+# real files, and one with a "(root)" below a frame, an unknown id, time
+# running backwards and unpaired times
+printf '%s' '{"nodes":[{"id":1,"callFrame":{"functionName":"(root)","url":""},"children":[2,3]},{"id":2,"callFrame":{"functionName":"a","url":"x.js"},"children":[4]},{"id":3,"callFrame":{"functionName":"(root)","url":""},"children":[5]},{"id":4,"callFrame":{"functionName":"b","url":"x.js"}},{"id":5,"callFrame":{"functionName":"a","url":"x.js"}}],"startTime":5,"samples":[2,4,4,3,5,99,1,4,2,5,4],"timeDeltas":[1,5,-20,10,3,4,-2,7,0,9,1,2]}' >"$TMP/odd.cpuprofile"
+for f in "$TMP/odd.cpuprofile" "$DATA"/cpuprofile/*.cpuprofile*; do
+	for how in --report "--format folded"; do
+		"$AFLAME" $how "$f" >"$TMP/direct" 2>&1
+		"$AFLAME" $how --from 0 --to 1000000s "$f" >"$TMP/folded" 2>&1
+		check "cpuprofile/$(basename "$f") $how: the same through af_fold" cmp "$TMP/direct" "$TMP/folded"
+	done
+done
 damage_sweep "chrome/rules.json" chrome "$TMP/rules.json"
 damage_sweep "chrome/samples.json" chrome "$DATA/../fuzz/corpus/chrome/samples.json"
 damage_sweep "chrome/profile.json" chrome "$DATA/../fuzz/corpus/chrome/profile.json"
