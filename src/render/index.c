@@ -98,10 +98,14 @@ void af_index_table(struct af_sink *out, const struct af_index *x)
 	af_sink_puts(out, "</tbody>\n</table>\n");
 }
 
+/* The graph's size, and its ratio kept when the page is narrower than
+ * it (max-width): the graph inside shrinks to the frame's width, and a
+ * frame of the full height left a blank band above and below it. */
 static void size_attrs(struct af_sink *out, const struct af_index_graph *g)
 {
 	if (g->width > 0 && g->height > 0)
-		af_sink_printf(out, " width=\"%.0f\" height=\"%.0f\"", g->width, g->height);
+		af_sink_printf(out, " width=\"%.0f\" height=\"%.0f\" style=\"aspect-ratio:%.0f/%.0f;height:auto\"",
+			       g->width, g->height, g->width, g->height);
 }
 
 /* files[0] of g, shown as x says. */

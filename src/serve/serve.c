@@ -7,6 +7,7 @@
  *   GET  /trace/<hash>           progress, the result page, or the error
  *   GET  /trace/<hash>/status    the same as JSON, for scripts
  *   GET  /trace/<hash>/<file>    report.html, t<N>.svg, t<N>.png, t<N>.folded
+ *   GET  /favicon.ico            204, no icon (rather than a 404 in the console)
  *
  * libmicrohttpd's threads only parse requests, store uploads and send
  * files; rendering runs on the job workers (serve_jobs.c). Every response
@@ -149,6 +150,16 @@ static int send_health(struct af_server *s, struct MHD_Connection *c)
 	af_buf_puts(&body, ok ? "ok\n" : "unhealthy: the data directory is not writable\n");
 	return af_serve_send_buf(c, ok ? MHD_HTTP_OK : MHD_HTTP_SERVICE_UNAVAILABLE, &body,
 				 "text/plain; charset=utf-8", af_serve_csp_page, "no-store");
+}
+
+/* Browsers ask every site for /favicon.ico; a 404 put an error in the
+ * console of every page we serve. No icon, no content, cached a day. */
+static int send_no_icon(struct MHD_Connection *c)
+{
+	struct af_buf body;
+	af_buf_init(&body);
+	return af_serve_send_buf(c, MHD_HTTP_NO_CONTENT, &body, "image/x-icon", af_serve_csp_inert,
+				 "public, max-age=86400");
 }
 
 /* ---- /trace/<hash> ---- */
@@ -341,6 +352,8 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 		return (enum MHD_Result)send_script(c);
 	if (strcmp(url, "/healthz") == 0)
 		return (enum MHD_Result)send_health(s, c);
+	if (strcmp(url, "/favicon.ico") == 0)
+		return (enum MHD_Result)send_no_icon(c);
 	if (strncmp(url, "/trace/", 7) == 0)
 		return (enum MHD_Result)route_trace(s, c, url + 7);
 	return (enum MHD_Result)af_serve_send_message(c, MHD_HTTP_NOT_FOUND, "Not found",

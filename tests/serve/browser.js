@@ -166,6 +166,18 @@
 			}
 		}
 		if (i === graphs.length && i > 0) pass(f.name + ": each graph links its SVG (" + i + ")");
+		/* in a window narrower than a graph, its frame keeps the graph's
+		 * ratio (the graph inside shrinks to its width): no blank band */
+		var app = document.getElementById("app"), wide = app.width, bad = [];
+		app.width = 800;
+		for (i = 0; i < graphs.length; i++) {
+			var r = graphs[i].getBoundingClientRect(), want = graphs[i].height / graphs[i].width;
+			if (!(r.width < +graphs[i].width) || Math.abs((r.height - 2) / (r.width - 2) - want) > 0.01 * want)
+				bad.push(i + ": " + Math.round(r.width) + "x" + Math.round(r.height) + " for " +
+					 graphs[i].width + "x" + graphs[i].height);
+		}
+		app.width = wide;
+		check(f.name + ": graphs keep their ratio in a narrow window", graphs.length && !bad.length, bad.join(", "));
 		check(f.name + ": " + f.threads + " threads listed", rows === f.threads, rows + " rows");
 		check(f.name + ": no script in the result page", d.getElementsByTagName("script").length === 0,
 		      d.getElementsByTagName("script").length + " scripts");

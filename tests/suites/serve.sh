@@ -94,6 +94,9 @@ check "form/script handles drop" grep -q 'dataTransfer' "$TMP/upload.js"
 curl -sS -D "$TMP/h" -o "$TMP/healthz" "$URL/healthz"
 check "healthz/200 ok" sh -c "grep -q '^HTTP/1.1 200' '$TMP/h' && test \"\$(cat '$TMP/healthz')\" = ok"
 check "healthz/not cached" has_header "$TMP/h" 'Cache-Control: no-store'
+# browsers ask for it on every page: no 404 (an error in their console)
+curl -sS -D "$TMP/h" -o "$TMP/icon" "$URL/favicon.ico"
+check "favicon.ico/204, empty" sh -c "grep -q '^HTTP/1.1 204' '$TMP/h' && test ! -s '$TMP/icon'"
 
 # ---- uploads of the corpus ----
 # expect_like_cli FILE: upload FILE, follow it, and compare with what the
