@@ -139,4 +139,14 @@ check "perfscript/a NUL byte: refused at its line" grep -qxF "aflame-render: $TM
 	head -c 300 "$S/inferno/java-inline.txt"
 	printf '\n\n%s\n' '  x     7 100.000002:    1 instructions:   401000 g+0x1 (/tmp/perf-7.map)'
 } >"$TMP/corners.txt"
+# a frame line is first compared with the one that followed the line
+# before last time: "2 f (/a.so)" is a prefix of "2 f (/a.so)x", which
+# must not be taken for it; a different caller after it is read
+printf 'prog 10 1.000: cycles:\n\t1 leaf (/a.so)\n\t2 f (/a.so)\n\t3 main (/a.so)\n\n' >"$TMP/next.txt"
+printf 'prog 10 2.000: cycles:\n\t1 leaf (/a.so)\n\t2 f (/a.so)x\n\t3 main (/a.so)\n\n' >>"$TMP/next.txt"
+printf 'prog 10 3.000: cycles:\n\t1 leaf (/a.so)\n\t2 fg (/a.so)\n\t3 main (/a.so)\n\n' >>"$TMP/next.txt"
+printf 'prog 10 4.000: cycles:\n\t1 leaf (/a.so)\n\t2 f (/a.so)\n\t4 other (/a.so)\n' >>"$TMP/next.txt"
+got=$("$AFLAME" --format folded "$TMP/next.txt" 2>&1 | tr '\n' '|')
+check "perfscript/a line's usual successor is checked to its end (got $got)" test "$got" = \
+	"prog (10);3 main;2 f;1 leaf 1|prog (10);3 main;2 f (/a.so)x;1 leaf 1|prog (10);3 main;2 fg;1 leaf 1|prog (10);4 other;2 f;1 leaf 1|"
 damage_sweep "perfscript/damage" perfscript "$TMP/corners.txt"
