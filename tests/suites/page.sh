@@ -73,3 +73,47 @@ for f in big neg; do
 	same "page/$f: lists decoded as --format frames has them" "$(decoded "$TMP/$f.svg")" \
 		"$("$AFLAME" --format frames "$TMP/$f.folded" 2>/dev/null | awk '!/^#/ { $2 = $3 = ""; print }' | tr -s ' ')"
 done
+
+# issue 34: a search marks the frames of each matched name from a per-name
+# index (markHits() in search.js) when they are few, else by a pass over
+# every frame; both must give every frame of the names, in pre-order. Each
+# name alone, and pairs and triples of names, against a plain loop, on 300
+# stacks of 30 names, one of them in a third of the places (so that both
+# ways are taken).
+awk 'BEGIN { srand(11); for (i = 0; i < 300; i++) { n = 1 + int(rand() * 9); s = ""
+	for (d = 0; d < n; d++) s = s (d ? ";" : "") (rand() < 0.3 ? "hot" : "f" int(rand() * 29))
+	print s, 1 + int(rand() * 50) } }' >"$TMP/names.folded"
+"$AFLAME" --minwidth 0 -o "$TMP/names.svg" "$TMP/names.folded" 2>/dev/null
+{
+	echo '(function () { "use strict";'
+	sed -n '/^var D={/,/^.*"};$/p' "$TMP/names.svg"
+	echo 'var Z = 0, S0 = 0, K = 0, GW = 1180, tbData = null, cm = -1, mark = null, nmatch = 0;'
+	cat src/render/page/frames.js src/render/page/search.js
+	cat <<'JS'
+use(decode());
+var N = D.n.length, bad = [], sets = 0, indexed = 0;
+function check(names) {
+	var ok = new Uint8Array(N), want = [], got, j, m = 0;
+	names.forEach(function (k) { ok[k] = 1; });
+	for (j = 0; j < n; j++) if (ok[nm[j]]) want.push(j);
+	mark.fill(0);
+	markHits(ok);
+	got = Array.from(hits.subarray(0, nmatch));
+	for (j = 0; j < n; j++) if (mark[j] !== ok[nm[j]]) m++;
+	sets++;
+	if (want.length <= n / 8) indexed++;
+	if (got.join() !== want.join() || m) bad.push(names.join("+") + ": " + got.length + " hits, " + m + " marks wrong");
+}
+for (var a = 0; a < N; a++) {
+	check([a]);
+	for (var b = a + 1; b < N; b++) {
+		check([a, b]);
+		for (var c = b + 1; c < N; c++) check([a, b, c]);
+	}
+}
+console.log(bad.length ? bad.slice(0, 3).join("; ") : "ok " + sets + " sets, " + (indexed > 0 && indexed < sets ? "both ways" : "one way only"));
+JS
+	echo '})();'
+} >"$TMP/marks.js"
+same "page/search: frames of the matched names, from the index and from a pass, as a plain loop" \
+	"$(node "$TMP/marks.js" 2>&1 | sed 's/^ok [0-9]* sets/ok/')" "ok, both ways"
