@@ -198,7 +198,7 @@ static void read_input(struct batch *b, size_t i)
 		if (o->subtitle)
 			af_buf_puts(&in->subtitle, o->subtitle);
 		else
-			af_default_subtitle(&in->subtitle, in->path, &in->p);
+			af_default_subtitle(&in->subtitle, in->path, &in->p, NULL);
 	}
 	pthread_mutex_lock(&b->lock);
 	if (rc < 0) {

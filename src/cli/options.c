@@ -476,7 +476,8 @@ const struct af_option af_options[] = {
 	  "graph title (default: the thread name)",
 	  TEXT(run.title) },
 	{ "subtitle", 0, "TEXT",
-	  "second title line (default: file, clock and unit)",
+	  "second title line (default: the file and what is\n"
+	  "weighed; '' for none, flamegraph.pl's layout)",
 	  TEXT(run.subtitle) },
 	{ "width", 0, "PX",
 	  "image width (default: 1200)",

@@ -158,11 +158,12 @@ void af_run_titles(struct af_run_opts *o, const struct af_profile *p, int nselec
 	if (o->subtitle) {
 		o->render.subtitle = o->subtitle;
 	} else {
-		af_default_subtitle(subtitle, o->inputs[0], p);
+		af_default_subtitle(subtitle, o->inputs[0], p, o->count_name);
 		window_subtitle(o, subtitle);
 		o->render.subtitle = subtitle->len ? subtitle->data : NULL;
 	}
-	o->layout.has_subtitle = o->render.subtitle != NULL;
+	/* --subtitle '': no subtitle row, flamegraph.pl's layout */
+	o->layout.has_subtitle = o->render.subtitle && *o->render.subtitle;
 }
 
 static int write_report(const struct af_run_opts *o, const struct af_profile *p, uint32_t root,

@@ -185,11 +185,11 @@ void af_plan_prepare_tree(struct af_tree *t)
 	af_tree_name_ranks(t);
 }
 
-/* "a.trace", or for several captures "a.trace + 2 more · 3 captures"
- * ("average of 3 captures" when averaged) */
+/* "a.trace" ("standard input" for "-"), or for several captures
+ * "a.trace + 2 more · 3 captures" ("average of 3 captures" when averaged) */
 static void inputs_named(struct af_buf *b, const char *input, const struct af_profile *p)
 {
-	af_buf_puts(b, af_base_name(input));
+	af_buf_puts(b, strcmp(input, "-") == 0 ? "standard input" : af_base_name(input));
 	if (p->captures > 1)
 		af_buf_printf(b, " + %u more \xc2\xb7 %s%u captures", p->captures - 1,
 			      p->averaged ? "average of " : "", p->captures);
@@ -207,14 +207,16 @@ void af_palette_for(struct af_palette_opts *o, const struct af_profile *p, char 
 	o->app_package = *app;
 }
 
-void af_default_subtitle(struct af_buf *b, const char *input, const struct af_profile *p)
+void af_default_subtitle(struct af_buf *b, const char *input, const struct af_profile *p,
+			 const char *count_name)
 {
-	if (p->clock || p->measure || p->event || p->captures > 1)
-		inputs_named(b, input, p);
+	inputs_named(b, input, p);
 	if (p->clock)
 		af_buf_printf(b, " \xc2\xb7 %s clock \xc2\xb7 %s", p->clock, p->unit);
 	else if (p->measure)
 		af_buf_printf(b, " \xc2\xb7 %s", p->measure);
 	else if (p->event)   /* sampled: the event, what its periods count */
 		af_buf_printf(b, " \xc2\xb7 %s \xc2\xb7 %s", p->event, p->unit);
+	else                 /* folded stacks: what their counts count */
+		af_buf_printf(b, " \xc2\xb7 %s", count_name ? count_name : p->unit);
 }

@@ -54,11 +54,14 @@ bool af_android_capture(const struct af_profile *p);
  * then holds it (caller frees; NULL if none is set). */
 void af_palette_for(struct af_palette_opts *o, const struct af_profile *p, char **app);
 
-/* The default subtitle "file · clock · unit" of an input, "file · what is
- * measured" for a profile with no clock but a measure, else nothing; for
- * several captures "file + N more · M captures" (or "average of M
- * captures") before the clock or measure, or alone. */
-void af_default_subtitle(struct af_buf *b, const char *input, const struct af_profile *p);
+/* The default subtitle of an input: "file · clock · unit" for a profile
+ * with a clock, "file · what is measured" with a measure, "file · event ·
+ * unit" with an event, else "file · count_name" (folded stacks: "samples",
+ * or --countname's; count_name NULL: the profile's unit). The file is
+ * "standard input" for "-"; for several captures "file + N more · M
+ * captures" (or "average of M captures"). */
+void af_default_subtitle(struct af_buf *b, const char *input, const struct af_profile *p,
+			 const char *count_name);
 
 /* Append s reduced to [A-Za-z0-9._-]: every run of other bytes becomes one
  * '_', no leading '.', at most 64 bytes; "thread" if nothing is left. */

@@ -925,6 +925,9 @@ static int read_perfscript(struct af_profile *p, const struct af_input *in, cons
 		p->unit = periods ? af_event_unit((struct af_event_name){ f.events[f.want], strlen(f.events[f.want]) })
 				  : "samples";
 		p->clock = NULL;
+		/* the event drawn, for the subtitle (as perf.data's reader) */
+		if (f.want < f.nevents && !p->event)
+			p->event = af_xstrndup(f.events[f.want], strlen(f.events[f.want]));
 		info(&f);
 	}
 	ps_release(&f);

@@ -267,7 +267,7 @@ static int render_all(struct af_serve_render *r, struct af_diag *d)
 {
 	plan(r, r->o->max_threads);
 	af_plan_prepare_tree(&r->p.tree);
-	af_default_subtitle(&r->subtitle, r->upload_name ? r->upload_name : "uploaded file", &r->p);
+	af_default_subtitle(&r->subtitle, r->upload_name ? r->upload_name : "uploaded file", &r->p, NULL);
 	r->sp->total = (unsigned)(AF_SF_N * r->ndrawn + 2);
 	for (size_t i = 0; i < r->ndrawn; i++) {
 		if (af_now() - r->start > r->o->max_seconds) {

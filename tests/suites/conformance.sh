@@ -234,6 +234,47 @@ for gz in "$DATA"/flamegraph-pl/*.folded.gz; do
 		compare "$base${o:+ $o}" "$TMP/$base.folded" $o
 	done
 done
+# Where the frames are drawn, not only their rows: the picture's height and
+# each row's y. Our default subtitle ("file · samples") adds flamegraph.pl's
+# subtitle row, so flamegraph.pl is given that same subtitle; --subtitle ''
+# draws no subtitle row, flamegraph.pl's own layout without one. (Inverted
+# graphs with a subtitle are left out: flamegraph.pl draws their frames over
+# the subtitle, ours below it.)
+rows_of() { # SVG: its height, then the y of each row of frames (ours: the
+	# rows of each colour's path, "M x y" then "m dx dy" to the next row)
+	perl -0777 -ne 'print "height $1\n" if /<svg [^>]*height="([\d.]+)"/;
+		my ($fr) = /<g class="fr">(.*?)<g class="lb">/s;
+		for my $d (($fr // "") =~ /<path fill="#[0-9a-f]+" d="([^"]*)"/g) {
+			my $y = 0;
+			while ($d =~ /([Mm])(-?[\d.]+) (-?[\d.]+)/g) {
+				$y = $1 eq "M" ? $3 : $y + $3;
+				$y{sprintf "%g", $y}++;
+			}
+		}
+		$y{$1 + 0}++ while /<rect x="[\d.]+" y="([\d.]+)" width="[\d.]+" height="[\d.]+" fill="rgb[^"]*" rx="2"/g;
+		END { print "$_\n" for sort { $a <=> $b } keys %y }' "$1"
+}
+layout() { # NAME INPUT OPTIONS...: rows and height as flamegraph.pl's
+	local name=$1 input=$2 st
+	shift 2
+	"$AFLAME" -f folded "$@" "$input" -o "$TMP/ours.svg" 2>/dev/null
+	st=$(sed -n 's/.*<text class="st"[^>]*>\([^<]*\)<\/text>.*/\1/p' "$TMP/ours.svg")
+	perl "$FLAMEGRAPH_PL" ${st:+--subtitle "$st"} "$@" "$input" >"$TMP/pl.svg" 2>/dev/null
+	rows_of "$TMP/ours.svg" >"$TMP/ours.rows"
+	rows_of "$TMP/pl.svg" >"$TMP/pl.rows"
+	if [ "$(wc -l <"$TMP/ours.rows")" -gt 2 ] && cmp -s "$TMP/ours.rows" "$TMP/pl.rows"; then
+		pass "conformance/layout: $name (${st:-no subtitle}): height and $(($(wc -l <"$TMP/ours.rows") - 1)) rows at flamegraph.pl's y"
+	else
+		fail "conformance/layout: $name" "$(diff "$TMP/pl.rows" "$TMP/ours.rows" | head -4 | tr '\n' ' ')"
+	fi
+}
+for base in perf-java-stacks-01 perf-vertx-stacks-01-all; do
+	layout "$base" "$TMP/$base.folded"
+	layout "$base --width=800 --fontsize=10 --height=20" "$TMP/$base.folded" --width=800 --fontsize=10 --height=20
+	layout "$base --subtitle ''" "$TMP/$base.folded" --subtitle ''
+	layout "$base --subtitle '' --inverted" "$TMP/$base.folded" --subtitle '' --inverted
+done
+
 # Differential graphs of real pairs, made by difffolded.pl next to flamegraph.pl.
 difffolded=$(dirname "$FLAMEGRAPH_PL")/difffolded.pl
 if [ -r "$difffolded" ]; then

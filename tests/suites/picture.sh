@@ -1,5 +1,6 @@
 # picture.sh: what every graph says (issue 33): a subtitle naming the file
-# and the event of sampled captures, the window drawn; Android Studio's
+# and the event of sampled captures (folded stacks: the file and the count
+# name; --subtitle '' none, with no room kept), the window drawn; Android Studio's
 # colours and legend by default on Android captures, flamegraph.pl's hot
 # colours kept for folded stacks and Linux perf; --colors still wins.
 . tests/lib.sh
@@ -20,6 +21,18 @@ svg pd2 --event cpu-clock perfdata/perf_with_two_event_types.data
 same "picture/perf.data subtitle: the event drawn" "$(subtitle pd2)" "perf_with_two_event_types.data · cpu-clock · ns"
 svg pf perfetto/samples.pftrace
 same "picture/Perfetto CPU samples subtitle" "$(subtitle pf)" "samples.pftrace · CPU samples"
+svg fs folded/basic.folded
+same "picture/folded subtitle: the file and what is counted" "$(subtitle fs)" "basic.folded · samples"
+svg fs2 --countname bytes folded/basic.folded
+same "picture/folded subtitle: --countname's word" "$(subtitle fs2)" "basic.folded · bytes"
+(cd "$DATA" && "$AFLAME" --no-js -o "$TMP/fs3.svg" <folded/basic.folded 2>/dev/null)
+same "picture/folded subtitle piped: standard input" "$(subtitle fs3)" "standard input · samples"
+svg fs4 --subtitle '' folded/basic.folded
+same "picture/--subtitle '': no subtitle" "$(subtitle fs4)" ""
+height() { sed -n 's/^<svg [^>]*height="\([0-9]*\)".*/\1/p' "$TMP/$1.svg"; }
+same "picture/--subtitle '': no subtitle row (flamegraph.pl's height)" "$(height fs4)" "$(($(height fs) - 24))"
+svg ps perfscript/flamegraph/perf-java-faults-01.txt
+same "picture/perf script subtitle: file, event, unit" "$(subtitle ps)" "perf-java-faults-01.txt · page-faults · events"
 svg win -t main --from 20ms --to 1.5s art/yamp-legacy.trace
 same "picture/--from/--to named in the subtitle" "$(subtitle win)" "yamp-legacy.trace · wall clock · µs · from 20 ms to 1.5 s"
 

@@ -10,17 +10,27 @@
 same() {
 	if cmp -s "$2" "$3"; then pass "pipeline/$1"; else fail "pipeline/$1" "$(cmp "$2" "$3" 2>&1 | head -1)"; fi
 }
+# An SVG's default subtitle names its file, or "standard input" when piped
+# (so the two differ there, in the SVG's class name too): the SVGs compared
+# byte for byte are given one --subtitle, and the default is checked apart.
+ST=(--subtitle "the same subtitle")
+subtitle_of() { sed -n 's/.*<text class="st"[^>]*>\([^<]*\)<\/text>.*/\1/p' "$1"; }
 
 for gz in "$DATA"/flamegraph-pl/perf-java-stacks-01.folded.gz "$DATA"/flamegraph-pl/perf-vertx-stacks-01-all.folded.gz; do
 	base=$(basename "$gz" .folded.gz)
 	gzip -dc "$gz" >"$TMP/$base.folded"
-	"$AFLAME" "$TMP/$base.folded" >"$TMP/by-name.svg"
-	gzip -dc "$gz" | "$AFLAME" >"$TMP/piped.svg"
+	"$AFLAME" "${ST[@]}" "$TMP/$base.folded" >"$TMP/by-name.svg"
+	gzip -dc "$gz" | "$AFLAME" "${ST[@]}" >"$TMP/piped.svg"
 	same "zcat $base | aflame-render = by name" "$TMP/by-name.svg" "$TMP/piped.svg"
-	"$AFLAME" --reverse --colors=java "$gz" -o "$TMP/gz.svg"
-	gzip -dc "$gz" | "$AFLAME" --REVERSE --Colors=java -o "$TMP/piped.svg"
+	"$AFLAME" "${ST[@]}" --reverse --colors=java "$gz" -o "$TMP/gz.svg"
+	gzip -dc "$gz" | "$AFLAME" "${ST[@]}" --REVERSE --Colors=java -o "$TMP/piped.svg"
 	same "zcat $base | aflame-render --REVERSE = gzip by name" "$TMP/gz.svg" "$TMP/piped.svg"
 done
+"$AFLAME" "$TMP/$base.folded" -o "$TMP/by-name.svg"
+gzip -dc "$gz" | "$AFLAME" >"$TMP/piped.svg"
+same "default subtitle by name: the file and what is counted" \
+	<(subtitle_of "$TMP/by-name.svg") <(echo "$base.folded · samples")
+same "default subtitle piped: standard input" <(subtitle_of "$TMP/piped.svg") <(echo "standard input · samples")
 
 # two files in one graph = their concatenation, also one of them piped
 a=$TMP/perf-java-stacks-01.folded b=$TMP/perf-vertx-stacks-01-all.folded
@@ -88,8 +98,8 @@ for at in 8000 0; do
 			fail "pipeline/$name: malformed lines reported" "$(head -1 "$TMP/by-name.err")"
 		same "$name: the same messages" "$TMP/by-name.msg" "$TMP/piped.msg"
 	done
-	"$AFLAME" "$TMP/windows.folded" -o "$TMP/by-name.svg" 2>/dev/null
-	"$AFLAME" <"$TMP/windows.folded" >"$TMP/piped.svg" 2>/dev/null
+	"$AFLAME" "${ST[@]}" "$TMP/windows.folded" -o "$TMP/by-name.svg" 2>/dev/null
+	"$AFLAME" "${ST[@]}" <"$TMP/windows.folded" >"$TMP/piped.svg" 2>/dev/null
 	same "a file of long lines at $at: SVG by name = piped" "$TMP/by-name.svg" "$TMP/piped.svg"
 	"$AFLAME" --strict "$TMP/windows.folded" -o "$TMP/strict.svg" 2>"$TMP/strict.err"
 	bad=$(grep -n "^not a stack" "$TMP/windows.folded" | head -1 | cut -d: -f1)
@@ -120,8 +130,8 @@ if [ -n "$collapse" ] && [ -r "$collapse" ] && command -v perl >/dev/null; then
 	perf=$(dirname "$FLAMEGRAPH_PL")/test/perf-vertx-stacks-01.txt
 	if [ -r "$perf" ]; then
 		perl "$collapse" "$perf" >"$TMP/vertx.folded" 2>/dev/null
-		"$AFLAME" "$TMP/vertx.folded" >"$TMP/by-name.svg"
-		perl "$collapse" "$perf" 2>/dev/null | "$AFLAME" >"$TMP/piped.svg"
+		"$AFLAME" "${ST[@]}" "$TMP/vertx.folded" >"$TMP/by-name.svg"
+		perl "$collapse" "$perf" 2>/dev/null | "$AFLAME" "${ST[@]}" >"$TMP/piped.svg"
 		same "stackcollapse-perf.pl | aflame-render = by name" "$TMP/by-name.svg" "$TMP/piped.svg"
 		gzip -dc "$DATA/flamegraph-pl/perf-vertx-stacks-01.folded.gz" | cmp -s - "$TMP/vertx.folded" &&
 			pass "pipeline/stackcollapse-perf.pl output = the committed collapse" ||
