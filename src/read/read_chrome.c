@@ -239,32 +239,58 @@ static int sample_order(const void *a, const void *b)
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
-/* The names of sample s's stack, outermost first, into *stack; its depth.
- * A parent chain longer than the frame table loops: it is cut there. A
- * frame without a name (a V8 profile's "(root)") is none. */
-static size_t sample_stack(struct chrome *c, uint64_t key, uint32_t **stack, size_t *cap)
+/* Each frame's parent as an index into frames[] (AF_NONE: none, or one the
+ * table lacks: counted, the chain ends there), chains that loop cut where
+ * they come back (each loop counted once): a sample's stack is then one
+ * walk up, never longer than the frames above it. */
+static uint32_t *frame_parents(struct chrome *c)
 {
-	size_t n = 0, walked = 0;
-	for (uint64_t k = key; k != CHROME_NO_FRAME; walked++) {
-		uint32_t i = af_idmap_get(&c->frame_index, k);
-		if (i == AF_NONE) {
-			c->st.unknown_frames++;
-			break;
+	enum { TODO = 0, BUSY = 1, DONE = 2 };
+	size_t n = c->nframes ? c->nframes : 1;
+	uint32_t *up = af_xmalloc(n * sizeof *up), *path = af_xmalloc(n * sizeof *path);
+	uint8_t *state = af_xcalloc(n, 1);
+	for (size_t i = 0; i < c->nframes; i++) {
+		uint64_t k = c->frames[i].parent;
+		up[i] = k == CHROME_NO_FRAME ? AF_NONE : af_idmap_get(&c->frame_index, k);
+		c->st.unknown_frames += k != CHROME_NO_FRAME && up[i] == AF_NONE;
+	}
+	for (size_t i = 0; i < c->nframes; i++) {
+		size_t m = 0;
+		for (uint32_t k = (uint32_t)i; k != AF_NONE && state[k] != DONE; k = up[k]) {
+			if (state[k] == BUSY) {
+				up[path[m - 1]] = AF_NONE;
+				c->st.frame_loops++;
+				break;
+			}
+			state[k] = BUSY;
+			path[m++] = k;
 		}
-		if (walked > c->nframes) {
-			c->st.frame_loops++;
-			break;
-		}
-		k = c->frames[i].parent;
+		while (m)
+			state[path[--m]] = DONE;
+	}
+	free(state);
+	free(path);
+	return up;
+}
+
+/* The names of sample s's stack, outermost first, into *stack; its depth.
+ * A frame without a name (a V8 profile's "(root)") is none. */
+static size_t sample_stack(struct chrome *c, const uint32_t *up, uint64_t key, uint32_t **stack,
+			   size_t *cap)
+{
+	size_t n = 0;
+	uint32_t i = key == CHROME_NO_FRAME ? AF_NONE : af_idmap_get(&c->frame_index, key);
+	c->st.unknown_frames += key != CHROME_NO_FRAME && i == AF_NONE;
+	for (; i != AF_NONE; i = up[i]) {
 		if (c->frames[i].name == AF_NONE)
 			continue;
 		af_grow(stack, cap, n + 1, sizeof **stack);
 		(*stack)[n++] = c->frames[i].name;
 	}
-	for (size_t i = 0; i < n / 2; i++) {
-		uint32_t x = (*stack)[i];
-		(*stack)[i] = (*stack)[n - 1 - i];
-		(*stack)[n - 1 - i] = x;
+	for (size_t j = 0; j < n / 2; j++) {
+		uint32_t x = (*stack)[j];
+		(*stack)[j] = (*stack)[n - 1 - j];
+		(*stack)[n - 1 - j] = x;
 	}
 	return n;
 }
@@ -275,6 +301,7 @@ static size_t sample_stack(struct chrome *c, uint64_t key, uint32_t **stack, siz
 static void fold_samples(struct chrome *c, struct af_fold *f)
 {
 	qsort(c->samples, c->nsamples, sizeof *c->samples, sample_order);
+	uint32_t *up = frame_parents(c);
 	uint32_t *cur = NULL, *prev = NULL;
 	size_t cap_cur = 0, cap_prev = 0, nprev = 0;
 	for (size_t i = 0; i < c->nsamples; i++) {
@@ -284,7 +311,7 @@ static void fold_samples(struct chrome *c, struct af_fold *f)
 			nprev = 0;
 		start_thread(c, th);
 		uint64_t t = us(c, s->ts);
-		size_t n = sample_stack(c, s->frame, &cur, &cap_cur), k = 0;
+		size_t n = sample_stack(c, up, s->frame, &cur, &cap_cur), k = 0;
 		while (k < n && k < nprev && cur[k] == prev[k])
 			k++;
 		for (size_t j = nprev; j > k; j--)
@@ -309,6 +336,7 @@ static void fold_samples(struct chrome *c, struct af_fold *f)
 	}
 	free(cur);
 	free(prev);
+	free(up);
 }
 
 /* ---- async ---- */
@@ -396,7 +424,7 @@ static void report(struct chrome *c, bool samples)
 	af_profile_warn(p, s->zero_x, "complete slices (X) shorter than 0.5 µs (not drawn)");
 	af_profile_warn(p, c->fold_stats.time_backwards, "events earlier than their thread's previous one (clamped)");
 	af_profile_warn(p, s->unknown_frames, "samples or stack frames naming a frame that stackFrames lacks (cut there)");
-	af_profile_warn(p, s->frame_loops, "stacks whose frames' parents loop (cut)");
+	af_profile_warn(p, s->frame_loops, "stack frames whose parents loop (cut where they come back)");
 	af_profile_warn(p, s->profile_orphans, "V8 profile samples of no Profile event (ignored)");
 	af_profile_warn(p, s->profile_dups, "Profile events repeating a profile's id (the first kept)");
 	af_profile_warn(p, s->profile_unpaired, "V8 profile samples and timeDeltas that do not pair up (ignored)");

@@ -93,6 +93,13 @@ check "chrome/V8 profiles: --info counts them" grep -qx 'V8 CPU profiles: 2 (2 c
 "$AFLAME" --format folded "$C/firefox-profiler-issue-5429.json.gz" 2>"$TMP/err" >/dev/null
 check "chrome/V8 profiles: a chunk's deltas taken once (Firefox Profiler's issue 5429 file)" \
 	sh -c "! grep -q 'do not pair up' '$TMP/err'"
+# a frame that is its own parent, and two (roots) each other's: each loop
+# cut once where it comes back (a sample's stack walked the table's length)
+printf '%s\n' '{"traceEvents":[{"ph":"P","pid":1,"tid":1,"ts":0,"id":"0x1","name":"Profile","args":{"data":{"startTime":0}}},' \
+	'{"ph":"P","pid":1,"tid":2,"ts":1,"id":"0x1","name":"ProfileChunk","args":{"data":{"cpuProfile":{"nodes":[{"id":1,"parent":2,"callFrame":{"functionName":"(root)"}},{"id":2,"parent":1,"callFrame":{"functionName":"(root)"}},{"id":3,"parent":3,"callFrame":{"functionName":"self"}},{"id":4,"parent":2,"callFrame":{"functionName":"f"}}],"samples":[1,3,4],"timeDeltas":[1,2,3]}}}}]}' >"$TMP/loop.json"
+"$AFLAME" --format folded "$TMP/loop.json" >"$TMP/out" 2>"$TMP/err"
+check "chrome/frames whose parents loop: cut once where they come back" sh -c \
+	"grep -qx 'process-1 (1);thread-1 (1);self 3' '$TMP/out' && grep -q ' 2 stack frames whose parents loop (cut where they come back)' '$TMP/err'"
 # Hermes names its sampling profiles .cpuprofile: the content decides
 "$AFLAME" --info "$C/hermes-fib25.cpuprofile" >"$TMP/info" 2>/dev/null
 check "chrome/a Hermes sampling profile named .cpuprofile is read as trace events" grep -qx 'format: chrome' "$TMP/info"
