@@ -304,16 +304,25 @@ static void fold_samples(struct chrome *c, struct af_fold *f)
 	uint32_t *up = frame_parents(c);
 	uint32_t *cur = NULL, *prev = NULL;
 	size_t cap_cur = 0, cap_prev = 0, nprev = 0;
+	bool unknown = false;
 	for (size_t i = 0; i < c->nsamples; i++) {
 		const struct chrome_sample *s = &c->samples[i];
 		struct chrome_thread *th = &c->threads[s->thread];
-		if (i == 0 || s->thread != c->samples[i - 1].thread)
-			nprev = 0;
+		bool first = i == 0 || s->thread != c->samples[i - 1].thread;
+		nprev = first ? 0 : nprev;
 		start_thread(c, th);
 		uint64_t t = us(c, s->ts);
-		size_t n = sample_stack(c, up, s->frame, &cur, &cap_cur), k = 0;
-		while (k < n && k < nprev && cur[k] == prev[k])
-			k++;
+		size_t n = nprev, k = 0;
+		if (!first && s->frame == c->samples[i - 1].frame) {
+			c->st.unknown_frames += unknown;   /* a run of one frame: one stack */
+			k = n;
+		} else {
+			uint64_t was = c->st.unknown_frames;
+			n = sample_stack(c, up, s->frame, &cur, &cap_cur);
+			unknown = c->st.unknown_frames > was;
+			while (k < n && k < nprev && cur[k] == prev[k])
+				k++;
+		}
 		for (size_t j = nprev; j > k; j--)
 			af_fold_exit(f, &th->fold, 0, 0, t);
 		for (size_t j = k; j < n; j++)
@@ -324,12 +333,14 @@ static void fold_samples(struct chrome *c, struct af_fold *f)
 		} else if (t > th->fold.last) {
 			th->fold.last = t;
 		}
-		uint32_t *x = prev;
-		prev = cur;
-		cur = x;
-		size_t cx = cap_prev;
-		cap_prev = cap_cur;
-		cap_cur = cx;
+		if (k != n || n != nprev) {   /* a new stack: it is the one before the next */
+			uint32_t *x = prev;
+			prev = cur;
+			cur = x;
+			size_t cx = cap_prev;
+			cap_prev = cap_cur;
+			cap_cur = cx;
+		}
 		nprev = n;
 		if (i + 1 == c->nsamples || c->samples[i + 1].thread != s->thread)
 			af_fold_finish(f, &th->fold);

@@ -5,9 +5,9 @@
 # instructions (valgrind's callgrind) one read executes at 16 times the
 # size, less those at size 1 (the program's start), over the same at 1
 # times, stay near 16 (the quadratic readings gave 240 to 250 here). The
-# inputs are written by tests/tools/hostile_perfetto.py and
-# hostile_perfdata.py (valid files; their fuzz seeds are in
-# tests/fuzz/corpus). Needs valgrind (TEST_PACKAGES); not under the
+# inputs are written by tests/tools/hostile_perfetto.py,
+# hostile_perfdata.py, hostile_pprof.py and hostile_chrome.py (valid files;
+# their fuzz seeds are in tests/fuzz/corpus). Needs valgrind (TEST_PACKAGES); not under the
 # sanitizers (their instructions are not the program's).
 . tests/lib.sh
 command -v valgrind >/dev/null || { skip "scaling_readers" "valgrind not installed"; exit 0; }
@@ -55,6 +55,15 @@ python3 tests/tools/hostile_perfetto.py names 3 >"$TMP/nm3"
 "$AFLAME" --format folded "$TMP/nm3" >"$TMP/nm3.folded"
 check "scaling_readers/an interned event name read once names every slice" \
 	grep -qx 'process-10 (10);thread-11 (11);work 3000' "$TMP/nm3.folded"
+
+# Chrome trace samples: each sample walked its whole stack again, though
+# the one before had the same frame (1119M instructions at 5000 frames
+# and samples before, 44M after)
+scale "Chrome JSON, one deep stack in every sample" hostile_chrome.py deep 300 --format folded
+python3 tests/tools/hostile_chrome.py deep 3 >"$TMP/deep3"
+"$AFLAME" --format folded "$TMP/deep3" >"$TMP/deep3.folded"
+check "scaling_readers/a run of samples of one deep frame folds to its stack" \
+	grep -qx 'process-1 (1);thread-2 (2);root;f1;f2 2' "$TMP/deep3.folded"
 
 # naming pprof's processes after their main threads looped processes x
 # threads: 63x the instructions at 16 times the size before 9db38e8
