@@ -478,7 +478,7 @@ static int64_t sample_time(const struct cpuprofile *c, struct zcursor *at, int64
 {
 	if (c->stamps.n)
 		return zints_next(&c->stamps, at);
-	*acc += zints_next(&c->deltas, at);
+	*acc = (int64_t)((uint64_t)*acc + (uint64_t)zints_next(&c->deltas, at));   /* wraps, never UB */
 	return *acc;
 }
 
@@ -538,7 +538,7 @@ static void fold(struct cpuprofile *c, const struct af_read_opts *o, uint32_t ro
 		last = t > last ? t : last;
 		uint32_t node = node_of(c, dense, ndense, zints_next(&c->samples, &sample_at));
 		c->unknown_samples += node == AF_NONE;
-		uint64_t at = (uint64_t)(t > first ? t - first : 0);
+		uint64_t at = t > first ? (uint64_t)t - (uint64_t)first : 0;
 		if (d.tnode)
 			move_direct(c, &d, &th, prev, node, at, &enter, &cap);
 		else
@@ -561,7 +561,7 @@ static void fold(struct cpuprofile *c, const struct af_read_opts *o, uint32_t ro
 	c->p->threads[0].first_time = th.first;
 	c->p->threads[0].last_time = th.last;
 	if (n)
-		af_profile_info(c->p, "time span", "%" PRId64 " µs", last - first);
+		af_profile_info(c->p, "time span", "%" PRId64 " µs", (int64_t)((uint64_t)last - (uint64_t)first));
 	af_profile_warn(c->p, f.stats.time_backwards + d.backwards, "samples earlier than the one before (clamped)");
 	af_fold_release(&f);
 }
