@@ -258,6 +258,16 @@
 			g.search(name ? name.name : "a", true);
 			ok("a search on", g.sr.textContent === "Reset Search" && !hiddenEl(g.field()), g.sr.textContent);
 			outside("searching");
+			/* the field covers neither the title nor a button, and its
+			 * count is not cut */
+			var fo = g.field().closest("foreignObject"), hit = [], count = fo.getElementsByClassName("sn")[0];
+			["ti", "sr", "rx", "ic", "pv", "nx", "tb", "iv"].forEach(function (c) {
+				var e = g.svg.getElementsByClassName(c)[0];
+				if (e && !hiddenEl(e) && overlap(fo, e)) hit.push(c + " '" + e.textContent + "'");
+			});
+			eq("the field covers no title or button", hit.join(", "), "");
+			ok("the count whole", count.getBoundingClientRect().right <= fo.getBoundingClientRect().right + 0.5 &&
+			   count.scrollWidth <= count.clientWidth + 1, count.textContent);
 			key("Escape");
 		});
 		run("tooltip and menu at the right edge", function () {

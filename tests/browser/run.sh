@@ -414,7 +414,12 @@ done
 # Nothing cut at the window's edges (issue 34): a flame graph with views,
 # a flame chart and a comparison, in windows as wide as the image and
 # narrower
-for c in "art-yamp|$tmp/yamp.svg" "chart|$tmp/chart.svg" "compare|$tmp/compare.svg"; do
+# and a title too long for the field beside it
+if [ "$have_known" = 1 ]; then
+	render "$tmp/longtitle.svg" --title "com.example.verylongpackagename.feature.subfeature.SomeActivity main thread" \
+		"$tmp/known.folded" || echo "FAIL: longtitle: render failed: $(head -n 1 "$tmp/stderr")"
+fi
+for c in "art-yamp|$tmp/yamp.svg" "chart|$tmp/chart.svg" "compare|$tmp/compare.svg" "longtitle|$tmp/longtitle.svg"; do
 	IFS='|' read -r what svg <<<"$c"
 	[ -f "$svg" ] || continue
 	for size in 1200x900 800x600; do

@@ -7,16 +7,24 @@
  * Never a dialog: window.prompt blocks the page and cannot be styled. */
 
 var sfo = null, sfIn = null, sfInfo = null;
+/* On the title row between the title and the buttons when the input and
+ * the count fit there (SF_MIN), else under the buttons, on a white
+ * ground: a long title was covered by the field and the count cut. */
+var SF_MIN = 300;
 function field() {
 	if (sfo) return;
-	var h = D.fs + 8, right = W - XP - 25 * D.cw, ti = find("ti");
+	var h = D.fs + 8, right = W - XP - 25 * D.cw, ti = find("ti"), y = +sr.getAttribute("y") - D.fs - 3;
 	var left = ti ? W / 2 + ti.getComputedTextLength() / 2 + 8 : XP + 24 * D.cw;
-	var w = Math.max(120, Math.min(360, right - left)), box;
-	sfo = make("foreignObject", { "class": "sf h", x: r1(right - w), y: r1(+sr.getAttribute("y") - D.fs - 3),
-				      width: r1(w), height: h }, svg);
+	var w = Math.min(400, right - left), box, under = w < SF_MIN;
+	if (under) {
+		w = 400;
+		right = W - XP;
+		y += h + 2;
+	}
+	sfo = make("foreignObject", { "class": "sf h", x: r1(right - w), y: r1(y), width: r1(w), height: h }, svg);
 	box = sfo.appendChild(document.createElementNS(XH, "div"));
 	box.style.cssText = "display:flex;align-items:center;height:" + h + "px;font:" + D.fs +
-		"px sans-serif;gap:4px";
+		"px sans-serif;gap:4px" + (under ? ";background:#fff;padding:0 3px;box-sizing:border-box" : "");
 	sfIn = box.appendChild(document.createElementNS(XH, "input"));
 	sfIn.className = "sq";
 	sfIn.setAttribute("type", "text");
