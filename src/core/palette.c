@@ -245,13 +245,15 @@ static enum af_palette android_kind(const struct af_palette_opts *o, const char 
 		return AF_PAL_PURPLE;
 	if (root_frame(s, len))
 		return AF_HUE_GREY;
-	if (framework(s, len))
-		return AF_PAL_ORANGE;
+	/* the app first: its package may look like the platform's
+	 * (com.android.simpleperf.debuggable) */
 	if (o->app_package && *o->app_package) {
 		size_t n = strlen(o->app_package);
 		if (len > n && memcmp(s, o->app_package, n) == 0 && (s[n] == '.' || s[n] == '$'))
 			return AF_PAL_GREEN;
 	}
+	if (framework(s, len))
+		return AF_PAL_ORANGE;
 	return dotted_java(s, len) ? AF_PAL_BLUE : AF_PAL_YELLOW;
 }
 

@@ -195,6 +195,67 @@ static void inputs_named(struct af_buf *b, const char *input, const struct af_pr
 			      p->averaged ? "average of " : "", p->captures);
 }
 
+/* An Android app's process is named after its package ("com.example.app",
+ * or "com.example.app:remote" for another of its processes): a process
+ * name shaped like a package whose code is in the capture names the app
+ * better than any count of methods (an app under com.android. would
+ * otherwise be taken for the platform). */
+static size_t package_len(const char *s)
+{
+	size_t n = strcspn(s, ":"), dots = 0;
+	for (size_t i = 0; i < n; i++) {
+		char c = s[i];
+		if (c == '.' && i > 0 && i + 1 < n && s[i - 1] != '.')
+			dots++;
+		else if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_'))
+			return 0;
+	}
+	return dots ? n : 0;
+}
+
+struct pkg { const char *s; size_t n, methods; };
+
+static int cmp_pkg(const void *a, const void *b)
+{
+	const struct pkg *x = a, *y = b;
+	size_t n = x->n < y->n ? x->n : y->n;
+	int c = memcmp(x->s, y->s, n);
+	return c ? c : (x->n > y->n) - (x->n < y->n);
+}
+
+/* The package-named process with the most frames of its package's code
+ * (each frame name's prefixes up to a dot looked up: linear in names). */
+static char *app_of_processes(const struct af_profile *p)
+{
+	struct pkg *k = af_xmalloc((p->nprocesses ? p->nprocesses : 1) * sizeof *k);
+	size_t n = 0;
+	for (size_t i = 0; i < p->nprocesses; i++) {
+		size_t len = p->processes[i].name ? package_len(p->processes[i].name) : 0;
+		if (len)
+			k[n++] = (struct pkg){ p->processes[i].name, len, 0 };
+	}
+	qsort(k, n, sizeof *k, cmp_pkg);
+	for (size_t i = 0; n && i < p->tree.nnames; i++) {
+		const char *s = p->tree.names[i].str;
+		size_t len = p->tree.names[i].len, dots = 0;
+		for (size_t j = 1; j < len && dots < 8; j++) {
+			if (s[j] != '.')
+				continue;
+			dots++;
+			struct pkg want = { s, j, 0 }, *hit = bsearch(&want, k, n, sizeof *k, cmp_pkg);
+			if (hit)
+				hit->methods++;
+		}
+	}
+	struct pkg *best = NULL;
+	for (size_t i = 0; i < n; i++)
+		if (k[i].methods && (!best || k[i].methods > best->methods))
+			best = &k[i];
+	char *app = best ? af_xstrndup(best->s, best->n) : NULL;
+	free(k);
+	return app;
+}
+
 void af_palette_for(struct af_palette_opts *o, const struct af_profile *p, char **app)
 {
 	*app = NULL;
@@ -203,7 +264,9 @@ void af_palette_for(struct af_palette_opts *o, const struct af_profile *p, char 
 	if (o->palette != AF_PAL_ANDROID || o->app_package)
 		return;
 	const char *named = af_profile_get_info(p, "app package");
-	*app = named ? af_xstrndup(named, strlen(named)) : af_palette_guess_app(&p->tree);
+	*app = named ? af_xstrndup(named, strlen(named)) : app_of_processes(p);
+	if (!*app)
+		*app = af_palette_guess_app(&p->tree);
 	o->app_package = *app;
 }
 

@@ -46,6 +46,8 @@ for spec in "art -t main art/yamp-legacy.trace" "simpleperf simpleperf/corners.t
 	check "picture/$name: Android Studio's legend by default" grep -q '<text x="[0-9.]*" y="[0-9.]*">platform</text>\|>app' "$TMP/lg-$name.svg"
 done
 check "picture/art: the app's package in the legend" grep -q '>app (com.github.grishberg)<' "$TMP/lg-art.svg"
+# the app's package from its process's name, though it starts com.android.
+check "picture/perf.data: the app from its process name" grep -q '>app (com.android.simpleperf.debuggable)<' "$TMP/lg-perfdata.svg"
 check "picture/perf.data: the kernel its own kind" grep -q '>kernel<' "$TMP/lg-perfdata.svg"
 check "picture/simpleperf: thread roots grey, a kind of their own" grep -q '>threads<' "$TMP/lg-simpleperf.svg"
 svg fo folded/java.folded

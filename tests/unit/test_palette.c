@@ -208,6 +208,11 @@ void test_palette_legend_kinds(void)
 	INT_EQ(KIND("allocate"), 3);
 	INT_EQ(KIND("--"), -1);
 	INT_EQ(KIND("-"), -1);
+	/* an app whose package looks like the platform's is still the app */
+	o.app_package = "com.android.simpleperf.debuggable";
+	INT_EQ(KIND("com.android.simpleperf.debuggable.MainActivity$1.run"), 1);
+	INT_EQ(KIND("com.android.internal.os.ZygoteInit.main"), 0);
+	o.app_package = "com.example.app";
 	/* a kind's swatch is of the hue its frames get */
 	for (size_t i = 0; i < 6; i++) {
 		uint32_t s = af_palette_swatch(k[i].hue);
