@@ -145,10 +145,16 @@ void af_plan_release(struct af_plan *pl)
 
 /* ---- shared by the graphs of a run ---- */
 
-/* Names only Android code has: the runtime, the platform's paths and
+/* Names only Android code has: the runtime (libart.so, its C++ namespace
+ * art:: as a name's start or after a return type), the platform's paths and
  * compiled files, the framework's packages. */
 static bool android_name(const char *s, size_t len)
 {
+	if ((len > 5 && memcmp(s, "art::", 5) == 0))
+		return true;
+	for (size_t i = 0; i + 6 <= len; i++)
+		if (memcmp(s + i, " art::", 6) == 0)
+			return true;
 	static const char *const marks[] = {
 		"libart.so", "/system/", "/apex/", "/data/app/", ".oat", ".odex", ".vdex",
 		"android.", "dalvik.",

@@ -50,6 +50,10 @@ check "picture/art: the app's package in the legend" grep -q '>app (com.github.g
 check "picture/perf.data: the app from its process name" grep -q '>app (com.android.simpleperf.debuggable)<' "$TMP/lg-perfdata.svg"
 check "picture/perf.data: the kernel its own kind" grep -q '>kernel<' "$TMP/lg-perfdata.svg"
 check "picture/simpleperf: thread roots grey, a kind of their own" grep -q '>threads<' "$TMP/lg-simpleperf.svg"
+# Perfetto's perf samples of ART's interpreter (upstream's test trace): the
+# runtime's C++ (art::) marks an Android capture
+svg interp perfetto/perf_sample_switch_interp.pftrace
+check "picture/Perfetto samples of ART code: Android Studio's legend" grep -q '>threads<' "$TMP/interp.svg"
 svg fo folded/java.folded
 svg fo-hot --colors hot folded/java.folded
 check "picture/folded: no legend" sh -c "! grep -q 'class=\"lg\"' '$TMP/fo.svg'"
