@@ -918,6 +918,7 @@
 		var XH = "http://www.w3.org/1999/xhtml", t = 0;
 		function made() { return g.svg.getElementsByTagNameNS(XH, "canvas").length > 0; }
 		ok("nothing decoded while the document is parsed", !made(), "canvas made before the load event");
+		eq("a frame shows the pointer", getComputedStyle(g.fr.getElementsByTagName("path")[0]).cursor, "pointer");
 		function after() {
 			if (!made() && (t += 50) < 10000) return setTimeout(after, 50);
 			run("deferred", function () {

@@ -188,7 +188,7 @@ function canvas() {
 		fo = make("foreignObject", { "class": "h" }, fr.parentNode, fr.nextSibling);
 		cv = fo.appendChild(document.createElementNS(XH, "canvas"));
 		cv.style.display = "block";
-		cv.style.cursor = "pointer";   /* as on the frames (.js .fr) */
+		cv.style.cursor = "pointer";   /* as on the frames (style() in render_svg.c) */
 		cx = cv.getContext("2d");
 		cv.aflameBoxes = boxList;   /* for tests/browser: what was drawn */
 	}
