@@ -149,6 +149,7 @@ static void set_opts(struct af_serve_render *r, const struct af_serve_thread *t,
 	ro->count_name = r->p.unit;
 	ro->decimals = r->p.decimals;
 	ro->text = *r->text;
+	lo->palette = r->palette;
 	lo->has_subtitle = ro->subtitle != NULL;
 }
 
@@ -267,6 +268,10 @@ static int render_all(struct af_serve_render *r, struct af_diag *d)
 {
 	plan(r, r->o->max_threads);
 	af_plan_prepare_tree(&r->p.tree);
+	struct af_layout_opts defaults;
+	af_layout_opts_default(&defaults);
+	r->palette = defaults.palette;
+	af_palette_for(&r->palette, &r->p, &r->app);
 	af_default_subtitle(&r->subtitle, r->upload_name ? r->upload_name : "uploaded file", &r->p, NULL);
 	r->sp->total = (unsigned)(AF_SF_N * r->ndrawn + 2);
 	for (size_t i = 0; i < r->ndrawn; i++) {
@@ -318,6 +323,7 @@ int af_serve_render(const struct af_serve_opts *o, struct af_text **text, const 
 	free(r.recs);
 	free(r.report_error);
 	free(r.upload_name);
+	free(r.app);
 	af_buf_release(&r.subtitle);
 	af_buf_release(&path);
 	af_profile_release(&r.p);

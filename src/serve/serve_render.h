@@ -42,6 +42,8 @@ struct af_serve_render {
 	size_t nrecs, ndrawn;
 	uint64_t total;           /* of every thread listed */
 	struct af_buf subtitle;
+	struct af_palette_opts palette;   /* as the command line's default (af_palette_for) */
+	char *app;                /* the app's package that palette names, or NULL */
 	char *report_error;
 	uint64_t budget;          /* bytes this result may still write (--max-result) */
 	uint64_t file_bytes;      /* of the file being written */

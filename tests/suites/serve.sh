@@ -200,6 +200,12 @@ check_result() {
 		check "files/$name: graphs subtitled with the uploaded file's name" \
 			grep -qF "<text class=\"st\" x=\"600\" y=\"48\">$name · " "$T/t0.svg"
 	fi
+	# issue 33 §4: an Android capture in Android Studio's colours, with
+	# the legend, as the command line draws it (serve drew flamegraph.pl's)
+	if "$AFLAME" --format svg "$file" 2>/dev/null | grep -q '<g class="lg">'; then
+		check "files/$name: Android's colours and legend, as the command line's" \
+			grep -q '<g class="lg">' "$T/t0.svg"
+	fi
 	# the first row is the thread with the most time: same stacks as -t TID
 	local tid
 	tid=$(sed -n 's|.*<tr><td><a href="#t0">[^<]*</a></td><td>[^<]*</td><td class="n">\([0-9]*\)</td>.*|\1|p' "$T/page.html")
