@@ -570,7 +570,9 @@ static int cmp_str(const void *a, const void *b)
 static size_t package_of(const char *s, size_t len, const char **method, size_t *method_len)
 {
 	size_t parts = 1, cut[3] = { 0 }, end = 0, last = 0;
-	if (framework(s, len))
+	/* not the platform's, not a process or thread root ("com.example.app
+	 * (100)" names no class or method) */
+	if (framework(s, len) || root_frame(s, len))
 		return 0;
 	while (end < len && s[end] != '(' && s[end] != ' ' && s[end] != '/' && s[end] != ':')
 		end++;
@@ -582,8 +584,10 @@ static size_t package_of(const char *s, size_t len, const char **method, size_t 
 			last = k;
 		}
 	}
-	/* package.Class.method: the package is all but the last two */
-	if (parts < 3 || cut[0] == 0)
+	/* package.Class.method: the package is all but the last two, and at
+	 * least two parts ("com" alone would take in the platform's
+	 * com.android. as the app's) */
+	if (parts < 4 || cut[0] == 0)
 		return 0;
 	*method = s + last + 1;
 	*method_len = end - last - 1;

@@ -138,6 +138,18 @@ void test_palette_guess_app(void)
 	STR_EQ(app, "com.example.app");
 	free(app);
 	af_tree_release(&t);
+	/* process roots name no method, and a one-part package is none
+	 * (Perfetto's heap.pftrace guessed "com" from "com.example.app (100)") */
+	af_tree_init(&t);
+	static const char *const roots[] = {
+		"com.example.app (100)", "com.other.app (200)", "com.example.Cache.put", "a.B.c",
+	};
+	for (size_t i = 0; i < sizeof roots / sizeof *roots; i++)
+		af_tree_intern_str(&t, roots[i]);
+	app = af_palette_guess_app(&t);
+	STR_EQ(app, "com.example");
+	free(app);
+	af_tree_release(&t);
 }
 
 void test_folded_differential_and_reverse(void)
