@@ -38,7 +38,7 @@ enum {
 	P_TIME = 9, P_DURATION = 10, P_PERIOD_TYPE = 11, P_PERIOD = 12, P_DEFAULT_TYPE = 14,
 };
 #define NO_STRING UINT64_MAX
-#define MULTI 0x80000000u       /* location(): an index into locs, not a frame */
+#define MULTI 0x80000000u       /* a struct lf of a location of several frames */
 
 #define RESERVE_DIV 64          /* the path table: a node per 64 bytes of input */
 #define MAX_FRAMES 65536u       /* frames of one sample (Go stops at 512) */
@@ -54,6 +54,11 @@ struct loc { uint64_t mapping, address, at; uint32_t line, nlines, frame, nframe
 /* a thread root; name: its "thread" label, in the input */
 struct pthread_ { uint64_t key; uint32_t node; size_t index; };
 struct proc { uint64_t pid; uint32_t node; };
+
+/* A frame's name and its af_tree_name_key, side by side: a sample reads one
+ * small table, not the tree's names. From location(): for a location of
+ * several frames, MULTI | the index of its first in frames, and their count. */
+struct lf { uint32_t name, hash; };
 
 /* a frame of the sample being folded: its name, path key (tree.h), node */
 struct frame { uint64_t key; uint32_t name, node; };
@@ -73,12 +78,13 @@ struct pp {
 	struct func *fns; size_t nfns, cap_fns;
 	struct loc *locs; size_t nlocs, cap_locs;
 	struct af_idmap map_ids, fn_ids, loc_ids;
-	uint32_t *loc_by_id; uint64_t nloc_by_id;   /* ids 1..n dense: a direct table */
+	struct lf *loc_by_id; uint64_t nloc_by_id;  /* ids 1..n dense: a direct table */
 	uint64_t *line_fns; size_t nline_fns, cap_line_fns;
-	uint32_t *frames; size_t nframes, cap_frames;
+	struct lf *frames; size_t nframes, cap_frames;
 	uint64_t *stack; size_t cap_stack;          /* a sample's location ids, then indices */
 	uint64_t *values; size_t cap_values;        /* a sample's values */
-	uint32_t *names; size_t cap_names;          /* a sample's frames, root first */
+	struct lf *refs; size_t cap_refs;           /* a sample's locations, leaf first */
+	struct lf *names; size_t cap_names;         /* a sample's frames, root first */
 	struct frame *path; size_t cap_path, depth; /* the frames of the last sample folded */
 	uint32_t path_root;                         /* the node they are below */
 	struct pthread_ *threads; size_t nthreads, cap_threads;
@@ -234,7 +240,8 @@ static int read_location(struct pp *f, struct af_proto *m)
 	}
 	if (rc < 0)
 		return malformed(f, m);
-	if (f->nline_fns - l.line > UINT32_MAX / 2 || f->nlocs >= UINT32_MAX / 2)
+	/* frames (a line or a location's address each) stay below MULTI */
+	if (f->nline_fns - l.line > UINT32_MAX / 2 || f->nline_fns + f->nlocs >= UINT32_MAX / 2)
 		return bad(f, m->base, "too many locations or lines");
 	l.nlines = (uint32_t)(f->nline_fns - l.line);
 	if (new_id(f, &f->loc_ids, id, f->nlocs, m->base, "location with id") < 0)
@@ -339,11 +346,8 @@ static void index_tables(struct pp *f)
 		else if (str_is(f, i, "thread") || str_is(f, i, "thread_name"))
 			f->key_thread[str_is(f, i, "thread_name")] = i;
 	}
-	uint64_t max = (uint64_t)f->nlocs * 2 + 16;
-	f->loc_by_id = af_xcalloc((size_t)max, sizeof *f->loc_by_id);
-	f->nloc_by_id = max;
-	for (uint64_t id = 0; id < max; id++)
-		f->loc_by_id[id] = af_idmap_get(&f->loc_ids, id);
+	f->nloc_by_id = (uint64_t)f->nlocs * 2 + 16;
+	f->loc_by_id = af_xcalloc((size_t)f->nloc_by_id, sizeof *f->loc_by_id);
 }
 
 /* ---- frames ---- */
@@ -412,11 +416,20 @@ static void location_frames(struct pp *f, struct loc *l)
 	l->frame = (uint32_t)f->nframes;
 	for (size_t i = l->nlines; i-- > 0;) {
 		uint32_t name = function_frame(f, f->line_fns[l->line + i]);
-		f->frames[f->nframes++] = name != AF_NONE ? name : address_name(f, l);
+		f->frames[f->nframes++].name = name != AF_NONE ? name : address_name(f, l);
 	}
 	if (!l->nlines)
-		f->frames[f->nframes++] = address_name(f, l);
+		f->frames[f->nframes++].name = address_name(f, l);
 	l->nframes = (uint32_t)(f->nframes - l->frame);
+	for (uint32_t i = l->frame; i < f->nframes; i++)
+		f->frames[i].hash = (uint32_t)af_tree_name_key(&f->p->tree, f->frames[i].name);
+}
+
+/* What location index k is to a sample (struct lf) */
+static struct lf location_ref(const struct pp *f, uint32_t k)
+{
+	const struct loc *l = &f->locs[k];
+	return l->nframes == 1 ? f->frames[l->frame] : (struct lf){ MULTI | l->frame, l->nframes };
 }
 
 /* Every location's frames, and the table of dense location ids made
@@ -428,9 +441,8 @@ static void locate_all(struct pp *f)
 	for (size_t k = 0; k < f->nlocs; k++)
 		location_frames(f, &f->locs[k]);
 	for (uint64_t id = 0; id < f->nloc_by_id; id++) {
-		uint32_t k = f->loc_by_id[id];
-		if (k != AF_NONE)
-			f->loc_by_id[id] = f->locs[k].nframes == 1 ? f->frames[f->locs[k].frame] : MULTI | k;
+		uint32_t k = af_idmap_get(&f->loc_ids, id);
+		f->loc_by_id[id] = k != AF_NONE ? location_ref(f, k) : (struct lf){ AF_NONE, 0 };
 	}
 }
 
@@ -651,15 +663,14 @@ static int parse_sample(struct pp *f, struct af_proto *m, struct sample *s)
 	return 0;
 }
 
-/* What location id is, from the table index_tables made: its one frame's
- * name, or MULTI | its index for one with several frames; AF_NONE if the
- * profile has none. */
-static uint32_t location(const struct pp *f, uint64_t id)
+/* What location id is (struct lf), from the table locate_all made; name
+ * AF_NONE if the profile has none. */
+static struct lf location(const struct pp *f, uint64_t id)
 {
 	if (id < f->nloc_by_id)
 		return f->loc_by_id[id];
 	uint32_t k = af_idmap_get(&f->loc_ids, id);
-	return k == AF_NONE ? AF_NONE : f->locs[k].nframes == 1 ? f->frames[f->locs[k].frame] : MULTI | k;
+	return k == AF_NONE ? (struct lf){ AF_NONE, 0 } : location_ref(f, k);
 }
 
 /* The key of the frames right below node (a root, a thread or a process
@@ -677,18 +688,18 @@ static uint64_t root_key(uint32_t node)
  * out and their slots prefetched before the first is looked up, so one
  * stack's probes wait for memory together (the tree's table is far larger
  * than the caches). */
-static uint32_t fold_frames(struct pp *f, uint32_t root, const uint32_t *names, size_t n)
+static uint32_t fold_frames(struct pp *f, uint32_t root, const struct lf *names, size_t n)
 {
 	struct af_tree *t = &f->p->tree;
 	size_t same = 0;
 	if (root == f->path_root)
-		while (same < n && same < f->depth && f->path[same].name == names[same])
+		while (same < n && same < f->depth && f->path[same].name == names[same].name)
 			same++;
 	af_grow(&f->path, &f->cap_path, n, sizeof *f->path);
 	uint64_t key = same ? f->path[same - 1].key : root_key(root);
 	for (size_t i = same; i < n; i++) {
-		f->path[i].name = names[i];
-		f->path[i].key = key = af_tree_path_key(key, af_tree_name_key(t, names[i]));
+		f->path[i].name = names[i].name;
+		f->path[i].key = key = af_tree_path_key(key, names[i].hash);
 		af_tree_path_prefetch(t, key);
 	}
 	uint32_t node = same ? f->path[same - 1].node : root;
@@ -709,13 +720,13 @@ static int fold_sample(struct pp *f, struct af_proto *m)
 		return -1;
 	f->samples++;
 	size_t n = 0;
+	af_grow(&f->refs, &f->cap_refs, s.nlocs, sizeof *f->refs);
 	for (size_t i = 0; i < s.nlocs; i++) {   /* pprof refuses a sample naming no location */
-		uint32_t v = location(f, f->stack[i]);
-		if (v == AF_NONE)
+		struct lf v = f->refs[i] = location(f, f->stack[i]);
+		if (v.name == AF_NONE)
 			return af_diag_offset(f->d, at, "malformed pprof profile: a sample names location %" PRIu64
 					      ", which the profile does not have", f->stack[i]);
-		f->stack[i] = v;
-		n += v & MULTI ? f->locs[v & ~MULTI].nframes : 1;
+		n += v.name & MULTI ? v.hash : 1;
 	}
 	if (s.value <= 0) {
 		f->zero += s.value == 0;
@@ -736,14 +747,12 @@ static int fold_sample(struct pp *f, struct af_proto *m)
 	af_grow(&f->names, &f->cap_names, n, sizeof *f->names);
 	n = 0;
 	for (size_t i = s.nlocs; i-- > 0;) {
-		uint32_t v = (uint32_t)f->stack[i];
-		if (!(v & MULTI)) {
-			f->names[n++] = v;
-			continue;
-		}
-		const struct loc *l = &f->locs[v & ~MULTI];
-		for (uint32_t j = 0; j < l->nframes; j++)
-			f->names[n++] = f->frames[l->frame + j];
+		struct lf v = f->refs[i];
+		if (v.name & MULTI)
+			memcpy(f->names + n, f->frames + (v.name & ~MULTI), v.hash * sizeof *f->names);
+		else
+			f->names[n] = v;
+		n += v.name & MULTI ? v.hash : 1;
 	}
 	af_tree_add_self(&f->p->tree, fold_frames(f, thread_node(f, &s.w), f->names, n), w);
 	return 0;
@@ -888,6 +897,7 @@ static void pp_release(struct pp *f)
 	free(f->stack);
 	free(f->values);
 	free(f->names);
+	free(f->refs);
 	free(f->path);
 	free(f->threads);
 	free(f->procs);
