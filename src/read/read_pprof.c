@@ -39,20 +39,19 @@ enum {
 };
 #define NO_STRING UINT64_MAX
 #define MULTI 0x80000000u       /* a struct lf of a location of several frames */
-
-#define RESERVE_DIV 64          /* the path table: a node per 64 bytes of input */
+#define RESERVE_DIV 14          /* the tree's tables: a node per 14 bytes of samples
+				 * (bench/gen_pprof's: 15.2); less, a rehash and a copy */
 #define MAX_FRAMES 65536u       /* frames of one sample (Go stops at 512) */
 
 struct span { size_t off; size_t n; };
 struct vtype { uint64_t type, unit, at; };
 struct mapping { uint64_t start, limit, offset, file, at; uint32_t name; };
 struct func { uint64_t name, at; uint32_t frame; };
-/* lines: its function ids, innermost first, at line_fns[line..line +
- * nlines); frames: their names once made, root-most first, at
- * frames[frame..frame + nframes) (nframes 0: not made yet) */
-struct loc { uint64_t mapping, address, at; uint32_t line, nlines, frame, nframes; };
-/* a thread root; name: its "thread" label, in the input */
-struct pthread_ { uint64_t key; uint32_t node; size_t index; };
+/* lines: its functions (ids, then indices: check_lines), innermost first,
+ * at line_fns[line..line + nlines); frames: their names once made, root-most
+ * first, at frames[frame..frame + nframes) (nframes 0: not made yet) */
+struct loc { uint64_t mapping, address, at, id; uint32_t line, nlines, frame, nframes; };
+struct pthread_ { uint64_t key; uint32_t node; size_t index; };   /* a thread root */
 struct proc { uint64_t pid; uint32_t node; };
 
 /* A frame's name and its af_tree_name_key, side by side: a sample reads one
@@ -94,7 +93,7 @@ struct pp {
 	uint64_t default_type, period, time, duration;
 	struct vtype period_type;
 	size_t drawn;                               /* the sample type drawn */
-	uint64_t samples, folded, zero, negative, weight, frames_total;
+	uint64_t samples, folded, zero, negative, weight, frames_total, sample_bytes;
 	struct af_buf scratch;
 };
 
@@ -244,7 +243,7 @@ static int read_location(struct pp *f, struct af_proto *m)
 	if (f->nline_fns - l.line > UINT32_MAX / 2 || f->nline_fns + f->nlocs >= UINT32_MAX / 2)
 		return bad(f, m->base, "too many locations or lines");
 	l.nlines = (uint32_t)(f->nline_fns - l.line);
-	if (new_id(f, &f->loc_ids, id, f->nlocs, m->base, "location with id") < 0)
+	if (new_id(f, &f->loc_ids, l.id = id, f->nlocs, m->base, "location with id") < 0)
 		return -1;
 	af_grow(&f->locs, &f->cap_locs, f->nlocs + 1, sizeof *f->locs);
 	f->locs[f->nlocs++] = l;
@@ -313,15 +312,17 @@ static int check_strings(struct pp *f)
 }
 
 /* Every line names a function the profile has (pprof refuses a line with
- * none); a location's frames can then always be made. */
+ * none), whose index in fns then replaces its id. */
 static int check_lines(struct pp *f)
 {
 	for (size_t i = 0; i < f->nlocs; i++)
 		for (uint32_t j = 0; j < f->locs[i].nlines; j++) {
-			uint64_t fn = f->line_fns[f->locs[i].line + j];
-			if (af_idmap_get(&f->fn_ids, fn) == AF_NONE)
+			uint64_t *fn = &f->line_fns[f->locs[i].line + j];
+			uint32_t k = af_idmap_get(&f->fn_ids, *fn);
+			if (k == AF_NONE)
 				return af_diag_offset(f->d, f->locs[i].at, "malformed pprof profile: a line of a "
-						      "location names function %" PRIu64 ", which the profile does not have", fn);
+						      "location names function %" PRIu64 ", which the profile does not have", *fn);
+			*fn = k;
 		}
 	return 0;
 }
@@ -390,10 +391,10 @@ static uint32_t address_name(struct pp *f, const struct loc *l)
 	return af_tree_intern(&f->p->tree, b->data, b->len);
 }
 
-/* The frame of function id fn, or AF_NONE if its name is empty. */
-static uint32_t function_frame(struct pp *f, uint64_t fn)
+/* The frame of the function of index k, or AF_NONE if its name is empty. */
+static uint32_t function_frame(struct pp *f, uint64_t k)
 {
-	struct func *x = &f->fns[af_idmap_get(&f->fn_ids, fn)];   /* check_lines: there */
+	struct func *x = &f->fns[k];   /* check_lines: an index */
 	if (x->frame == AF_NONE && x->name) {
 		size_t n;
 		const uint8_t *s = str_of(f, x->name, &n);
@@ -432,17 +433,17 @@ static struct lf location_ref(const struct pp *f, uint32_t k)
 	return l->nframes == 1 ? f->frames[l->frame] : (struct lf){ MULTI | l->frame, l->nframes };
 }
 
-/* Every location's frames, and the table of dense location ids made
- * what location() answers: a location of one frame (most) costs one load
- * of a small table, not its record and its frames (cache misses at every
- * frame of a large profile). */
+/* Every location's frames, and the direct table of location ids filled
+ * with what location() answers: a location costs one load of a small table,
+ * not its record, its frames and their names (cache misses at every frame). */
 static void locate_all(struct pp *f)
 {
-	for (size_t k = 0; k < f->nlocs; k++)
+	for (uint64_t id = 0; id < f->nloc_by_id; id++)
+		f->loc_by_id[id] = (struct lf){ AF_NONE, 0 };
+	for (size_t k = 0; k < f->nlocs; k++) {
 		location_frames(f, &f->locs[k]);
-	for (uint64_t id = 0; id < f->nloc_by_id; id++) {
-		uint32_t k = af_idmap_get(&f->loc_ids, id);
-		f->loc_by_id[id] = k != AF_NONE ? location_ref(f, k) : (struct lf){ AF_NONE, 0 };
+		if (f->locs[k].id < f->nloc_by_id)
+			f->loc_by_id[f->locs[k].id] = location_ref(f, (uint32_t)k);
 	}
 }
 
@@ -774,8 +775,9 @@ static int walk(struct pp *f, int pass)
 			struct af_proto m;
 			af_proto_sub(&top, &x, &m);
 			rc = fold_sample(f, &m);
-		} else if (pass == 0 && !wire_is(f, &x, AF_WIRE_LEN, &rc)) {
-			return -1;
+		} else if (pass == 0) {   /* a sample: the tree is sized by their bytes */
+			f->sample_bytes += x.len;
+			wire_is(f, &x, AF_WIRE_LEN, &rc);
 		}
 		if (rc < 0)
 			return -1;
@@ -919,8 +921,7 @@ static int read_pprof(struct af_profile *p, const struct af_input *in, const str
 	if (walk(&f, 0) == 0 && check_strings(&f) == 0 && check_lines(&f) == 0 && pick_type(&f) == 0) {
 		index_tables(&f);
 		locate_all(&f);
-		/* an overestimate costs address space: only pages touched are made */
-		af_tree_path_reserve(&p->tree, in->len / RESERVE_DIV);
+		af_tree_path_reserve(&p->tree, (size_t)(f.sample_bytes / RESERVE_DIV));
 		if (walk(&f, 1) == 0) {
 			name_processes(&f);
 			set_unit(&f);

@@ -55,6 +55,23 @@ rc=$?
 check "pprof/cut: exit 1, one line with the offset" sh -c "[ $rc -eq 1 ] && [ \$(wc -l <'$TMP/e') -eq 1 ] && \
 	grep -qxF 'aflame-render: $TMP/cut.pb: offset 0xc4: malformed pprof profile: length runs past the end of its message' '$TMP/e'"
 check "pprof/cut: no partial output" test ! -e "$TMP/cut.svg"
+# a location id past the direct table of ids (location 3 made 127, in
+# the location and its sample) is found the same, its two lines included
+python3 -c "import sys; d = open(sys.argv[1], 'rb').read(); a, b = b'\x0a\x02\x03\x02', b'\x08\x03\x22'
+assert d.count(a) == 1 and d.count(b) == 1
+open(sys.argv[2], 'wb').write(d.replace(a, b'\x0a\x02\x7f\x02').replace(b, b'\x08\x7f\x22'))" \
+	"$P/corners.pb" "$TMP/sparse.pb"
+"$AFLAME" --format folded "$TMP/sparse.pb" >"$TMP/sparse.folded" 2>/dev/null
+check "pprof/a sparse location id reads as a dense one" cmp "$TMP/sparse.folded" "$TMP/b.folded"
+# a line naming a function the profile lacks (location 2's: 1 made 99)
+python3 -c "import sys; d = open(sys.argv[1], 'rb').read(); l = b'\x22\x04\x08\x01\x10\x0a'
+assert d.count(l) == 1; open(sys.argv[2], 'wb').write(d.replace(l, b'\x22\x04\x08\x63\x10\x0a'))" \
+	"$P/corners.pb" "$TMP/nofn.pb"
+"$AFLAME" -o "$TMP/nofn.svg" "$TMP/nofn.pb" 2>"$TMP/e"
+rc=$?
+check "pprof/a line naming an absent function: exit 1, one line naming its id" sh -c "[ $rc -eq 1 ] && \
+	[ \$(wc -l <'$TMP/e') -eq 1 ] && [ ! -e '$TMP/nofn.svg' ] && grep -qxF 'aflame-render: $TMP/nofn.pb: offset \
+0x9a: malformed pprof profile: a line of a location names function 99, which the profile does not have' '$TMP/e'"
 damage_sweep "pprof/corners.pb" pprof "$P/corners.pb"
 
 # ---- pprof out (--format pprof, -o x.pb.gz / x.pprof gzip'd, x.pb plain) ----
