@@ -358,7 +358,12 @@ size_t af_label(struct af_labeler *lb, const char *name, size_t len, size_t room
 		s.p[keep + 1] = '.';
 		return emit(lb, s.p, keep + 2);
 	}
-	return smart(lb, s, room);
+	/* a cut keeps three characters of the name at least: "…s", "…To" or
+	 * "…(…)" name nothing (the tooltip and --format frames have the name) */
+	size_t n = smart(lb, s, room), kept = n;
+	for (const char *e = lb->text.data; (e = strstr(e, "\xe2\x80\xa6")); e += 3)
+		kept--;
+	return kept < AF_LABEL_MIN_KEPT ? emit(lb, s.p, 0) : n;
 }
 
 /* ---- colour ---- */

@@ -43,7 +43,10 @@ void af_labeler_release(struct af_labeler *lb);
 
 /* The label of a frame called name (len bytes) in at most room code points
  * (room >= 1), as UTF-8 in lb->text (valid until the next call); returns its
- * length in code points. */
+ * length in code points: 0 (no label) when the smart cut would keep fewer than
+ * AF_LABEL_MIN_KEPT characters besides its ellipses (flamegraph.pl's cut
+ * draws "a.."). */
+enum { AF_LABEL_MIN_KEPT = 3 };
 size_t af_label(struct af_labeler *lb, const char *name, size_t len, size_t room);
 
 /* flamegraph.pl's annotations ("_[k]" kernel, "_[j]" JIT, "_[i]" inlined,

@@ -601,7 +601,8 @@ static void labels(struct svg *g)
 		}
 		const char *name = af_tree_name(l->tree, f->name);
 		size_t len = shown_len(name, af_tree_name_len(l->tree, f->name));
-		af_label(&lb, name, len, fit > 1e9 ? (size_t)1e9 : (size_t)fit);
+		if (!af_label(&lb, name, len, fit > 1e9 ? (size_t)1e9 : (size_t)fit))
+			continue;
 		put_num(out, "<text x=\"", f->x + 3);
 		put_num(out, " y=\"", f->y + dy);
 		if (af_label_ink(f->colour) != 0)

@@ -80,12 +80,20 @@ paste "$LINES" "$TMP/c.txt" | perl -CSD -F'\t' -lane '
 	$bad++ if length($lab) > $room;
 	next if $lab eq $name;
 	$cut++;
+	# no label rather than a cut keeping under three of the name
+	(my $kept = $lab) =~ s/\x{2026}//g;
+	$none++ if $lab eq "";
+	$short++ if $lab ne "" && length($kept) < 3;
+	next if $lab eq "";
+	$drawn++;
 	my ($tail) = $lab =~ /([^\x{2026}]*)$/;
 	$ends++ if $tail ne "" && substr($name, -length($tail)) eq $tail;
 	$sep++ if $lab =~ /^\x{2026}[.:\/]/;
-	END { printf "%d %d %d %d\n", $bad, $cut, $ends, $sep }' >"$TMP/stats"
-read -r bad cut ends sep <"$TMP/stats"
+	END { printf "%d %d %d %d %d %d\n", $bad, $drawn, $ends, $sep, $none, $short }' >"$TMP/stats"
+read -r bad cut ends sep none short <"$TMP/stats"
 if [ "$bad" = 0 ]; then pass "labels/every label fits its room"; else fail "labels/fit" "$bad labels too long"; fi
+if [ "$short" = 0 ] && [ "$none" -gt 0 ]; then pass "labels/a cut keeps three characters of the name or draws none ($none none)"
+else fail "labels/a cut keeps three characters of the name" "$short labels keep fewer, $none none"; fi
 if [ "$sep" = 0 ]; then pass "labels/no separator right after a leading ellipsis"
 else fail "labels/no separator after the ellipsis" "$sep labels like '….clipTo'"; fi
 if [ $((ends * 100)) -ge $((cut * 90)) ]; then pass "labels/cut labels end as their names: $ends of $cut"

@@ -197,7 +197,7 @@ static void labels(struct pic *p)
 		}
 		const char *name = af_tree_name(l->tree, f->name);
 		size_t len = af_label_shown_len(name, af_tree_name_len(l->tree, f->name));
-		if (!fit_label(p, &lb, name, len, f->w - 6))
+		if (!fit_label(p, &lb, name, len, f->w - 6) || !lb.text.len)
 			continue;
 		set_rgb(p->cr, af_label_ink(f->colour));
 		show_text(p, f->x + 3, f->y + dy);

@@ -358,7 +358,8 @@ function labels() {
 		if (!(w >= minW)) return;
 		var a = { x: r1(clipX(j) + 3), y: r1(yAt(j) + dy) };
 		if (inkWhite(GC[grp(j)])) a["class"] = "lw";
-		make("text", a, frag).textContent = label(D.n[nm[j]], Math.floor((w - 6) / D.cw), D.lr);
+		var t = label(D.n[nm[j]], Math.floor((w - 6) / D.cw), D.lr);
+		if (t) make("text", a, frag).textContent = t;
 	}
 	for (j = par[Z]; j >= 0; j = par[j])
 		if (GW >= minW) text(j, GW);

@@ -144,7 +144,9 @@ function label(name, room, right) {
 	if (room <= 0) return "";
 	if (s.length <= room) return name;
 	if (right) return s.slice(0, Math.max(room - 2, 0)).join("") + "..";
-	return lSmart(s, room).join("");
+	/* three of the name at least besides ellipses, as label.c */
+	s = lSmart(s, room);
+	return s.filter(function (c) { return c !== ELL; }).length < 3 ? "" : s.join("");
 }
 /* text on a frame of colour c (0xRRGGBB): black or white, whichever has the
  * higher WCAG contrast, as af_label_ink() */
