@@ -3,7 +3,7 @@
 
 #include <string.h>
 
-static size_t varint_len(uint64_t v)
+size_t af_pb_varint_len(uint64_t v)
 {
 	size_t n = 1;
 	while (v >= 0x80) {
@@ -13,7 +13,7 @@ static size_t varint_len(uint64_t v)
 	return n;
 }
 
-static size_t put_varint(uint8_t *p, uint64_t v)
+size_t af_pb_put_varint(uint8_t *p, uint64_t v)
 {
 	size_t n = 0;
 	while (v >= 0x80) {
@@ -27,7 +27,7 @@ static size_t put_varint(uint8_t *p, uint64_t v)
 void af_pb_varint(struct af_buf *b, uint64_t v)
 {
 	af_buf_reserve(b, 10);
-	b->len += put_varint((uint8_t *)b->data + b->len, v);
+	b->len += af_pb_put_varint((uint8_t *)b->data + b->len, v);
 	b->data[b->len] = 0;
 }
 
@@ -67,13 +67,13 @@ void af_pb_packed(struct af_buf *b, uint32_t num, const uint64_t *v, size_t n)
 {
 	size_t len = 0;
 	for (size_t i = 0; i < n; i++)
-		len += varint_len(v[i]);
+		len += af_pb_varint_len(v[i]);
 	tag(b, num, 2);
 	af_pb_varint(b, len);
 	af_buf_reserve(b, len);
 	uint8_t *p = (uint8_t *)b->data + b->len;
 	for (size_t i = 0; i < n; i++)
-		p += put_varint(p, v[i]);
+		p += af_pb_put_varint(p, v[i]);
 	b->len += len;
 	b->data[b->len] = 0;
 }
@@ -88,12 +88,12 @@ size_t af_pb_open(struct af_buf *b, uint32_t num)
 
 void af_pb_close(struct af_buf *b, size_t mark)
 {
-	size_t len = b->len - mark - 1, n = varint_len(len);
+	size_t len = b->len - mark - 1, n = af_pb_varint_len(len);
 	if (n > 1) {
 		af_buf_reserve(b, n - 1);
 		memmove(b->data + mark + n, b->data + mark + 1, len);
 		b->len += n - 1;
 		b->data[b->len] = 0;
 	}
-	put_varint((uint8_t *)b->data + mark, len);
+	af_pb_put_varint((uint8_t *)b->data + mark, len);
 }

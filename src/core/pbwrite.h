@@ -13,6 +13,10 @@
 
 /* A raw varint (LEB128) */
 void af_pb_varint(struct af_buf *b, uint64_t v);
+/* For a field built in place: v's varint into p (room for 10 bytes), and
+ * how many bytes that is */
+size_t af_pb_put_varint(uint8_t *p, uint64_t v);
+size_t af_pb_varint_len(uint64_t v);
 /* field `num` as a varint (int64 values cast: two's complement, as
  * protobuf's int64 is) */
 void af_pb_uint(struct af_buf *b, uint32_t num, uint64_t v);

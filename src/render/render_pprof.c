@@ -42,6 +42,11 @@ static struct ptype sample_type(const char *unit)
 	return (struct ptype){ "samples", "count", 1 };
 }
 
+/* a frame of the stack being written: its function id as a varint (bytes
+ * to spare, so it is copied as 8), and the varints' bytes from the root to
+ * it: a sample's location ids are its stack's codes copied leaf first */
+struct step { uint8_t code[8]; size_t n, sum; };
+
 struct pw {
 	struct af_tree *t;
 	const uint8_t *excluded;
@@ -49,8 +54,8 @@ struct pw {
 	uint32_t *fid;                   /* name id -> function id (0: none yet) */
 	uint32_t *names;                 /* function id - 1 -> name id */
 	uint32_t nfns;
-	uint64_t *path, *leaf_first;     /* function ids by depth, and a sample's reversed */
-	size_t cap_path, cap_leaf;
+	struct step *path;               /* by depth */
+	size_t cap_path;
 	uint64_t scale, total;
 };
 
@@ -63,20 +68,40 @@ static uint32_t function_of(struct pw *w, uint32_t name)
 	return w->fid[name];
 }
 
-/* One sample: the stack path[0..depth] (root first) weighing self. */
+/* path[depth] is function id fid, below path[depth - 1] */
+static void set_step(struct pw *w, size_t depth, uint32_t fid)
+{
+	af_grow(&w->path, &w->cap_path, depth + 1, sizeof *w->path);
+	struct step *s = &w->path[depth];
+	s->n = af_pb_put_varint(s->code, fid);   /* fid < 2^32: at most 5 bytes */
+	s->sum = (depth ? w->path[depth - 1].sum : 0) + s->n;
+}
+
+/* One sample: the stack path[0..depth] (root first) weighing self, as
+ * af_pb_open, af_pb_packed (location ids, leaf first), af_pb_uint (the
+ * value) and af_pb_close write it, built in place with its length known
+ * first (those moved every sample of more than 127 bytes to fit it). */
 static int write_sample(struct pw *w, size_t depth, uint64_t self, struct af_diag *d)
 {
 	uint64_t v = self * w->scale;
 	if (self > (uint64_t)INT64_MAX / w->scale || v > (uint64_t)INT64_MAX - w->total)
 		return af_diag_error(d, "the weights add up past what a pprof value holds (2^63 - 1)");
 	w->total += v;
-	af_grow(&w->leaf_first, &w->cap_leaf, depth + 1, sizeof *w->leaf_first);
-	for (size_t i = 0; i <= depth; i++)
-		w->leaf_first[i] = w->path[depth - i];
-	size_t m = af_pb_open(&w->b, 2);
-	af_pb_packed(&w->b, 1, w->leaf_first, depth + 1);
-	af_pb_uint(&w->b, 2, v);
-	af_pb_close(&w->b, m);
+	size_t ids = w->path[depth].sum, body = 2 + af_pb_varint_len(ids) + ids + af_pb_varint_len(v);
+	af_buf_reserve(&w->b, 11 + body + sizeof w->path->code);
+	uint8_t *start = (uint8_t *)w->b.data + w->b.len, *p = start;
+	*p++ = 2 << 3 | 2;   /* sample, length-delimited */
+	p += af_pb_put_varint(p, body);
+	*p++ = 1 << 3 | 2;   /* location_id, packed */
+	p += af_pb_put_varint(p, ids);
+	for (size_t i = depth + 1; i-- > 0;) {
+		memcpy(p, w->path[i].code, sizeof w->path[i].code);
+		p += w->path[i].n;
+	}
+	*p++ = 2 << 3;       /* value */
+	p += af_pb_put_varint(p, v);
+	w->b.len += (size_t)(p - start);
+	w->b.data[w->b.len] = 0;
 	return 0;
 }
 
@@ -97,8 +122,7 @@ static int write_samples(struct pw *w, uint32_t root, struct af_diag *d)
 		const struct af_node *nd = &w->t->nodes[v.node];
 		if (w->excluded && w->excluded[v.node])
 			continue;
-		af_grow(&w->path, &w->cap_path, v.depth + 1, sizeof *w->path);
-		w->path[v.depth] = function_of(w, nd->name);
+		set_step(w, v.depth, function_of(w, nd->name));
 		if (nd->self)
 			rc = write_sample(w, v.depth, nd->self, d);
 		for (uint32_t c = nd->first_child; c != AF_NONE; c = w->t->nodes[c].next_sibling) {
@@ -190,7 +214,6 @@ int af_write_pprof(struct af_tree *t, uint32_t root, const uint8_t *excluded, un
 	free(w.fid);
 	free(w.names);
 	free(w.path);
-	free(w.leaf_first);
 	return rc < 0 ? -1 : out->error ? -1 : 0;
 }
 
