@@ -53,7 +53,7 @@ enum { FRAMES_RESERVED = 1 << 20 };
 
 struct pending {
 	uint32_t node, depth;
-	uint64_t start;
+	uint64_t start, width;  /* on the time axis (charts) or by weight */
 	uint32_t rank;          /* of the name in byte order */
 	uint32_t len;           /* of the name */
 	const char *name;
@@ -86,6 +86,7 @@ struct walk {
 	const uint64_t *tot;
 	const uint32_t *rank;
 	bool chart;
+	const uint64_t *pos, *len;  /* charts with times: chart_extents() */
 	const uint8_t *kinds;     /* comparisons: node kinds, nkinds of them */
 	size_t nkinds;
 	uint64_t threshold;       /* narrowest weight still drawn */
@@ -114,7 +115,7 @@ static void push_children(struct walk *w, const struct pending *e)
 		af_grow(&w->stack, &w->cap, w->depth + 1, sizeof *w->stack);
 		uint32_t name = t->nodes[c].name;
 		w->stack[w->depth++] = (struct pending){
-			c, e->depth + 1, 0, w->rank[name], t->names[name].len, t->names[name].str,
+			c, e->depth + 1, 0, w->len ? w->len[c] : w->tot[c], w->rank[name], t->names[name].len, t->names[name].str,
 			t->nodes[c].self ? ' ' : ';',
 			c < w->nkinds && w->kinds[c] == AF_FRAME_BAND,
 		};
@@ -131,18 +132,19 @@ static void push_children(struct walk *w, const struct pending *e)
 	size_t kept = base;
 	for (size_t i = base; i < base + n; i++) {
 		struct pending p = w->stack[i];
-		uint64_t at = af_tree_start(t, p.node);
+		uint64_t at = w->pos ? w->pos[p.node] : af_tree_start(t, p.node);
 		p.start = at != AF_NO_START ? at : next;
-		next = p.start + w->tot[p.node];
-		if (w->tot[p.node] >= w->threshold)
+		next = p.start + p.width;
+		if (p.width >= w->threshold)
 			w->stack[kept++] = p;
 	}
 	w->depth = kept;
 	reverse(w->stack + base, kept - base);
 }
 
-static void emit(struct af_layout *l, size_t *cap, const struct pending *e, uint32_t name, uint64_t width)
+static void emit(struct af_layout *l, size_t *cap, const struct pending *e, uint32_t name)
 {
+	uint64_t width = e->width;
 	af_grow(&l->frames, cap, l->nframes + 1, sizeof *l->frames);
 	l->frames[l->nframes++] = (struct af_frame){
 		.start = e->start, .width = width, .name = name, .node = e->node,
@@ -377,47 +379,157 @@ static void place(struct af_layout *l, const struct af_layout_opts *o)
 	}
 }
 
-/* A timeline spans from 0 to the end of its last call, gaps included. */
-static uint64_t chart_span(const struct af_tree *t, uint32_t root, const uint8_t *excluded,
-			   const uint64_t *tot, bool chart)
+/* ---- flame charts: where each frame lies in time ---- */
+
+static uint64_t add_sat(uint64_t a, uint64_t b)
 {
-	uint64_t span = tot[root];
-	if (!chart || !t->starts)
-		return span;
-	for (uint32_t c = t->nodes[root].first_child; c != AF_NONE; c = t->nodes[c].next_sibling) {
-		uint64_t at = af_tree_start(t, c);
-		if ((!excluded || !excluded[c]) && at != AF_NO_START && at + tot[c] > span)
-			span = at + tot[c];
+	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+/* Where a chart's frames lie: pos[n] the start (AF_NO_START: nothing in
+ * its subtree has a time, it goes after its previous sibling), len[n] the
+ * width. A frame reaches the end of its last descendant, whatever its
+ * depth: a thread's total is the sum of its calls, short of the last one's
+ * end when they have gaps. A node with no start of its own (a thread or a
+ * process) lies over its descendants, earliest start to latest end, so its
+ * children stay inside it and the threads of a process on their own times. */
+struct extents {
+	const struct af_tree *t;
+	const uint8_t *excluded;
+	const uint64_t *tot;
+	uint64_t *pos, *len;
+	uint32_t *kids;           /* scratch: a node's drawn children */
+	size_t cap;
+};
+
+/* n's extent from its children's (the root's starts at 0). */
+static void node_extent(struct extents *x, uint32_t n, bool is_root)
+{
+	const struct af_tree *t = x->t;
+	size_t k = 0;
+	uint64_t own = is_root ? 0 : af_tree_start(t, n), lo = own;
+	for (uint32_t c = t->nodes[n].first_child; c != AF_NONE; c = t->nodes[c].next_sibling) {
+		if ((x->excluded && x->excluded[c]) || x->tot[c] == 0)
+			continue;
+		af_grow(&x->kids, &x->cap, k + 1, sizeof *x->kids);
+		x->kids[k++] = c;
+		if (x->pos[c] < lo)   /* AF_NO_START is the largest */
+			lo = x->pos[c];
 	}
-	return span;
+	x->pos[n] = lo;
+	x->len[n] = x->tot[n];
+	if (lo == AF_NO_START)
+		return;
+	/* a call lasts its total at least; a thread or process (no start of
+	 * its own) as long as its children, which may overlap */
+	uint64_t next = add_sat(lo, t->nodes[n].self);
+	uint64_t end = is_root || own == AF_NO_START ? next : add_sat(lo, x->tot[n]);
+	while (k--) {   /* in the order they were added: the list is newest first */
+		uint32_t c = x->kids[k];
+		next = add_sat(x->pos[c] != AF_NO_START ? x->pos[c] : next, x->len[c]);
+		if (next > end)
+			end = next;
+	}
+	x->len[n] = end - lo;
+}
+
+/* Every node's extent under root, children before their parent (down
+ * through first_child, up through parent: adoption makes parents after
+ * their children). */
+static void chart_extents(struct extents *x, uint32_t root)
+{
+	const struct af_tree *t = x->t;
+	x->pos = af_xmalloc_huge(t->nnodes * sizeof *x->pos);
+	x->len = af_xmalloc_huge(t->nnodes * sizeof *x->len);
+	uint32_t n = root;
+	for (;;) {
+		while (t->nodes[n].first_child != AF_NONE)
+			n = t->nodes[n].first_child;
+		for (;;) {
+			node_extent(x, n, n == root);
+			if (n == root) {
+				free(x->kids);
+				return;
+			}
+			if (t->nodes[n].next_sibling != AF_NONE)
+				break;
+			n = t->nodes[n].parent;
+		}
+		n = t->nodes[n].next_sibling;
+	}
 }
 
 /* ---- flame charts: bands and the time axis ---- */
 
+/* One frame's children after another's: frames[i + 1], then each's end. */
+static uint32_t only_child(const struct af_layout *l, uint32_t i)
+{
+	uint32_t c = i + 1, end = l->frames[i].end;
+	return c < end && l->frames[c].end == end ? c : AF_NONE;
+}
+
+/* Whether children of frame i share time (threads of a process do; the
+ * calls of a thread follow each other). */
+static bool children_overlap(const struct af_layout *l, uint32_t i)
+{
+	uint64_t reach = 0;
+	for (uint32_t c = i + 1; c < l->frames[i].end; c = l->frames[c].end) {
+		if (c > i + 1 && l->frames[c].start < reach)
+			return true;
+		if (l->frames[c].start + l->frames[c].width > reach)
+			reach = l->frames[c].start + l->frames[c].width;
+	}
+	return false;
+}
+
+static void add_band(struct af_layout *l, size_t *cap, uint32_t first, uint32_t end)
+{
+	uint32_t top = l->frames[first].depth, deepest = top;
+	for (uint32_t j = first; j < end; j++)
+		if (l->frames[j].depth > deepest)
+			deepest = l->frames[j].depth;
+	size_t k = l->nbands;
+	af_grow(&l->band_start, cap, k + 1, sizeof *l->band_start);
+	l->band_end = af_xrealloc(l->band_end, *cap * sizeof *l->band_end);
+	l->band_rows = af_xrealloc(l->band_rows, *cap * sizeof *l->band_rows);
+	l->band_start[k] = first;
+	l->band_end[k] = end;
+	l->band_rows[k] = deepest - top + 1;
+	l->nbands++;
+}
+
+/* The bands of frame i's subtree: all of it, or when below a chain of
+ * only children a frame's children overlap in time (a process's threads),
+ * the chain on rows of its own and each child's subtree as a band. */
+static void split_band(struct af_layout *l, size_t *cap, uint32_t i)
+{
+	uint32_t s = i;
+	for (uint32_t c; (c = only_child(l, s)) != AF_NONE;)
+		s = c;
+	if (!children_overlap(l, s)) {
+		add_band(l, cap, i, l->frames[i].end);
+		return;
+	}
+	add_band(l, cap, i, s + 1);
+	for (uint32_t c = s + 1; c < l->frames[s].end; c = l->frames[c].end)
+		split_band(l, cap, c);
+}
+
 /* Rows for frames: "all" at row 0, then each band (a child of the root with
- * its subtree) on its own rows, the first band farthest from "all"'s side
- * when not inverted (on top, like Traceview's thread list). */
+ * its subtree, or a thread of a process, see split_band) on its own rows,
+ * the first band farthest from "all"'s side when not inverted (on top,
+ * like Traceview's thread list). */
 static void make_bands(struct af_layout *l, const struct af_layout_opts *o)
 {
-	size_t n = 0;
-	for (size_t i = 1; i < l->nframes; i = l->frames[i].end)
-		n++;
-	if (n < 2)
+	size_t cap = 0;
+	for (uint32_t i = 1; i < l->nframes; i = l->frames[i].end)
+		split_band(l, &cap, i);
+	size_t n = l->nbands;
+	if (n < 2) {   /* one band is the graph as it is */
+		l->nbands = 0;
 		return;
-	l->band_start = af_xmalloc(n * sizeof *l->band_start);
-	l->band_row = af_xmalloc(n * sizeof *l->band_row);
-	l->band_rows = af_xmalloc(n * sizeof *l->band_rows);
-	uint32_t total = 1;
-	for (size_t i = 1, k = 0; i < l->nframes; i = l->frames[i].end, k++) {
-		uint32_t deepest = 1;
-		for (size_t j = i; j < l->frames[i].end; j++)
-			if (l->frames[j].depth > deepest)
-				deepest = l->frames[j].depth;
-		l->band_start[k] = (uint32_t)i;
-		l->band_rows[k] = deepest;
-		total += deepest;
 	}
-	l->nbands = n;
+	l->band_row = af_xmalloc(n * sizeof *l->band_row);
 	uint32_t row = 1;
 	for (size_t k = 0; k < n; k++) {
 		size_t b = o->inverted ? k : n - 1 - k;
@@ -426,15 +538,15 @@ static void make_bands(struct af_layout *l, const struct af_layout_opts *o)
 	}
 	double fh = l->frame_height;
 	double bottom = l->frames[0].y + fh - 1;   /* below "all" (not inverted) */
-	double grow = ((double)total - (l->max_depth + 1)) * fh;
+	double grow = ((double)row - (l->max_depth + 1)) * fh;
 	l->height += grow;
 	bottom += grow;
 	if (!o->inverted)
 		l->frames[0].y = bottom - fh + 1;
 	for (size_t k = 0; k < n; k++) {
-		uint32_t end = l->frames[l->band_start[k]].end;
-		for (uint32_t j = l->band_start[k]; j < end; j++) {
-			double r = l->band_row[k] + l->frames[j].depth - 1;
+		uint32_t top = l->frames[l->band_start[k]].depth;
+		for (uint32_t j = l->band_start[k]; j < l->band_end[k]; j++) {
+			double r = l->band_row[k] + l->frames[j].depth - top;
 			l->frames[j].y = o->inverted ? l->frames[0].y + r * fh : bottom - (r + 1) * fh + 1;
 		}
 	}
@@ -544,7 +656,10 @@ int af_layout_build(struct af_layout *l, struct af_tree *t, uint32_t root,
 	l->inverted = o->inverted;
 	l->has_subtitle = o->has_subtitle;
 	uint64_t *tot = included_totals(t, excluded);
-	l->total = chart_span(t, root, excluded, tot, o->chart);
+	struct extents x = { .t = t, .excluded = excluded, .tot = tot };
+	if (o->chart && t->starts)
+		chart_extents(&x, root);
+	l->total = x.len ? x.len[root] : tot[root];
 	if (o->total > l->total)
 		l->total = o->total;
 	struct change c = {
@@ -568,7 +683,7 @@ int af_layout_build(struct af_layout *l, struct af_tree *t, uint32_t root,
 			 : l->total && usable > 0 ? o->min_width * (double)l->total / usable : 0;
 	struct walk w = {
 		.tree = t, .excluded = excluded, .tot = tot, .rank = af_tree_name_ranks(t),
-		.chart = o->chart, .kinds = o->kinds, .nkinds = o->kinds ? o->nkinds : 0,
+		.chart = o->chart, .pos = x.pos, .len = x.len, .kinds = o->kinds, .nkinds = o->kinds ? o->nkinds : 0,
 		.threshold = threshold > 1 ? (uint64_t)ceil(threshold) : 1,
 	};
 	/* at most a frame a node: room for them up front, so the array is
@@ -577,15 +692,17 @@ int af_layout_build(struct af_layout *l, struct af_tree *t, uint32_t root,
 	size_t cap = t->nnodes < FRAMES_RESERVED ? t->nnodes : FRAMES_RESERVED;
 	l->frames = af_xmalloc_huge(cap * sizeof *l->frames);
 	uint32_t all = 0;   /* af_tree_init interns "all" first */
-	struct pending first = { root, 0, 0, 0, 0, NULL, ';', false };
-	emit(l, &cap, &first, all, l->total);
+	struct pending first = { root, 0, 0, l->total, 0, 0, NULL, ';', false };
+	emit(l, &cap, &first, all);
 	push_children(&w, &first);
 	while (w.depth) {
 		struct pending e = w.stack[--w.depth];
-		emit(l, &cap, &e, t->nodes[e.node].name, tot[e.node]);
+		emit(l, &cap, &e, t->nodes[e.node].name);
 		push_children(&w, &e);
 	}
 	free(w.stack);
+	free(x.pos);
+	free(x.len);
 	set_ends(l);
 	unsigned seen;
 	colour_frames(l, o, &c, &seen);
@@ -608,6 +725,7 @@ void af_layout_release(struct af_layout *l)
 	free(l->frames);
 	free(l->ticks);
 	free(l->band_start);
+	free(l->band_end);
 	free(l->band_row);
 	free(l->band_rows);
 	memset(l, 0, sizeof *l);

@@ -130,9 +130,11 @@ struct af_layout {
 				   without an axis: the interactive SVG redraws
 				   the axis at every zoom */
 	uint64_t axis_origin;   /* axis value at the left edge */
-	/* bands: frames[band_start[k]] is the k-th band's root; its rows are
-	 * band_row[k] .. band_row[k] + band_rows[k] - 1 (row 0: "all") */
-	uint32_t *band_start, *band_row, *band_rows;
+	/* bands: the k-th band is frames band_start[k] .. band_end[k] - 1, a
+	 * subtree or (a process over its threads) a chain of only children;
+	 * its rows are band_row[k] .. band_row[k] + band_rows[k] - 1 (row 0:
+	 * "all"), its first frame on the first */
+	uint32_t *band_start, *band_end, *band_row, *band_rows;
 	size_t nbands;
 	bool differential;      /* the tree has before weights: frames are
 				   coloured by their delta (af_palette_change) */

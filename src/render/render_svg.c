@@ -693,11 +693,17 @@ static void data_scalars(struct svg *g)
 		af_escape_json(out, l->axis_unit, strlen(l->axis_unit));
 		af_sink_printf(out, ",ao:%" PRIu64, l->axis_origin);
 	}
-	/* flame-chart bands: first frame, one past the last, first row */
+	/* flame-chart bands: first frame, one past the last, and the row a
+	 * frame of depth 1 would be on (the page draws a frame of depth d on
+	 * that row + d - 1, frames.js banded()): the band's first row less
+	 * its first frame's depth beyond 1, so a process's thread, at depth
+	 * 2, starts on its band's first row (0 or less when it is the lowest) */
 	af_sink_puts(out, ",b:[");
-	for (size_t k = 0; k < l->nbands; k++)
-		af_sink_printf(out, "%s%u,%u,%u", k ? "," : "", (unsigned)l->band_start[k],
-			       (unsigned)l->frames[l->band_start[k]].end, (unsigned)l->band_row[k]);
+	for (size_t k = 0; k < l->nbands; k++) {
+		long long top = l->frames[l->band_start[k]].depth;
+		af_sink_printf(out, "%s%u,%u,%lld", k ? "," : "", (unsigned)l->band_start[k],
+			       (unsigned)l->band_end[k], (long long)l->band_row[k] + 1 - top);
+	}
 	af_sink_putc(out, ']');
 }
 

@@ -34,11 +34,12 @@ function tip(lines) {
 	ttr.setAttribute("width", r1(w + 8));
 	ttr.setAttribute("height", lines.length * (D.fs + 3) + 5);
 }
-/* a frame's own weight: its width less its callees' */
+/* a frame's own weight: its width less its callees', none when they
+ * overlap in time (a flame chart's process over its threads) */
 function selfOf(i) {
 	var s = wd[i];
 	for (var c = i + 1; c < en[i]; c = en[c]) s -= wd[c];
-	return s;
+	return s > 0 ? s : 0;
 }
 function tipLines(i) {
 	if (D.bf) return [compared(i)];

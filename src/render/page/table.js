@@ -36,8 +36,10 @@ function tableData() {
 		while (stack.length && en[stack[stack.length - 1]] <= j) inside[nm[stack.pop()]]--;
 		f = nm[j];
 		seen[f] = 1;
-		self[f] += wd[j];
-		if (par[j] > 0) self[nm[par[j]]] -= wd[j];
+		/* a sandwich's frames less their callees in it; else each
+		 * frame's own weight (selfOf: none under overlapping threads) */
+		self[f] += side ? wd[j] : selfOf(j);
+		if (side && par[j] > 0) self[nm[par[j]]] -= wd[j];
 		if (!inside[f]) {
 			tot[f] += wd[j];
 			if (cmp) {
