@@ -103,6 +103,37 @@ static inline bool af_proto_packed_next(struct af_cursor *packed, uint64_t *v, b
 	return false;
 }
 
+/* Packed varints all at once: decoded into dst (room for len values: no
+ * value is shorter than a byte); their count, or SIZE_MAX when one is cut
+ * short or longer than ten bytes. No call and no bounds check per byte
+ * beyond the end's; ids and values of two or three bytes (pprof's location
+ * ids, most of a profile) are read without a loop. */
+static inline size_t af_proto_unpack(const uint8_t *p, size_t len, uint64_t *dst)
+{
+	const uint8_t *e = p + len;
+	size_t n = 0;
+	while (p < e) {
+		uint64_t v = *p++;
+		if (v >= 0x80 && e - p >= 2 && (p[0] < 0x80 || p[1] < 0x80)) {
+			v = (v & 0x7f) | (uint64_t)(p[0] & 0x7f) << 7;
+			if (*p++ >= 0x80)
+				v |= (uint64_t)*p++ << 14;
+		} else if (v >= 0x80) {
+			v &= 0x7f;
+			for (unsigned shift = 7;; shift += 7) {
+				if (p == e || shift > 63)
+					return SIZE_MAX;
+				uint8_t b = *p++;
+				v |= (uint64_t)(b & 0x7f) << shift;
+				if (!(b & 0x80))
+					break;
+			}
+		}
+		dst[n++] = v;
+	}
+	return n;
+}
+
 static inline int64_t af_proto_zigzag(uint64_t u)
 {
 	return (int64_t)(u >> 1) ^ -(int64_t)(u & 1);

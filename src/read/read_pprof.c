@@ -589,32 +589,6 @@ static int read_label(struct pp *f, struct af_proto *m, struct where *w)
 	return 0;
 }
 
-/* Packed varints: decoded into dst (room for len values: no value is
- * shorter than a byte); their count, or SIZE_MAX when one is cut short or
- * longer than ten bytes. Most ids and values fit a byte or two: no call,
- * no bounds check per byte beyond the end's. */
-static size_t unpack(const uint8_t *p, size_t len, uint64_t *dst)
-{
-	const uint8_t *e = p + len;
-	size_t n = 0;
-	while (p < e) {
-		uint64_t v = *p++;
-		if (v >= 0x80) {
-			v &= 0x7f;
-			for (unsigned shift = 7;; shift += 7) {
-				if (p == e || shift > 63)
-					return SIZE_MAX;
-				uint8_t b = *p++;
-				v |= (uint64_t)(b & 0x7f) << shift;
-				if (!(b & 0x80))
-					break;
-			}
-		}
-		dst[n++] = v;
-	}
-	return n;
-}
-
 /* A repeated varint field, packed or not, appended to (*v)[*n...]. */
 static int repeated(struct pp *f, const struct af_proto_field *x, uint64_t **v, size_t *cap, size_t *n)
 {
@@ -629,7 +603,7 @@ static int repeated(struct pp *f, const struct af_proto_field *x, uint64_t **v, 
 	if (x->len == 0)   /* nothing packed: *v may be NULL still */
 		return 0;
 	af_grow(v, cap, *n + x->len, sizeof **v);
-	size_t k = unpack(x->data, x->len, *v + *n);
+	size_t k = af_proto_unpack(x->data, x->len, *v + *n);
 	if (k == SIZE_MAX)
 		return bad(f, x->offset, "packed varints cut short");
 	*n += k;

@@ -377,3 +377,27 @@ void test_pbwrite_lengths(void)
 	INT_EQ(af_proto_next(&m, &f), 0);
 	af_buf_release(&b);
 }
+
+/* af_proto_unpack: every width from one byte to ten, the two- and
+ * three-byte ones (read without a loop) at the end of the bytes too; a
+ * value cut short anywhere, or of eleven bytes, is SIZE_MAX. */
+void test_proto_unpack(void)
+{
+	static const uint8_t ok[] = { 0x01, 0x80, 0x01, 0xff, 0x7f, 0x80, 0x80, 0x01, 0xff, 0xff, 0x7f,
+				      0x80, 0x80, 0x80, 0x01, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+				      0xff, 0x01, 0x85, 0x01, 0x81, 0x80, 0x01 };
+	const uint64_t want[] = { 1, 128, 16383, 16384, 2097151, 2097152, UINT64_MAX, 133, 16385 };
+	uint64_t got[sizeof ok];
+	INT_EQ(af_proto_unpack(ok, sizeof ok, got), 9);
+	for (size_t i = 0; i < 9; i++)
+		OK(got[i] == want[i]);
+	INT_EQ(af_proto_unpack(ok + 25, 2, got), 1);   /* a two-byte value ends the bytes */
+	OK(got[0] == 133);
+	for (size_t cut = 1; cut < 3; cut++)           /* 0x81 0x80 0x01 cut short */
+		INT_EQ(af_proto_unpack(ok + 27, cut, got), SIZE_MAX);
+	INT_EQ(af_proto_unpack(ok, 2, got), SIZE_MAX); /* 0x01 0x80 */
+	static const uint8_t eleven[] = { 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x01 };
+	INT_EQ(af_proto_unpack(eleven, sizeof eleven, got), SIZE_MAX);
+	INT_EQ(af_proto_unpack(eleven + 1, 10, got), 1);   /* ten bytes: the last gives bit 63 */
+	OK(got[0] == (uint64_t)1 << 63);
+}
