@@ -498,21 +498,37 @@ static void add_band(struct af_layout *l, size_t *cap, uint32_t first, uint32_t 
 	l->nbands++;
 }
 
-/* The bands of frame i's subtree: all of it, or when below a chain of
- * only children a frame's children overlap in time (a process's threads),
- * the chain on rows of its own and each child's subtree as a band. */
+/* The bands of frame i's subtree, in pre-order: all of it, or when below a
+ * chain of only children a frame's children overlap in time (a process's
+ * threads), the chain on rows of its own and each child's subtree split
+ * alike (a stack, not recursion: nesting comes from the input). */
 static void split_band(struct af_layout *l, size_t *cap, uint32_t i)
 {
-	uint32_t s = i;
-	for (uint32_t c; (c = only_child(l, s)) != AF_NONE;)
-		s = c;
-	if (!children_overlap(l, s)) {
-		add_band(l, cap, i, l->frames[i].end);
-		return;
+	uint32_t *todo = NULL;
+	size_t n = 0, cap_todo = 0;
+	af_grow(&todo, &cap_todo, 1, sizeof *todo);
+	todo[n++] = i;
+	while (n) {
+		uint32_t b = todo[--n], s = b;
+		for (uint32_t c; (c = only_child(l, s)) != AF_NONE;)
+			s = c;
+		if (!children_overlap(l, s)) {
+			add_band(l, cap, b, l->frames[b].end);
+			continue;
+		}
+		add_band(l, cap, b, s + 1);
+		size_t first = n;
+		for (uint32_t c = s + 1; c < l->frames[s].end; c = l->frames[c].end) {
+			af_grow(&todo, &cap_todo, n + 1, sizeof *todo);
+			todo[n++] = c;
+		}
+		for (size_t a = first, z = n; a + 1 < z; a++, z--) {   /* first child on top */
+			uint32_t tmp = todo[a];
+			todo[a] = todo[z - 1];
+			todo[z - 1] = tmp;
+		}
 	}
-	add_band(l, cap, i, s + 1);
-	for (uint32_t c = s + 1; c < l->frames[s].end; c = l->frames[c].end)
-		split_band(l, cap, c);
+	free(todo);
 }
 
 /* Rows for frames: "all" at row 0, then each band (a child of the root with
