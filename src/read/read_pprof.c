@@ -52,6 +52,11 @@ struct func { uint64_t name, at; uint32_t frame; };
  * first, at frames[frame..frame + nframes) (nframes 0: not made yet) */
 struct loc { uint64_t mapping, address, at, id; uint32_t line, nlines, frame, nframes; };
 struct pthread_ { uint64_t key; uint32_t node; size_t index; };   /* a thread root */
+/* A table's ids -> indices. While they come as 1, 2, 3... (Go's, as most
+ * writers number them) an index is its id - 1 and the map stays empty:
+ * no probe, no page of it made (84k entries were a fifth of the bench's
+ * page faults); the first id out of that order puts them all in it. */
+struct ids { struct af_idmap map; size_t n; bool sparse; };
 struct proc { uint64_t pid; uint32_t node; };
 
 /* A frame's name and its af_tree_name_key, side by side: a sample reads one
@@ -76,7 +81,7 @@ struct pp {
 	struct mapping *maps; size_t nmaps, cap_maps;
 	struct func *fns; size_t nfns, cap_fns;
 	struct loc *locs; size_t nlocs, cap_locs;
-	struct af_idmap map_ids, fn_ids, loc_ids;
+	struct ids map_ids, fn_ids, loc_ids;
 	struct lf *loc_by_id; uint64_t nloc_by_id;  /* ids 1..n dense: a direct table */
 	uint64_t *line_fns; size_t nline_fns, cap_line_fns;
 	struct lf *frames; size_t nframes, cap_frames;
@@ -118,17 +123,32 @@ static bool wire_is(struct pp *f, const struct af_proto_field *x, enum af_wire w
 
 /* ---- the tables ---- */
 
-/* Put id -> index in ids: ids are not 0 and not repeated (pprof refuses
- * both). */
-static int new_id(struct pp *f, struct af_idmap *ids, uint64_t id, size_t index, uint64_t at, const char *what)
+/* Put id -> the next index in ids: ids are not 0 and not repeated (pprof
+ * refuses both). */
+static int new_id(struct pp *f, struct ids *ids, uint64_t id, uint64_t at, const char *what)
 {
+	if (!ids->sparse && id == ids->n + 1) {
+		ids->n++;
+		return 0;
+	}
+	for (size_t i = 0; !ids->sparse && i < ids->n; i++)
+		af_idmap_put(&ids->map, i + 1, (uint32_t)i);
+	ids->sparse = true;
 	bool found;
-	uint32_t *slot = af_idmap_slot(ids, id, &found);
+	uint32_t *slot = af_idmap_slot(&ids->map, id, &found);
 	if (id == 0 || found)
 		return af_diag_offset(f->d, at, "malformed pprof profile: %s %s %" PRIu64, id ? "a second" : "a",
 				      what, id);
-	*slot = (uint32_t)index;
+	*slot = (uint32_t)ids->n++;
 	return 0;
+}
+
+/* The index of id in ids, or AF_NONE. */
+static uint32_t id_index(const struct ids *ids, uint64_t id)
+{
+	if (!ids->sparse)
+		return id >= 1 && id <= ids->n ? (uint32_t)(id - 1) : AF_NONE;
+	return af_idmap_get(&ids->map, id);
 }
 
 /* ValueType: type 1, unit 2 (string indices). */
@@ -165,7 +185,7 @@ static int read_mapping(struct pp *f, struct af_proto *m)
 	}
 	if (rc < 0)
 		return malformed(f, m);
-	if (new_id(f, &f->map_ids, id, f->nmaps, mp.at, "mapping with id") < 0)
+	if (new_id(f, &f->map_ids, id, mp.at, "mapping with id") < 0)
 		return -1;
 	af_grow(&f->maps, &f->cap_maps, f->nmaps + 1, sizeof *f->maps);
 	f->maps[f->nmaps++] = mp;
@@ -189,7 +209,7 @@ static int read_function(struct pp *f, struct af_proto *m)
 	}
 	if (rc < 0)
 		return malformed(f, m);
-	if (new_id(f, &f->fn_ids, id, f->nfns, fn.at, "function with id") < 0)
+	if (new_id(f, &f->fn_ids, id, fn.at, "function with id") < 0)
 		return -1;
 	af_grow(&f->fns, &f->cap_fns, f->nfns + 1, sizeof *f->fns);
 	f->fns[f->nfns++] = fn;
@@ -243,7 +263,7 @@ static int read_location(struct pp *f, struct af_proto *m)
 	if (f->nline_fns - l.line > UINT32_MAX / 2 || f->nline_fns + f->nlocs >= UINT32_MAX / 2)
 		return bad(f, m->base, "too many locations or lines");
 	l.nlines = (uint32_t)(f->nline_fns - l.line);
-	if (new_id(f, &f->loc_ids, l.id = id, f->nlocs, m->base, "location with id") < 0)
+	if (new_id(f, &f->loc_ids, l.id = id, m->base, "location with id") < 0)
 		return -1;
 	af_grow(&f->locs, &f->cap_locs, f->nlocs + 1, sizeof *f->locs);
 	f->locs[f->nlocs++] = l;
@@ -318,7 +338,7 @@ static int check_lines(struct pp *f)
 	for (size_t i = 0; i < f->nlocs; i++)
 		for (uint32_t j = 0; j < f->locs[i].nlines; j++) {
 			uint64_t *fn = &f->line_fns[f->locs[i].line + j];
-			uint32_t k = af_idmap_get(&f->fn_ids, *fn);
+			uint32_t k = id_index(&f->fn_ids, *fn);
 			if (k == AF_NONE)
 				return af_diag_offset(f->d, f->locs[i].at, "malformed pprof profile: a line of a "
 						      "location names function %" PRIu64 ", which the profile does not have", *fn);
@@ -364,7 +384,7 @@ static const uint8_t *str_of(const struct pp *f, uint64_t i, size_t *n)
 static uint32_t address_name(struct pp *f, const struct loc *l)
 {
 	struct af_buf *b = &f->scratch;
-	uint32_t k = l->mapping ? af_idmap_get(&f->map_ids, l->mapping) : AF_NONE;
+	uint32_t k = l->mapping ? id_index(&f->map_ids, l->mapping) : AF_NONE;
 	b->len = 0;
 	uint64_t at = l->address;
 	if (k != AF_NONE) {
@@ -644,7 +664,7 @@ static struct lf location(const struct pp *f, uint64_t id)
 {
 	if (id < f->nloc_by_id)
 		return f->loc_by_id[id];
-	uint32_t k = af_idmap_get(&f->loc_ids, id);
+	uint32_t k = id_index(&f->loc_ids, id);
 	return k == AF_NONE ? (struct lf){ AF_NONE, 0 } : location_ref(f, k);
 }
 
@@ -877,9 +897,9 @@ static void pp_release(struct pp *f)
 	free(f->path);
 	free(f->threads);
 	free(f->procs);
-	af_idmap_release(&f->map_ids);
-	af_idmap_release(&f->fn_ids);
-	af_idmap_release(&f->loc_ids);
+	af_idmap_release(&f->map_ids.map);
+	af_idmap_release(&f->fn_ids.map);
+	af_idmap_release(&f->loc_ids.map);
 	af_idmap_release(&f->thread_keys);
 	af_idmap_release(&f->proc_keys);
 	af_buf_release(&f->scratch);
@@ -893,9 +913,9 @@ static int read_pprof(struct af_profile *p, const struct af_input *in, const str
 		return af_diag_error(d, "--from and --to need a method trace: a pprof profile's samples have no times");
 	int rc = -1;
 	if (walk(&f, 0) == 0 && check_strings(&f) == 0 && check_lines(&f) == 0 && pick_type(&f) == 0) {
+		af_tree_path_reserve(&p->tree, (size_t)(f.sample_bytes / RESERVE_DIV));
 		index_tables(&f);
 		locate_all(&f);
-		af_tree_path_reserve(&p->tree, (size_t)(f.sample_bytes / RESERVE_DIV));
 		if (walk(&f, 1) == 0) {
 			name_processes(&f);
 			set_unit(&f);

@@ -401,3 +401,60 @@ void test_proto_unpack(void)
 	INT_EQ(af_proto_unpack(eleven + 1, 10, got), 1);   /* ten bytes: the last gives bit 63 */
 	OK(got[0] == (uint64_t)1 << 63);
 }
+
+/* Ids 1, 2, 3... are indices without a map; the first id out of that
+ * order puts them in one: ids before and after it are found, and a
+ * repeat or a 0 is refused on either side of the change. */
+void test_pprof_ids_dense_then_sparse(void)
+{
+	struct af_buf b;
+	struct read_result r;
+	af_buf_init(&b);
+	vtype(&b, 1, S_SAMPLES, S_COUNT);
+	vtype(&b, 1, S_CPU, S_NS);
+	const uint64_t dense[] = { 2, 1 }, late[] = { 90, 1 };
+	sample(&b, dense, 2, true, 4, 40, NULL, 0);
+	sample(&b, late, 2, true, 3, 30, NULL, 0);
+	tables(&b, NSTRS);                                 /* functions 1-3, locations 1-3 */
+	size_t m = af_pb_open(&b, 5);                      /* function 70: work */
+	af_pb_uint(&b, 1, 70);
+	af_pb_uint(&b, 2, S_WORK);
+	af_pb_close(&b, m);
+	m = af_pb_open(&b, 4);                             /* location 90: inl, then 70 */
+	af_pb_uint(&b, 1, 90);
+	size_t l = af_pb_open(&b, 4);
+	af_pb_uint(&b, 1, 3);
+	af_pb_close(&b, l);
+	l = af_pb_open(&b, 4);
+	af_pb_uint(&b, 1, 70);
+	af_pb_close(&b, l);
+	af_pb_close(&b, m);
+	size_t good = b.len;
+	run(&r, &b, NULL);
+	STR_EQ(r.error, "");
+	STR_EQ(r.folded, "main;work;inl 70\n");
+	read_result_release(&r);
+	const uint64_t repeats[][2] = { { 5, 3 }, { 5, 70 }, { 4, 2 }, { 4, 90 }, { 5, 0 }, { 4, 0 } };
+	const char *want[] = { "a second function with id 3", "a second function with id 70",
+			       "a second location with id 2", "a second location with id 90",
+			       "a function with id 0", "a location with id 0" };
+	for (size_t i = 0; i < 6; i++) {
+		b.len = good;
+		m = af_pb_open(&b, (uint32_t)repeats[i][0]);
+		af_pb_uint(&b, 1, repeats[i][1]);
+		af_pb_close(&b, m);
+		run(&r, &b, NULL);
+		OK(strstr(r.error, want[i]) != NULL);
+		read_result_release(&r);
+	}
+	b.len = 0;                                         /* dense, then a repeat: 1 after 1-3 */
+	vtype(&b, 1, S_SAMPLES, S_COUNT);
+	tables(&b, NSTRS);
+	m = af_pb_open(&b, 4);
+	af_pb_uint(&b, 1, 1);
+	af_pb_close(&b, m);
+	run(&r, &b, NULL);
+	OK(strstr(r.error, "a second location with id 1") != NULL);
+	read_result_release(&r);
+	af_buf_release(&b);
+}
