@@ -41,6 +41,7 @@ enum {
 #define MULTI 0x80000000u       /* a struct lf of a location of several frames */
 #define RESERVE_DIV 14          /* the tree's tables: a node per 14 bytes of samples
 				 * (bench/gen_pprof's: 15.2); less, a rehash and a copy */
+#define RESERVE_MAX (1u << 22) /* at most (128 MiB of nodes, 128 of path slots): more grow */
 #define MAX_FRAMES 65536u       /* frames of one sample (Go stops at 512) */
 
 struct span { size_t off; size_t n; };
@@ -913,7 +914,8 @@ static int read_pprof(struct af_profile *p, const struct af_input *in, const str
 		return af_diag_error(d, "--from and --to need a method trace: a pprof profile's samples have no times");
 	int rc = -1;
 	if (walk(&f, 0) == 0 && check_strings(&f) == 0 && check_lines(&f) == 0 && pick_type(&f) == 0) {
-		af_tree_path_reserve(&p->tree, (size_t)(f.sample_bytes / RESERVE_DIV));
+		uint64_t guess = f.sample_bytes / RESERVE_DIV;
+		af_tree_path_reserve(&p->tree, (size_t)(guess < RESERVE_MAX ? guess : RESERVE_MAX));
 		index_tables(&f);
 		locate_all(&f);
 		if (walk(&f, 1) == 0) {
