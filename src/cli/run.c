@@ -315,6 +315,30 @@ static int write_output(struct af_run_opts *o, struct af_profile *p, const struc
 	return af_output_close(&out, rc);
 }
 
+/* A flame chart's left edge without a window: the earliest first event of
+ * the threads drawn, so each thread keeps its offset from the others on the
+ * one time axis (a single thread's chart begins at its own first event).
+ * ART's thread-cpu clock has no common origin: each thread's times are
+ * since its own first event (fold.c), so they all begin at 0. False if no
+ * thread is drawn (the chart then begins at its earliest frame). */
+static bool chart_origin(const struct af_profile *p, const struct af_selection *s, uint64_t *origin)
+{
+	bool any = false;
+	for (size_t i = 0; i < p->nthreads; i++) {
+		const struct af_thread *th = &p->threads[i];
+		if (th->node == AF_NONE || (s->excluded && (s->excluded[th->node]
+		    || (th->process_node != AF_NONE && s->excluded[th->process_node]))))
+			continue;
+		if (s->root != AF_ROOT && s->root != th->node && s->root != th->process_node)
+			continue;
+		uint64_t first = p->clock && strcmp(p->clock, "thread-cpu") == 0 ? 0 : th->first_time;
+		if (!any || first < *origin)
+			*origin = first;
+		any = true;
+	}
+	return any;
+}
+
 /* Select, transform, title and write p. */
 static int produce(struct af_run_opts *o, struct af_profile *p, struct af_diag *d)
 {
@@ -326,6 +350,7 @@ static int produce(struct af_run_opts *o, struct af_profile *p, struct af_diag *
 	if (o->layout.chart) {   /* a time axis from --from; a band per thread */
 		o->layout.axis_unit = p->unit;
 		o->layout.axis_origin = o->read.window ? o->read.from : 0;
+		o->layout.has_origin = o->read.window || chart_origin(p, &s, &o->layout.origin);
 		o->layout.bands = s.root == AF_ROOT && p->nthreads > 1;
 	}
 	struct af_buf subtitle, title;

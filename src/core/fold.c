@@ -99,12 +99,17 @@ static uint64_t clipped(const struct af_fold *f, const struct af_fold_thread *th
 	return hi > lo ? hi - lo : 0;
 }
 
-/* Flame-chart position of a frame entered at t. */
+/* Flame-chart position of a frame entered at t. Without a window it is the
+ * time itself, on the axis all threads share (with window_per_thread, cpu
+ * clocks: since the thread's first event): the chart is measured from the
+ * earliest first event of the threads it draws (cli/run.c chart_origin), as
+ * a thread measured from its own first event would lose its offset from
+ * the others, and the threads drawn are chosen after reading. */
 static uint64_t chart_start(const struct af_fold *f, const struct af_fold_thread *th, uint64_t t)
 {
-	if (!f->window)
-		return t - th->first;
 	uint64_t p = wpos(f, th, t);
+	if (!f->window)
+		return p;
 	return p > f->from ? p - f->from : 0;
 }
 

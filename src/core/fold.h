@@ -63,8 +63,9 @@ struct af_fold {
 	} *hints;
 	size_t cap_hints;
 	bool timeline;   /* every call its own node, placed at its entry time
-			    (relative to the thread's first event, or to `from`
-			    with a window): a flame chart */
+			    (without a window: its time, from the thread's
+			    first event with window_per_thread; with one:
+			    from `from`): a flame chart */
 	/* Time window [from, to): only time inside it counts. Positions are
 	 * the thread's times (wall: since the trace start), or with
 	 * window_per_thread times since the thread's first event (cpu). */

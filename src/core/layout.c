@@ -87,6 +87,7 @@ struct walk {
 	const uint32_t *rank;
 	bool chart;
 	const uint64_t *pos, *len;  /* charts with times: chart_extents() */
+	uint64_t origin;          /* the time at the left edge (pos[root]) */
 	const uint8_t *kinds;     /* comparisons: node kinds, nkinds of them */
 	size_t nkinds;
 	uint64_t threshold;       /* narrowest weight still drawn */
@@ -133,7 +134,7 @@ static void push_children(struct walk *w, const struct pending *e)
 	for (size_t i = base; i < base + n; i++) {
 		struct pending p = w->stack[i];
 		uint64_t at = w->pos ? w->pos[p.node] : af_tree_start(t, p.node);
-		p.start = at != AF_NO_START ? at : next;
+		p.start = at != AF_NO_START ? at - w->origin : next;
 		next = p.start + p.width;
 		if (p.width >= w->threshold)
 			w->stack[kept++] = p;
@@ -392,9 +393,14 @@ static uint64_t add_sat(uint64_t a, uint64_t b)
  * depth: a thread's total is the sum of its calls, short of the last one's
  * end when they have gaps. A node with no start of its own (a thread or a
  * process) lies over its descendants, earliest start to latest end, so its
- * children stay inside it and the threads of a process on their own times. */
+ * children stay inside it and the threads of a process on their own times.
+ * So does the root, unless it has an origin (has_origin): the chart begins
+ * there, or at its earliest frame, every thread at its offset from it
+ * (their times share an axis). */
 struct extents {
 	const struct af_tree *t;
+	bool has_origin;
+	uint64_t origin;
 	const uint8_t *excluded;
 	const uint64_t *tot;
 	uint64_t *pos, *len;
@@ -402,12 +408,12 @@ struct extents {
 	size_t cap;
 };
 
-/* n's extent from its children's (the root's starts at 0). */
+/* n's extent from its children's (the root's starts at origin if any). */
 static void node_extent(struct extents *x, uint32_t n, bool is_root)
 {
 	const struct af_tree *t = x->t;
 	size_t k = 0;
-	uint64_t own = is_root ? 0 : af_tree_start(t, n), lo = own;
+	uint64_t own = is_root && x->has_origin ? x->origin : af_tree_start(t, n), lo = own;
 	for (uint32_t c = t->nodes[n].first_child; c != AF_NONE; c = t->nodes[c].next_sibling) {
 		if ((x->excluded && x->excluded[c]) || x->tot[c] == 0)
 			continue;
@@ -672,7 +678,7 @@ int af_layout_build(struct af_layout *l, struct af_tree *t, uint32_t root,
 	l->inverted = o->inverted;
 	l->has_subtitle = o->has_subtitle;
 	uint64_t *tot = included_totals(t, excluded);
-	struct extents x = { .t = t, .excluded = excluded, .tot = tot };
+	struct extents x = { .t = t, .has_origin = o->has_origin, .origin = o->origin, .excluded = excluded, .tot = tot };
 	if (o->chart && t->starts)
 		chart_extents(&x, root);
 	l->total = x.len ? x.len[root] : tot[root];
@@ -699,7 +705,8 @@ int af_layout_build(struct af_layout *l, struct af_tree *t, uint32_t root,
 			 : l->total && usable > 0 ? o->min_width * (double)l->total / usable : 0;
 	struct walk w = {
 		.tree = t, .excluded = excluded, .tot = tot, .rank = af_tree_name_ranks(t),
-		.chart = o->chart, .pos = x.pos, .len = x.len, .kinds = o->kinds, .nkinds = o->kinds ? o->nkinds : 0,
+		.chart = o->chart, .pos = x.pos, .len = x.len,
+		.origin = x.pos && x.pos[root] != AF_NO_START ? x.pos[root] : 0, .kinds = o->kinds, .nkinds = o->kinds ? o->nkinds : 0,
 		.threshold = threshold > 1 ? (uint64_t)ceil(threshold) : 1,
 	};
 	/* at most a frame a node: room for them up front, so the array is

@@ -77,6 +77,12 @@ struct af_layout_opts {
 				   span needs) or another unit (plain numbers);
 				   NULL: none */
 	uint64_t axis_origin;   /* axis value at the left edge */
+	bool has_origin;        /* the time at the left edge is origin: with a
+				   window 0 (--from), else the earliest first
+				   event of the threads drawn (all threads'
+				   times share one axis); without: the earliest
+				   frame drawn. Never after a frame's start */
+	uint64_t origin;
 	bool bands;             /* the root's children (threads) one above the
 				   other, each on the whole time axis */
 	bool no_legend;         /* no legend, even where colours mean something */

@@ -96,3 +96,24 @@ if command -v node >/dev/null 2>&1; then
 else
 	skip "chart/page" "node not installed"
 fi
+
+# Without a window a chart begins at the earliest first event of the threads
+# drawn and every thread keeps its offset from it (they share one time
+# axis): on nowinandroid-system threads 9412, 9398 and 9432 start at 0.58,
+# 0.71 and ~4 s, where --from 0 puts them, not all at the left edge
+N=perfetto/nowinandroid-system.pftrace
+xs() { "$AFLAME" --flamechart --format frames "$@" 2>/dev/null |
+	awk '/ \((9412|9398|9432)\)$/ { printf "%s ", $2 }'; }
+nowin=$(xs "$DATA/$N") win=$(xs --from 0 --to 100s "$DATA/$N")
+check "chart/Perfetto: threads at their offsets without a window ($nowin)" test "$nowin" = "$win"
+check "chart/Perfetto: threads not all at the left edge" test "$nowin" = "88.7 107.5 585.2 "
+# one thread (-t) begins at its own first event, as before
+check "chart/Perfetto: -t 9432 begins at its first event" \
+	test "$("$AFLAME" --flamechart --format frames -t 9432 "$DATA/$N" 2>/dev/null | awk 'NR == 3 { print $2 }')" = 10.0
+# ART's wall clock is shared: GLThread 161 begins ~3 s after main; its
+# thread-cpu clocks are not (each thread's from its own first event)
+"$AFLAME" --flamechart --format frames --clock wall "$DATA/art/yamp-legacy.trace" 2>/dev/null >"$TMP/yw.txt"
+check "chart/ART wall: GLThread 161 at its offset" test "$(field "$TMP/yw.txt" 'GLThread 161 (3168)' 2)" = 731.2
+check "chart/ART wall: main at the left edge" test "$(field "$TMP/yw.txt" 'main (3142)' 2)" = 10.0
+"$AFLAME" --flamechart --format frames --clock cpu "$DATA/art/yamp-legacy.trace" 2>/dev/null >"$TMP/yc.txt"
+check "chart/ART thread-cpu: each thread from its own first event" test "$(field "$TMP/yc.txt" 'GLThread 161 (3168)' 2)" = 10.0

@@ -183,6 +183,15 @@ void test_layout_chart_order_and_starts(void)
 	af_tree_set_start(&t, n1, 5);
 	af_tree_set_start(&t, n2, 100);
 	af_tree_set_start(&t, n3, 200);
+	/* without a window the chart begins at its earliest frame */
+	af_layout_build(&l, &t, AF_ROOT, NULL, &o, &d);
+	INT_EQ(l.total, 225);
+	INT_EQ(l.frames[1].start, 0);
+	INT_EQ(l.frames[2].start, 95);
+	INT_EQ(l.frames[3].start, 195);
+	af_layout_release(&l);
+	/* with one at time 0 (--from) */
+	o.has_origin = true;   /* o.origin 0 */
 	af_layout_build(&l, &t, AF_ROOT, NULL, &o, &d);
 	INT_EQ(l.total, 230);
 	INT_EQ(l.frames[1].start, 5);
