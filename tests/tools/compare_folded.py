@@ -24,16 +24,21 @@ def read(path):
     return {k: v / total for k, v in w.items() if v > 0}
 
 
-def main():
-    a, b = read(sys.argv[1]), read(sys.argv[2])
+def agree(a, b, argv, tolerance=0.01):
+    """Print how far share maps a and b agree (the measure above, with
+    tolerance for 1%); with argv's minimums, exit 1 below either."""
     keys = set(a) | set(b)
     same = sum(1 for k in keys if k in a and k in b and
-               (abs(a[k] - b[k]) <= 0.01 * max(a[k], b[k]) or abs(a[k] - b[k]) < 1e-4))
+               (abs(a[k] - b[k]) <= tolerance * max(a[k], b[k]) or abs(a[k] - b[k]) < 1e-4))
     stacks = same / len(keys) if keys else 1.0
     weight = sum(min(a.get(k, 0), b.get(k, 0)) for k in keys)
     print('stacks %.4f weight %.4f (%d stacks)' % (stacks, weight, len(keys)))
-    if len(sys.argv) > 4 and (stacks < float(sys.argv[3]) or weight < float(sys.argv[4])):
+    if len(argv) > 4 and (stacks < float(argv[3]) or weight < float(argv[4])):
         sys.exit(1)
+
+
+def main():
+    agree(read(sys.argv[1]), read(sys.argv[2]), sys.argv)
 
 
 if __name__ == '__main__':

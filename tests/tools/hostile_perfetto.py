@@ -95,4 +95,5 @@ def main():
     sys.stdout.buffer.write(b''.join(gen(n)))
 
 
-main()
+if __name__ == "__main__":
+    main()

@@ -10,25 +10,7 @@ for tests/suites/scaling_readers.sh and the fuzz corpus.
 """
 import sys
 
-
-def varint(v):
-    out = bytearray()
-    while True:
-        b = v & 0x7F
-        v >>= 7
-        if v:
-            out.append(b | 0x80)
-        else:
-            out.append(b)
-            return bytes(out)
-
-
-def vfield(num, v):
-    return varint(num << 3) + varint(v)
-
-
-def lfield(num, data):
-    return varint(num << 3 | 2) + varint(len(data)) + data
+from hostile_perfetto import lfield, vfield
 
 
 STRINGS = ["", "samples", "count", "pid", "tid", "thread", "w", "run"]

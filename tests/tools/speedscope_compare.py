@@ -24,6 +24,8 @@ import re
 import sys
 from collections import defaultdict
 
+from compare_folded import agree
+
 UNITS = {'ns': 1e-3, 'µs': 1.0, 'us': 1.0, 'ms': 1e3, 's': 1e6, 'min': 6e7}
 SPECIAL = ('(idle)', '(program)', '(garbage collector)')
 
@@ -59,15 +61,8 @@ def shares(w):
 def main():
     roots = 1 if open(sys.argv[1], encoding='utf-8', errors='replace').readline().startswith('JavaScript (') else 2
     a, b = shares(ours(sys.argv[1], roots)), shares(theirs(sys.argv[2]))
-    keys = set(a) | set(b)
     # speedscope prints 2 decimals of its unit (10 µs of a ms): 2% or 0.01 points
-    same = sum(1 for k in keys if k in a and k in b and
-               (abs(a[k] - b[k]) <= 0.02 * max(a[k], b[k]) or abs(a[k] - b[k]) < 1e-4))
-    stacks = same / len(keys) if keys else 1.0
-    weight = sum(min(a.get(k, 0), b.get(k, 0)) for k in keys)
-    print('stacks %.4f weight %.4f (%d stacks)' % (stacks, weight, len(keys)))
-    if len(sys.argv) > 4 and (stacks < float(sys.argv[3]) or weight < float(sys.argv[4])):
-        sys.exit(1)
+    agree(a, b, sys.argv, tolerance=0.02)
 
 
 if __name__ == '__main__':
