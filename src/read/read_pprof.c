@@ -22,451 +22,12 @@
  * last, as pprof does. Samples with pid/tid/thread labels (and
  * process_id/thread_id/thread_name) are drawn under process > thread roots
  * as the other readers draw them. */
-#include "proto.h"
-#include "read.h"
-#include "core/idmap.h"
+#include "pprof_int.h"
 #include "core/names.h"
-#include "core/profile.h"
 #include "core/util.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
-#include <string.h>
-
-enum {
-	P_SAMPLE_TYPE = 1, P_SAMPLE = 2, P_MAPPING = 3, P_LOCATION = 4, P_FUNCTION = 5, P_STRINGS = 6,
-	P_TIME = 9, P_DURATION = 10, P_PERIOD_TYPE = 11, P_PERIOD = 12, P_DEFAULT_TYPE = 14,
-};
-#define NO_STRING UINT64_MAX
-#define MULTI 0x80000000u       /* a struct lf of a location of several frames */
-#define RESERVE_DIV 14          /* the tree's tables: a node per 14 bytes of samples
-				 * (bench/gen_pprof's: 15.2); less, a rehash and a copy */
-#define RESERVE_MAX (1u << 22) /* at most (128 MiB of nodes, 128 of path slots): more grow */
-#define MAX_FRAMES 65536u       /* frames of one sample (Go stops at 512) */
-
-struct span { size_t off; size_t n; };
-struct vtype { uint64_t type, unit, at; };
-struct mapping { uint64_t start, limit, offset, file, at; uint32_t name; };
-struct func { uint64_t name, at; uint32_t frame; };
-/* lines: its functions (ids, then indices: check_lines), innermost first,
- * at line_fns[line..line + nlines); frames: their names once made, root-most
- * first, at frames[frame..frame + nframes) (nframes 0: not made yet) */
-struct loc { uint64_t mapping, address, at, id; uint32_t line, nlines, frame, nframes; };
-struct pthread_ { uint64_t key; uint32_t node; size_t index; };   /* a thread root */
-/* A table's ids -> indices. While they come as 1, 2, 3... (Go's, as most
- * writers number them) an index is its id - 1 and the map stays empty:
- * no probe, no page of it made (84k entries were a fifth of the bench's
- * page faults); the first id out of that order puts them all in it. */
-struct ids { struct af_idmap map; size_t n; bool sparse; };
-struct proc { uint64_t pid; uint32_t node; };
-
-/* A frame's name and its af_tree_name_key, side by side: a sample reads one
- * small table, not the tree's names. From location(): for a location of
- * several frames, MULTI | the index of its first in frames, and their count. */
-struct lf { uint32_t name, hash; };
-
-/* a frame of the sample being folded: its name, path key (tree.h), node */
-struct frame { uint64_t key; uint32_t name, node; };
-
-/* the labels of one sample that say where it ran */
-struct where { uint64_t pid, tid; struct span name; bool has_pid, has_tid, has_name; };
-
-struct pp {
-	struct af_profile *p;
-	struct af_diag *d;
-	const struct af_read_opts *o;
-	const uint8_t *data;
-	size_t len;
-	struct span *strs; size_t nstrs, cap_strs;
-	struct vtype *types; size_t ntypes, cap_types;
-	struct mapping *maps; size_t nmaps, cap_maps;
-	struct func *fns; size_t nfns, cap_fns;
-	struct loc *locs; size_t nlocs, cap_locs;
-	struct ids map_ids, fn_ids, loc_ids;
-	struct lf *loc_by_id; uint64_t nloc_by_id;  /* ids 1..n dense: a direct table */
-	uint64_t *line_fns; size_t nline_fns, cap_line_fns;
-	struct lf *frames; size_t nframes, cap_frames;
-	uint64_t *stack; size_t cap_stack;          /* a sample's location ids, then indices */
-	uint64_t *values; size_t cap_values;        /* a sample's values */
-	struct lf *refs; size_t cap_refs;           /* a sample's locations, leaf first */
-	struct lf *names; size_t cap_names;         /* a sample's frames, root first */
-	struct frame *path; size_t cap_path, depth; /* the frames of the last sample folded */
-	uint32_t path_root;                         /* the node they are below */
-	struct pthread_ *threads; size_t nthreads, cap_threads;
-	struct proc *procs; size_t nprocs, cap_procs;
-	struct af_idmap thread_keys, proc_keys;
-	uint64_t key_pid[2], key_tid[2], key_thread[2];   /* string indices of the label keys */
-	uint64_t default_type, period, time, duration;
-	struct vtype period_type;
-	size_t drawn;                               /* the sample type drawn */
-	uint64_t samples, folded, zero, negative, weight, frames_total, sample_bytes;
-	struct af_buf scratch;
-};
-
-static int malformed(struct pp *f, const struct af_proto *m)
-{
-	return af_diag_offset(f->d, m->error_offset, "malformed pprof profile: %s", m->error);
-}
-
-static int bad(struct pp *f, uint64_t at, const char *why)
-{
-	return af_diag_offset(f->d, at, "malformed pprof profile: %s", why);
-}
-
-/* a field of the wire type pprof writes, else an error at it */
-static bool wire_is(struct pp *f, const struct af_proto_field *x, enum af_wire w, int *rc)
-{
-	if (x->wire == w)
-		return true;
-	*rc = bad(f, x->offset, "a field has another wire type than profile.proto gives it");
-	return false;
-}
-
-/* ---- the tables ---- */
-
-/* Put id -> the next index in ids: ids are not 0 and not repeated (pprof
- * refuses both). */
-static int new_id(struct pp *f, struct ids *ids, uint64_t id, uint64_t at, const char *what)
-{
-	if (!ids->sparse && id == ids->n + 1) {
-		ids->n++;
-		return 0;
-	}
-	for (size_t i = 0; !ids->sparse && i < ids->n; i++)
-		af_idmap_put(&ids->map, i + 1, (uint32_t)i);
-	ids->sparse = true;
-	bool found;
-	uint32_t *slot = af_idmap_slot(&ids->map, id, &found);
-	if (id == 0 || found)
-		return af_diag_offset(f->d, at, "malformed pprof profile: %s %s %" PRIu64, id ? "a second" : "a",
-				      what, id);
-	*slot = (uint32_t)ids->n++;
-	return 0;
-}
-
-/* The index of id in ids, or AF_NONE. */
-static uint32_t id_index(const struct ids *ids, uint64_t id)
-{
-	if (!ids->sparse)
-		return id >= 1 && id <= ids->n ? (uint32_t)(id - 1) : AF_NONE;
-	return af_idmap_get(&ids->map, id);
-}
-
-/* ValueType: type 1, unit 2 (string indices). */
-static int read_vtype(struct pp *f, struct af_proto *m, struct vtype *v)
-{
-	struct af_proto_field x;
-	int rc;
-	*v = (struct vtype){ 0, 0, m->base };
-	while ((rc = af_proto_next(m, &x)) > 0) {
-		if (x.num == 1 && wire_is(f, &x, AF_WIRE_VARINT, &rc))
-			v->type = x.u;
-		else if (x.num == 2 && wire_is(f, &x, AF_WIRE_VARINT, &rc))
-			v->unit = x.u;
-		if (rc < 0)
-			return -1;
-	}
-	return rc < 0 ? malformed(f, m) : 0;
-}
-
-/* Mapping: id 1, memory_start 2, memory_limit 3, file_offset 4, filename 5. */
-static int read_mapping(struct pp *f, struct af_proto *m)
-{
-	struct af_proto_field x;
-	struct mapping mp = { .at = m->base, .name = AF_NONE };
-	uint64_t id = 0;
-	int rc;
-	while ((rc = af_proto_next(m, &x)) > 0) {
-		if (x.num < 1 || x.num > 5)
-			continue;
-		if (!wire_is(f, &x, AF_WIRE_VARINT, &rc))
-			return -1;
-		uint64_t *field[] = { &id, &mp.start, &mp.limit, &mp.offset, &mp.file };
-		*field[x.num - 1] = x.u;
-	}
-	if (rc < 0)
-		return malformed(f, m);
-	if (new_id(f, &f->map_ids, id, mp.at, "mapping with id") < 0)
-		return -1;
-	af_grow(&f->maps, &f->cap_maps, f->nmaps + 1, sizeof *f->maps);
-	f->maps[f->nmaps++] = mp;
-	return 0;
-}
-
-/* Function: id 1, name 2 (system_name, filename, start_line unused). */
-static int read_function(struct pp *f, struct af_proto *m)
-{
-	struct af_proto_field x;
-	struct func fn = { .at = m->base, .frame = AF_NONE };
-	uint64_t id = 0;
-	int rc;
-	while ((rc = af_proto_next(m, &x)) > 0) {
-		if (x.num == 1 && wire_is(f, &x, AF_WIRE_VARINT, &rc))
-			id = x.u;
-		else if (x.num == 2 && wire_is(f, &x, AF_WIRE_VARINT, &rc))
-			fn.name = x.u;
-		if (rc < 0)
-			return -1;
-	}
-	if (rc < 0)
-		return malformed(f, m);
-	if (new_id(f, &f->fn_ids, id, fn.at, "function with id") < 0)
-		return -1;
-	af_grow(&f->fns, &f->cap_fns, f->nfns + 1, sizeof *f->fns);
-	f->fns[f->nfns++] = fn;
-	return 0;
-}
-
-/* Line: function_id 1 (line 2, column 3 unused). */
-static int read_line(struct pp *f, struct af_proto *m)
-{
-	struct af_proto_field x;
-	uint64_t fn = 0;
-	int rc;
-	while ((rc = af_proto_next(m, &x)) > 0) {
-		if (x.num == 1 && wire_is(f, &x, AF_WIRE_VARINT, &rc))
-			fn = x.u;
-		if (rc < 0)
-			return -1;
-	}
-	if (rc < 0)
-		return malformed(f, m);
-	af_grow(&f->line_fns, &f->cap_line_fns, f->nline_fns + 1, sizeof *f->line_fns);
-	f->line_fns[f->nline_fns++] = fn;
-	return 0;
-}
-
-/* Location: id 1, mapping_id 2, address 3, line 4 (repeated). */
-static int read_location(struct pp *f, struct af_proto *m)
-{
-	struct af_proto_field x;
-	struct loc l = { .line = (uint32_t)f->nline_fns, .at = m->base };
-	uint64_t id = 0;
-	int rc;
-	while ((rc = af_proto_next(m, &x)) > 0) {
-		if (x.num == 1 && wire_is(f, &x, AF_WIRE_VARINT, &rc)) {
-			id = x.u;
-		} else if (x.num == 2 && wire_is(f, &x, AF_WIRE_VARINT, &rc)) {
-			l.mapping = x.u;
-		} else if (x.num == 3 && wire_is(f, &x, AF_WIRE_VARINT, &rc)) {
-			l.address = x.u;
-		} else if (x.num == 4 && wire_is(f, &x, AF_WIRE_LEN, &rc)) {
-			struct af_proto line;
-			af_proto_sub(m, &x, &line);
-			rc = read_line(f, &line);
-		}
-		if (rc < 0)
-			return -1;
-	}
-	if (rc < 0)
-		return malformed(f, m);
-	/* frames (a line or a location's address each) stay below MULTI */
-	if (f->nline_fns - l.line > UINT32_MAX / 2 || f->nline_fns + f->nlocs >= UINT32_MAX / 2)
-		return bad(f, m->base, "too many locations or lines");
-	l.nlines = (uint32_t)(f->nline_fns - l.line);
-	if (new_id(f, &f->loc_ids, l.id = id, m->base, "location with id") < 0)
-		return -1;
-	af_grow(&f->locs, &f->cap_locs, f->nlocs + 1, sizeof *f->locs);
-	f->locs[f->nlocs++] = l;
-	return 0;
-}
-
-/* One top-level field of the first walk: every table but the samples. */
-static int table_field(struct pp *f, struct af_proto *top, const struct af_proto_field *x)
-{
-	struct af_proto m;
-	int rc = 0;
-	bool len = x->num >= P_SAMPLE_TYPE && x->num <= P_STRINGS;
-	if (len ? !wire_is(f, x, AF_WIRE_LEN, &rc) : x->num == P_PERIOD_TYPE && !wire_is(f, x, AF_WIRE_LEN, &rc))
-		return -1;
-	if (x->wire == AF_WIRE_LEN)
-		af_proto_sub(top, x, &m);
-	switch (x->num) {
-	case P_SAMPLE_TYPE:
-		af_grow(&f->types, &f->cap_types, f->ntypes + 1, sizeof *f->types);
-		return read_vtype(f, &m, &f->types[f->ntypes++]);
-	case P_MAPPING: return read_mapping(f, &m);
-	case P_LOCATION: return read_location(f, &m);
-	case P_FUNCTION: return read_function(f, &m);
-	case P_STRINGS:
-		af_grow(&f->strs, &f->cap_strs, f->nstrs + 1, sizeof *f->strs);
-		f->strs[f->nstrs++] = (struct span){ (size_t)(x->data - f->data), x->len };
-		return 0;
-	case P_PERIOD_TYPE: return read_vtype(f, &m, &f->period_type);
-	}
-	if (x->wire == AF_WIRE_VARINT) {
-		if (x->num == P_TIME)
-			f->time = x->u;
-		else if (x->num == P_DURATION)
-			f->duration = x->u;
-		else if (x->num == P_PERIOD)
-			f->period = x->u;
-		else if (x->num == P_DEFAULT_TYPE)
-			f->default_type = x->u;
-	}
-	return 0;
-}
-
-static int check_string(struct pp *f, uint64_t i, uint64_t at)
-{
-	if (i < f->nstrs)
-		return 0;
-	return af_diag_offset(f->d, at, "malformed pprof profile: string index %" PRIu64
-			      " past the string table (%zu strings)", i, f->nstrs);
-}
-
-/* Every string index the tables hold is in the table, whose first entry
- * is "" (profile.proto's rule). */
-static int check_strings(struct pp *f)
-{
-	if (f->nstrs == 0 || f->strs[0].n != 0)
-		return bad(f, f->nstrs ? f->strs[0].off : 0, "the string table does not start with an empty string");
-	int rc = check_string(f, f->default_type, 0) | check_string(f, f->period_type.type, f->period_type.at) |
-		 check_string(f, f->period_type.unit, f->period_type.at);
-	for (size_t i = 0; i < f->ntypes && rc == 0; i++)
-		rc = check_string(f, f->types[i].type, f->types[i].at) | check_string(f, f->types[i].unit, f->types[i].at);
-	for (size_t i = 0; i < f->nfns && rc == 0; i++)
-		rc = check_string(f, f->fns[i].name, f->fns[i].at);
-	for (size_t i = 0; i < f->nmaps && rc == 0; i++)
-		rc = check_string(f, f->maps[i].file, f->maps[i].at);
-	return rc < 0 ? -1 : 0;
-}
-
-/* Every line names a function the profile has (pprof refuses a line with
- * none), whose index in fns then replaces its id. */
-static int check_lines(struct pp *f)
-{
-	for (size_t i = 0; i < f->nlocs; i++)
-		for (uint32_t j = 0; j < f->locs[i].nlines; j++) {
-			uint64_t *fn = &f->line_fns[f->locs[i].line + j];
-			uint32_t k = id_index(&f->fn_ids, *fn);
-			if (k == AF_NONE)
-				return af_diag_offset(f->d, f->locs[i].at, "malformed pprof profile: a line of a "
-						      "location names function %" PRIu64 ", which the profile does not have", *fn);
-			*fn = k;
-		}
-	return 0;
-}
-
-static bool str_is(const struct pp *f, uint64_t i, const char *s)
-{
-	size_t n = strlen(s);
-	return f->strs[i].n == n && memcmp(f->data + f->strs[i].off, s, n) == 0;
-}
-
-/* The label keys that say where a sample ran, and a direct table of the
- * location ids when they are dense (Go numbers them 1..n). */
-static void index_tables(struct pp *f)
-{
-	for (int k = 0; k < 2; k++)
-		f->key_pid[k] = f->key_tid[k] = f->key_thread[k] = NO_STRING;
-	for (size_t i = 1; i < f->nstrs; i++) {
-		if (str_is(f, i, "pid") || str_is(f, i, "process_id"))
-			f->key_pid[str_is(f, i, "process_id")] = i;
-		else if (str_is(f, i, "tid") || str_is(f, i, "thread_id"))
-			f->key_tid[str_is(f, i, "thread_id")] = i;
-		else if (str_is(f, i, "thread") || str_is(f, i, "thread_name"))
-			f->key_thread[str_is(f, i, "thread_name")] = i;
-	}
-	f->nloc_by_id = (uint64_t)f->nlocs * 2 + 16;
-	f->loc_by_id = af_xcalloc((size_t)f->nloc_by_id, sizeof *f->loc_by_id);
-}
-
-/* ---- frames ---- */
-
-static const uint8_t *str_of(const struct pp *f, uint64_t i, size_t *n)
-{
-	*n = f->strs[i].n;
-	return f->data + f->strs[i].off;
-}
-
-/* A location with no function name: its mapping's file (base name) and
- * the offset in the file, as pprof's unsymbolized frames are located. */
-static uint32_t address_name(struct pp *f, const struct loc *l)
-{
-	struct af_buf *b = &f->scratch;
-	uint32_t k = l->mapping ? id_index(&f->map_ids, l->mapping) : AF_NONE;
-	b->len = 0;
-	uint64_t at = l->address;
-	if (k != AF_NONE) {
-		const struct mapping *m = &f->maps[k];
-		size_t n;
-		const uint8_t *s = str_of(f, m->file, &n);
-		for (size_t i = n; i-- > 0;)   /* the file's base name */
-			if (s[i] == '/') {
-				s += i + 1;
-				n -= i + 1;
-				break;
-			}
-		if (n)
-			af_name_append(b, (const char *)s, n);
-		else
-			af_buf_puts(b, "[unknown]");
-		if (at >= m->start && (m->limit == 0 || at < m->limit))
-			at = at - m->start + m->offset;
-	} else {
-		af_buf_puts(b, "[unknown]");
-	}
-	af_buf_printf(b, "+0x%" PRIx64, at);
-	af_name_finish(b, 0);
-	return af_tree_intern(&f->p->tree, b->data, b->len);
-}
-
-/* The frame of the function of index k, or AF_NONE if its name is empty. */
-static uint32_t function_frame(struct pp *f, uint64_t k)
-{
-	struct func *x = &f->fns[k];   /* check_lines: an index */
-	if (x->frame == AF_NONE && x->name) {
-		size_t n;
-		const uint8_t *s = str_of(f, x->name, &n);
-		struct af_buf *b = &f->scratch;
-		b->len = 0;
-		af_name_append(b, (const char *)s, n);
-		af_name_finish(b, 0);
-		x->frame = af_tree_intern(&f->p->tree, b->data, b->len);
-	}
-	return x->frame;
-}
-
-/* The frames of location l, made on its first use: its lines from the
- * last (the outermost caller) to the first (innermost); a line whose
- * function has no name, or a location with no lines, by its address. */
-static void location_frames(struct pp *f, struct loc *l)
-{
-	size_t n = l->nlines ? l->nlines : 1;
-	af_grow(&f->frames, &f->cap_frames, f->nframes + n, sizeof *f->frames);
-	l->frame = (uint32_t)f->nframes;
-	for (size_t i = l->nlines; i-- > 0;) {
-		uint32_t name = function_frame(f, f->line_fns[l->line + i]);
-		f->frames[f->nframes++].name = name != AF_NONE ? name : address_name(f, l);
-	}
-	if (!l->nlines)
-		f->frames[f->nframes++].name = address_name(f, l);
-	l->nframes = (uint32_t)(f->nframes - l->frame);
-	for (uint32_t i = l->frame; i < f->nframes; i++)
-		f->frames[i].hash = (uint32_t)af_tree_name_key(&f->p->tree, f->frames[i].name);
-}
-
-/* What location index k is to a sample (struct lf) */
-static struct lf location_ref(const struct pp *f, uint32_t k)
-{
-	const struct loc *l = &f->locs[k];
-	return l->nframes == 1 ? f->frames[l->frame] : (struct lf){ MULTI | l->frame, l->nframes };
-}
-
-/* Every location's frames, and the direct table of location ids filled
- * with what location() answers: a location costs one load of a small table,
- * not its record, its frames and their names (cache misses at every frame). */
-static void locate_all(struct pp *f)
-{
-	for (uint64_t id = 0; id < f->nloc_by_id; id++)
-		f->loc_by_id[id] = (struct lf){ AF_NONE, 0 };
-	for (size_t k = 0; k < f->nlocs; k++) {
-		location_frames(f, &f->locs[k]);
-		if (f->locs[k].id < f->nloc_by_id)
-			f->loc_by_id[f->locs[k].id] = location_ref(f, (uint32_t)k);
-	}
-}
 
 /* ---- where a sample ran ---- */
 
@@ -584,7 +145,7 @@ static int read_label(struct pp *f, struct af_proto *m, struct where *w)
 	bool has_num = false;
 	int rc;
 	while ((rc = af_proto_next(m, &x)) > 0) {
-		if (x.num >= 1 && x.num <= 3 && !wire_is(f, &x, AF_WIRE_VARINT, &rc))
+		if (x.num >= 1 && x.num <= 3 && !pp_wire_is(f, &x, AF_WIRE_VARINT, &rc))
 			return -1;
 		if (x.num == 1)
 			key = x.u;
@@ -594,11 +155,11 @@ static int read_label(struct pp *f, struct af_proto *m, struct where *w)
 			num = x.u, has_num = true;
 	}
 	if (rc < 0)
-		return malformed(f, m);
-	if (check_string(f, key, m->base) < 0 || check_string(f, str, m->base) < 0)
+		return pp_malformed(f, m);
+	if (pp_check_string(f, key, m->base) < 0 || pp_check_string(f, str, m->base) < 0)
 		return -1;
 	size_t n;
-	const uint8_t *s = str_of(f, str, &n);
+	const uint8_t *s = pp_str_of(f, str, &n);
 	uint64_t v = num;
 	bool id = has_num || decimal(s, n, &v);
 	if (key_is(key, f->key_pid) && id)
@@ -619,14 +180,14 @@ static int repeated(struct pp *f, const struct af_proto_field *x, uint64_t **v, 
 		(*v)[(*n)++] = x->u;
 		return 0;
 	}
-	if (!wire_is(f, x, AF_WIRE_LEN, &rc))
+	if (!pp_wire_is(f, x, AF_WIRE_LEN, &rc))
 		return -1;
 	if (x->len == 0)   /* nothing packed: *v may be NULL still */
 		return 0;
 	af_grow(v, cap, *n + x->len, sizeof **v);
 	size_t k = af_proto_unpack(x->data, x->len, *v + *n);
 	if (k == SIZE_MAX)
-		return bad(f, x->offset, "packed varints cut short");
+		return pp_bad(f, x->offset, "packed varints cut short");
 	*n += k;
 	return 0;
 }
@@ -642,7 +203,7 @@ static int parse_sample(struct pp *f, struct af_proto *m, struct sample *s)
 			rc = repeated(f, &x, &f->stack, &f->cap_stack, &s->nlocs);
 		} else if (x.num == 2) {
 			rc = repeated(f, &x, &f->values, &f->cap_values, &s->nvalues);
-		} else if (x.num == 3 && wire_is(f, &x, AF_WIRE_LEN, &rc)) {
+		} else if (x.num == 3 && pp_wire_is(f, &x, AF_WIRE_LEN, &rc)) {
 			struct af_proto label;
 			af_proto_sub(m, &x, &label);
 			rc = read_label(f, &label, &s->w);
@@ -651,22 +212,12 @@ static int parse_sample(struct pp *f, struct af_proto *m, struct sample *s)
 			return -1;
 	}
 	if (rc < 0)
-		return malformed(f, m);
+		return pp_malformed(f, m);
 	if (s->nvalues != f->ntypes)
 		return af_diag_offset(f->d, m->base, "malformed pprof profile: a sample has %zu values for %zu sample types",
 				      s->nvalues, f->ntypes);
 	s->value = af_proto_int64(f->values[f->drawn]);
 	return 0;
-}
-
-/* What location id is (struct lf), from the table locate_all made; name
- * AF_NONE if the profile has none. */
-static struct lf location(const struct pp *f, uint64_t id)
-{
-	if (id < f->nloc_by_id)
-		return f->loc_by_id[id];
-	uint32_t k = id_index(&f->loc_ids, id);
-	return k == AF_NONE ? (struct lf){ AF_NONE, 0 } : location_ref(f, k);
 }
 
 /* The key of the frames right below node (a root, a thread or a process
@@ -718,7 +269,7 @@ static int fold_sample(struct pp *f, struct af_proto *m)
 	size_t n = 0;
 	af_grow(&f->refs, &f->cap_refs, s.nlocs, sizeof *f->refs);
 	for (size_t i = 0; i < s.nlocs; i++) {   /* pprof refuses a sample naming no location */
-		struct lf v = f->refs[i] = location(f, f->stack[i]);
+		struct lf v = f->refs[i] = pp_location(f, f->stack[i]);
 		if (v.name == AF_NONE)
 			return af_diag_offset(f->d, at, "malformed pprof profile: a sample names location %" PRIu64
 					      ", which the profile does not have", f->stack[i]);
@@ -765,25 +316,25 @@ static int walk(struct pp *f, int pass)
 	int rc;
 	while ((rc = af_proto_next(&top, &x)) > 0) {
 		if (pass == 0 && x.num != P_SAMPLE) {
-			rc = table_field(f, &top, &x);
+			rc = pp_table_field(f, &top, &x);
 		} else if (pass == 1 && x.num == P_SAMPLE) {
 			struct af_proto m;
 			af_proto_sub(&top, &x, &m);
 			rc = fold_sample(f, &m);
 		} else if (pass == 0) {   /* a sample: the tree is sized by their bytes */
 			f->sample_bytes += x.len;
-			wire_is(f, &x, AF_WIRE_LEN, &rc);
+			pp_wire_is(f, &x, AF_WIRE_LEN, &rc);
 		}
 		if (rc < 0)
 			return -1;
 	}
-	return rc < 0 ? malformed(f, &top) : 0;
+	return rc < 0 ? pp_malformed(f, &top) : 0;
 }
 
 static struct af_event_name type_name(const struct pp *f, size_t i)
 {
 	size_t n;
-	const uint8_t *s = str_of(f, f->types[i].type, &n);
+	const uint8_t *s = pp_str_of(f, f->types[i].type, &n);
 	return (struct af_event_name){ (const char *)s, n };
 }
 
@@ -829,13 +380,13 @@ static void set_unit(struct pp *f)
 	const struct vtype *v = &f->types[f->drawn];
 	f->p->unit = "events";
 	for (size_t i = 0; i < sizeof units / sizeof *units; i++)
-		if (str_is(f, v->unit, units[i].unit))
+		if (pp_str_is(f, v->unit, units[i].unit))
 			f->p->unit = units[i].ours;
-	if (str_is(f, v->unit, "count") && !str_is(f, v->type, "samples"))
+	if (pp_str_is(f, v->unit, "count") && !pp_str_is(f, v->type, "samples"))
 		f->p->unit = "events";
 	f->p->measure = NULL;
 	for (size_t i = 0; i < sizeof measures / sizeof *measures; i++)
-		if (str_is(f, v->type, measures[i].type))
+		if (pp_str_is(f, v->type, measures[i].type))
 			f->p->measure = measures[i].measure;
 	f->p->clock = NULL;
 }
@@ -844,7 +395,7 @@ static void set_unit(struct pp *f)
 static void put_vtype(const struct pp *f, const struct vtype *v, struct af_buf *b)
 {
 	size_t n, m;
-	const uint8_t *t = str_of(f, v->type, &n), *u = str_of(f, v->unit, &m);
+	const uint8_t *t = pp_str_of(f, v->type, &n), *u = pp_str_of(f, v->unit, &m);
 	size_t from = b->len;
 	af_name_append(b, (const char *)t, n);
 	af_buf_putc(b, '/');
@@ -913,11 +464,11 @@ static int read_pprof(struct af_profile *p, const struct af_input *in, const str
 	if (o->window)
 		return af_diag_error(d, "--from and --to need a method trace: a pprof profile's samples have no times");
 	int rc = -1;
-	if (walk(&f, 0) == 0 && check_strings(&f) == 0 && check_lines(&f) == 0 && pick_type(&f) == 0) {
+	if (walk(&f, 0) == 0 && pp_check_strings(&f) == 0 && pp_check_lines(&f) == 0 && pick_type(&f) == 0) {
 		uint64_t guess = f.sample_bytes / RESERVE_DIV;
 		af_tree_path_reserve(&p->tree, (size_t)(guess < RESERVE_MAX ? guess : RESERVE_MAX));
-		index_tables(&f);
-		locate_all(&f);
+		pp_index_tables(&f);
+		pp_locate_all(&f);
 		if (walk(&f, 1) == 0) {
 			name_processes(&f);
 			set_unit(&f);
@@ -994,3 +545,4 @@ const struct af_reader af_reader_pprof = {
 	.name = "pprof", .what = "a pprof profile", .sniff = sniff,
 	.read = read_pprof, .nothing = "no samples",
 };
+

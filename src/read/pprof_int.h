@@ -1,0 +1,133 @@
+/* pprof_int.h: what the files of the pprof reader share, and no other
+ * file: the reader's state (struct pp), the profile's field numbers, and
+ * what one file offers the other.
+ *
+ *   read_pprof.c     the samples (their labels, threads and processes),
+ *                    folded into the tree; the walks, sample types,
+ *                    --info, detection, the reader
+ *   pprof_tables.c   the tables the samples refer to (strings, sample
+ *                    types, mappings, functions, locations), checked, and
+ *                    each location's frames; the error helpers
+ *
+ * Each file uses only those listed below it (the no-cycle rule of
+ * tests/suites/modules.sh); read_pprof.c's opening describes the format. */
+#ifndef AF_PPROF_INT_H
+#define AF_PPROF_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include "proto.h"
+#include "read.h"
+#include "core/buf.h"
+#include "core/idmap.h"
+#include "core/profile.h"
+
+enum {
+	P_SAMPLE_TYPE = 1, P_SAMPLE = 2, P_MAPPING = 3, P_LOCATION = 4, P_FUNCTION = 5, P_STRINGS = 6,
+	P_TIME = 9, P_DURATION = 10, P_PERIOD_TYPE = 11, P_PERIOD = 12, P_DEFAULT_TYPE = 14,
+};
+#define NO_STRING UINT64_MAX
+#define MULTI 0x80000000u       /* a struct lf of a location of several frames */
+#define RESERVE_DIV 14          /* the tree's tables: a node per 14 bytes of samples
+				 * (bench/gen_pprof's: 15.2); less, a rehash and a copy */
+#define RESERVE_MAX (1u << 22) /* at most (128 MiB of nodes, 128 of path slots): more grow */
+#define MAX_FRAMES 65536u       /* frames of one sample (Go stops at 512) */
+
+struct span { size_t off; size_t n; };
+struct vtype { uint64_t type, unit, at; };
+struct mapping { uint64_t start, limit, offset, file, at; uint32_t name; };
+struct func { uint64_t name, at; uint32_t frame; };
+/* lines: its functions (ids, then indices: check_lines), innermost first,
+ * at line_fns[line..line + nlines); frames: their names once made, root-most
+ * first, at frames[frame..frame + nframes) (nframes 0: not made yet) */
+struct loc { uint64_t mapping, address, at, id; uint32_t line, nlines, frame, nframes; };
+struct pthread_ { uint64_t key; uint32_t node; size_t index; };   /* a thread root */
+/* A table's ids -> indices. While they come as 1, 2, 3... (Go's, as most
+ * writers number them) an index is its id - 1 and the map stays empty:
+ * no probe, no page of it made (84k entries were a fifth of the bench's
+ * page faults); the first id out of that order puts them all in it. */
+struct ids { struct af_idmap map; size_t n; bool sparse; };
+struct proc { uint64_t pid; uint32_t node; };
+
+/* A frame's name and its af_tree_name_key, side by side: a sample reads one
+ * small table, not the tree's names. From location(): for a location of
+ * several frames, MULTI | the index of its first in frames, and their count. */
+struct lf { uint32_t name, hash; };
+
+/* a frame of the sample being folded: its name, path key (tree.h), node */
+struct frame { uint64_t key; uint32_t name, node; };
+
+/* the labels of one sample that say where it ran */
+struct where { uint64_t pid, tid; struct span name; bool has_pid, has_tid, has_name; };
+
+struct pp {
+	struct af_profile *p;
+	struct af_diag *d;
+	const struct af_read_opts *o;
+	const uint8_t *data;
+	size_t len;
+	struct span *strs; size_t nstrs, cap_strs;
+	struct vtype *types; size_t ntypes, cap_types;
+	struct mapping *maps; size_t nmaps, cap_maps;
+	struct func *fns; size_t nfns, cap_fns;
+	struct loc *locs; size_t nlocs, cap_locs;
+	struct ids map_ids, fn_ids, loc_ids;
+	struct lf *loc_by_id; uint64_t nloc_by_id;  /* ids 1..n dense: a direct table */
+	uint64_t *line_fns; size_t nline_fns, cap_line_fns;
+	struct lf *frames; size_t nframes, cap_frames;
+	uint64_t *stack; size_t cap_stack;          /* a sample's location ids, then indices */
+	uint64_t *values; size_t cap_values;        /* a sample's values */
+	struct lf *refs; size_t cap_refs;           /* a sample's locations, leaf first */
+	struct lf *names; size_t cap_names;         /* a sample's frames, root first */
+	struct frame *path; size_t cap_path, depth; /* the frames of the last sample folded */
+	uint32_t path_root;                         /* the node they are below */
+	struct pthread_ *threads; size_t nthreads, cap_threads;
+	struct proc *procs; size_t nprocs, cap_procs;
+	struct af_idmap thread_keys, proc_keys;
+	uint64_t key_pid[2], key_tid[2], key_thread[2];   /* string indices of the label keys */
+	uint64_t default_type, period, time, duration;
+	struct vtype period_type;
+	size_t drawn;                               /* the sample type drawn */
+	uint64_t samples, folded, zero, negative, weight, frames_total, sample_bytes;
+	struct af_buf scratch;
+};
+
+/* ---- pprof_tables.c ---- */
+
+int pp_malformed(struct pp *f, const struct af_proto *m);
+int pp_bad(struct pp *f, uint64_t at, const char *why);
+/* a field of the wire type pprof writes, else an error at it (*rc -1) */
+bool pp_wire_is(struct pp *f, const struct af_proto_field *x, enum af_wire w, int *rc);
+/* One top-level field of the first walk: every table but the samples. */
+int pp_table_field(struct pp *f, struct af_proto *top, const struct af_proto_field *x);
+/* String index i is in the table, else an error at `at` */
+int pp_check_string(struct pp *f, uint64_t i, uint64_t at);
+int pp_check_strings(struct pp *f);
+int pp_check_lines(struct pp *f);
+void pp_index_tables(struct pp *f);
+void pp_locate_all(struct pp *f);
+/* What a location id out of the direct table is (pp_location) */
+struct lf pp_location_sparse(const struct pp *f, uint64_t id);
+
+static inline const uint8_t *pp_str_of(const struct pp *f, uint64_t i, size_t *n)
+{
+	*n = f->strs[i].n;
+	return f->data + f->strs[i].off;
+}
+
+static inline bool pp_str_is(const struct pp *f, uint64_t i, const char *s)
+{
+	size_t n = strlen(s);
+	return f->strs[i].n == n && memcmp(f->data + f->strs[i].off, s, n) == 0;
+}
+
+/* What location id is (struct lf), from the table pp_locate_all made;
+ * name AF_NONE if the profile has none. */
+static inline struct lf pp_location(const struct pp *f, uint64_t id)
+{
+	return id < f->nloc_by_id ? f->loc_by_id[id] : pp_location_sparse(f, id);
+}
+
+#endif
