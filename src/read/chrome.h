@@ -1,5 +1,5 @@
 /* chrome.h: internals of the Chrome trace-event JSON reader, shared by its
- * parser (chrome_parse.c: yajl callbacks that keep what the graph needs)
+ * parser (chrome_parse.c: JSON callbacks that keep what the graph needs)
  * and its folding (read_chrome.c), and seen by the unit tests.
  *
  * The parser keeps, in file order: B, E and X events (slices), async
@@ -125,7 +125,7 @@ struct chrome_event {
 enum { CHROME_MAX_ROLES = 12 };
 
 struct chrome {
-	struct af_json json;       /* first: yajl's context */
+	struct af_json json;       /* first: the JSON scanner's context */
 	struct af_profile *p;
 	const struct af_read_opts *o;
 	/* the parse: the role of each open container, the member coming */

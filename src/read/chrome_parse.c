@@ -1,5 +1,5 @@
 /* chrome_parse.c: Chrome trace-event JSON (the Trace Event Format) read by
- * yajl's callbacks into chrome.h's tables. The input is either
+ * callbacks (json.h, yajl's shape) into chrome.h's tables. The input is either
  *
  *   {"traceEvents": [event, ...], "samples": [...], "stackFrames": {...}, ...}
  *   [event, ...]            (the bare array, which Chrome may leave unterminated)

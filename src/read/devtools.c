@@ -1,5 +1,5 @@
 /* devtools.c: a Flutter DevTools snapshot's Perfetto trace (devtools.h),
- * found by yajl's callbacks (json.h): the "traceBinary" array of any
+ * found by json.h's callbacks: the "traceBinary" array of any
  * top-level member, each number a byte. Everything else is skipped. */
 #include "devtools.h"
 #include "json.h"
@@ -8,7 +8,7 @@
 #include <string.h>
 
 struct devtools {
-	struct af_json json;     /* first: yajl's context */
+	struct af_json json;     /* first: the JSON scanner's context */
 	struct af_buf *out;
 	bool in_binary, found, has_events, key_binary, key_screen;
 	uint64_t binary_depth;

@@ -12,7 +12,7 @@
  * sample weighs the time to the next (the last weighs nothing); the tree's
  * "(root)" is not a frame, "(program)", "(idle)" and "(garbage collector)"
  * are. A frame is "function (file:line)" (v8frame.h). One thread, "JavaScript",
- * weights in µs. Parsed by yajl (json.h), folded as each sample's stack
+ * weights in µs. Parsed by json.h's scanner, folded as each sample's stack
  * differs from the one before (its nearest common node). */
 #include "json.h"
 #include "zints.h"
@@ -42,7 +42,7 @@ struct vnode {
 struct i64s { int64_t *v; size_t n, cap; };
 
 struct cpuprofile {
-	struct af_json json;       /* first: yajl's context */
+	struct af_json json;       /* first: the JSON scanner's context */
 	struct af_profile *p;
 	uint8_t role[64];
 	int key;
@@ -147,7 +147,7 @@ static int open_container(struct cpuprofile *c, bool map)
 	enum role r = child_role(c, map);
 	struct zints *a = r == R_SAMPLES ? &c->samples : r == R_DELTAS ? &c->deltas
 		: r == R_TIMESTAMPS ? &c->stamps : NULL;
-	if (a) {   /* most of the file: read without yajl if plain */
+	if (a) {   /* most of the file: read in batches if plain */
 		c->taking = a;
 		c->taken_from = zints_mark(a);
 		if (af_json_take_ints(&c->json, &take))

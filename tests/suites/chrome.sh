@@ -117,10 +117,10 @@ got=$("$AFLAME" --format folded "$DATA/../fuzz/corpus/cpuprofile/nodes.cpuprofil
 check "cpuprofile/rules (got $got)" test "$got" = "JavaScript (0);(idle) 20|JavaScript (0);main (app.js:5) 17|"
 got=$("$AFLAME" --format folded "$DATA/../fuzz/corpus/cpuprofile/head.cpuprofile" 2>/dev/null | tr '\n' '|')
 check "cpuprofile/the older head + timestamps (got $got)" test "$got" = "JavaScript (0);f (a.js:4) 100|JavaScript (0);f (a.js:4);g (a.js:10) 500|"
-# samples and timeDeltas are read without yajl when they are plain
+# samples and timeDeltas are read in batches when they are plain
 # integers (json.c af_json_take_ints); an array with anything else is
-# given back to yajl from its '[', what was read of it dropped: the same
-# folds and the same refusals either way
+# given back and read from its '[' as any array, what was read of it
+# dropped: the same folds and the same refusals (yajl's words) either way
 N=$DATA/../fuzz/corpus/cpuprofile/nodes.cpuprofile
 sed 's/"samples":\[2,3,2,1\]/"samples":[ 2 ,\n3,\t2\r, 1 ]/' "$N" >"$TMP/blanks.cpuprofile"
 sed 's/"timeDeltas":\[5,10,20,7\]/"timeDeltas":[5,10,2e1,7]/' "$N" >"$TMP/exp.cpuprofile"
