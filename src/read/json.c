@@ -99,16 +99,22 @@ static unsigned eight_digits(const uint8_t *s, uint64_t *v)
 }
 
 /* The digits at s[*i..n) as a number (wrapping past 19 digits), *i past
- * them. */
+ * them. A word that holds fewer than 8 digits ends the number: no byte
+ * after it is looked at again. */
 static uint64_t digits_at(const uint8_t *s, size_t n, size_t *i)
 {
 	static const uint64_t p10[] = { 1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000 };
 	uint64_t v = 0, w;
 	size_t at = *i;
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	for (unsigned k = 8; k == 8 && n - at >= 8; at += k) {
-		k = eight_digits(s + at, &w);
+	while (n - at >= 8) {
+		unsigned k = eight_digits(s + at, &w);
 		v = v * p10[k] + w;
+		at += k;
+		if (k < 8) {
+			*i = at;
+			return v;
+		}
 	}
 #endif
 	for (; at < n && (unsigned)(s[at] - '0') <= 9; at++)
@@ -146,8 +152,9 @@ static size_t read_ints(struct af_json *j, const struct af_input *in, size_t fro
 				af_input_consumed(in, released = i);
 		}
 		if (i < n && s[i] == ',') {   /* the usual: no blanks */
-			for (i++; i < n && json_blank(s[i]); i++)
-				;
+			i++;
+			while (i < n && json_blank(s[i]))
+				i++;
 			continue;
 		}
 		while (i < n && json_blank(s[i]))

@@ -52,6 +52,12 @@ struct cpuprofile {
 	size_t nopen, cap_open;
 	struct vnode *nodes;
 	size_t nnodes, cap_nodes;
+	uint32_t *closed;          /* nodes with an id, as they closed (a later one of an id wins) */
+	size_t nclosed, cap_closed;
+	/* node index by id, made after the parse: an array when the ids are
+	 * as V8 numbers them, 1 to the node count, else the id map */
+	uint32_t *dense;
+	size_t ndense;
 	struct af_idmap by_id;
 	struct i64s child_of;      /* pairs: parent index, child id ("children": [ids]) */
 	struct zints samples, deltas, stamps;
@@ -77,8 +83,7 @@ static void push(struct i64s *a, int64_t v)
 static void take_ints(void *ctx, const int64_t *v, size_t n)
 {
 	struct cpuprofile *c = ctx;
-	for (size_t i = 0; i < n; i++)
-		zints_push(c->taking, v[i]);
+	zints_push_n(c->taking, v, n);
 }
 
 static void take_undo(void *ctx)
@@ -314,8 +319,10 @@ static int close_container(void *ctx)
 	struct vnode *nd = &c->nodes[i];
 	if (nd->name == AF_NONE)
 		name_node(c, i);
-	if (nd->id >= 0)
-		af_idmap_put(&c->by_id, (uint64_t)nd->id, i);
+	if (nd->id >= 0) {
+		af_grow(&c->closed, &c->cap_closed, c->nclosed + 1, sizeof *c->closed);
+		c->closed[c->nclosed++] = i;
+	}
 	if (c->nnodes >= UINT32_MAX - 1)
 		return af_json_fail(&c->json, "more than 2^32 nodes");
 	return 1;
@@ -330,11 +337,40 @@ static const yajl_callbacks callbacks = {
 
 /* ---- the node tree ---- */
 
+/* The index of nodes by id: an array when the ids are dense (V8's 1..N:
+ * millions of samples look up without hashing, and the ids are filled in
+ * order, not at random), else the id map; either way the node closed last
+ * of an id wins. */
+static void index_ids(struct cpuprofile *c)
+{
+	uint64_t max = 0;
+	for (size_t k = 0; k < c->nclosed; k++)
+		if ((uint64_t)c->nodes[c->closed[k]].id > max)
+			max = (uint64_t)c->nodes[c->closed[k]].id;
+	if (c->nclosed && max < 4 * (uint64_t)c->nnodes + 1024) {
+		c->ndense = (size_t)max + 1;
+		c->dense = af_xmalloc(c->ndense * sizeof *c->dense);
+		memset(c->dense, 0xff, c->ndense * sizeof *c->dense);
+		for (size_t k = 0; k < c->nclosed; k++)
+			c->dense[c->nodes[c->closed[k]].id] = c->closed[k];
+		return;
+	}
+	for (size_t k = 0; k < c->nclosed; k++)
+		af_idmap_put(&c->by_id, (uint64_t)c->nodes[c->closed[k]].id, c->closed[k]);
+}
+
+static uint32_t node_of(const struct cpuprofile *c, int64_t id)
+{
+	if (c->dense)
+		return (uint64_t)id < c->ndense ? c->dense[id] : AF_NONE;
+	return af_idmap_get(&c->by_id, (uint64_t)id);
+}
+
 /* Parents from "children" lists and "parent" ids (the old shape nests). */
 static void link_parents(struct cpuprofile *c)
 {
 	for (size_t i = 0; i + 1 < c->child_of.n; i += 2) {
-		uint32_t child = af_idmap_get(&c->by_id, (uint64_t)c->child_of.v[i + 1]);
+		uint32_t child = node_of(c, c->child_of.v[i + 1]);
 		if (child == AF_NONE)
 			c->unknown_parents++;
 		else if (!c->old_shape)
@@ -344,7 +380,7 @@ static void link_parents(struct cpuprofile *c)
 		struct vnode *nd = &c->nodes[i];
 		if (nd->parent != AF_NONE || nd->parent_id < 0)
 			continue;
-		nd->parent = af_idmap_get(&c->by_id, (uint64_t)nd->parent_id);
+		nd->parent = node_of(c, nd->parent_id);
 		c->unknown_parents += nd->parent == AF_NONE;
 	}
 }
@@ -482,35 +518,6 @@ static int64_t sample_time(const struct cpuprofile *c, struct zcursor *at, int64
 	return *acc;
 }
 
-/* Node index by id for the samples' lookups (millions): an array when
- * the ids are as V8 numbers them, 1 to the node count (*len: its length),
- * else NULL (the id map). */
-static uint32_t *dense_ids(const struct cpuprofile *c, size_t *len)
-{
-	uint64_t max = 0;
-	for (size_t i = 0; i < c->nnodes; i++)
-		if (c->nodes[i].id > 0 && (uint64_t)c->nodes[i].id > max)
-			max = (uint64_t)c->nodes[i].id;
-	*len = 0;
-	if (c->nnodes == 0 || max >= 4 * (uint64_t)c->nnodes + 1024)
-		return NULL;
-	uint32_t *d = af_xmalloc(((size_t)max + 1) * sizeof *d);
-	for (size_t k = 0; k <= max; k++)
-		d[k] = AF_NONE;
-	for (size_t i = 0; i < c->nnodes; i++)
-		if (c->nodes[i].id >= 0)
-			d[c->nodes[i].id] = af_idmap_get(&c->by_id, (uint64_t)c->nodes[i].id);
-	*len = (size_t)max + 1;
-	return d;
-}
-
-static uint32_t node_of(const struct cpuprofile *c, const uint32_t *dense, size_t len, int64_t id)
-{
-	if (dense)
-		return (uint64_t)id < len ? dense[id] : AF_NONE;
-	return af_idmap_get(&c->by_id, (uint64_t)id);
-}
-
 static void fold(struct cpuprofile *c, const struct af_read_opts *o, uint32_t root)
 {
 	struct af_fold f = { .tree = &c->p->tree, .timeline = o->timeline, .window = o->window,
@@ -528,15 +535,13 @@ static void fold(struct cpuprofile *c, const struct af_read_opts *o, uint32_t ro
 	uint32_t prev = AF_NONE, *enter = NULL;
 	size_t cap = 0;
 	struct zcursor time_at = { 0, 0, 0 }, sample_at = { 0, 0, 0 };
-	size_t ndense;
-	uint32_t *dense = dense_ids(c, &ndense);
 	for (size_t i = 0; i < n; i++) {
 		int64_t t = sample_time(c, &time_at, &acc);
 		if (i == 0)
 			first = last = t;
 		c->negative_deltas += t < last;
 		last = t > last ? t : last;
-		uint32_t node = node_of(c, dense, ndense, zints_next(&c->samples, &sample_at));
+		uint32_t node = node_of(c, zints_next(&c->samples, &sample_at));
 		c->unknown_samples += node == AF_NONE;
 		uint64_t at = t > first ? (uint64_t)t - (uint64_t)first : 0;
 		if (d.tnode)
@@ -555,7 +560,6 @@ static void fold(struct cpuprofile *c, const struct af_read_opts *o, uint32_t ro
 		af_tree_add_self(&c->p->tree, d.leaf, th.last - d.since);
 	af_fold_finish(&f, &th);
 	free(enter);
-	free(dense);
 	free(d.tnode);
 	c->p->threads[0].events = n;
 	c->p->threads[0].first_time = th.first;
@@ -590,6 +594,8 @@ static void release(struct cpuprofile *c)
 	zints_release(&c->deltas);
 	zints_release(&c->stamps);
 	af_idmap_release(&c->by_id);
+	free(c->closed);
+	free(c->dense);
 	af_buf_release(&c->cur.fn);
 	af_buf_release(&c->cur.url);
 	af_buf_release(&c->scratch);
@@ -609,6 +615,7 @@ static int read_cpuprofile(struct af_profile *p, const struct af_input *in, cons
 	if (rc == 1)
 		rc = af_diag_offset(d, in->len, "the file ends inside its JSON (cut short?)");
 	if (rc == 0) {
+		index_ids(c);
 		link_parents(c);
 		depths(c);
 		size_t t = af_profile_add_thread(p, 0, "JavaScript", 10);

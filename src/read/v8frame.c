@@ -2,8 +2,20 @@
 #include "v8frame.h"
 #include "core/names.h"
 
-#include <inttypes.h>
 #include <string.h>
+
+/* ":N", without printf: a .cpuprofile names a frame per node, and
+ * vsnprintf was 60% of naming one (1,460 instructions a line number). */
+static void put_line(struct af_buf *b, uint64_t v)
+{
+	char d[24];
+	size_t k = sizeof d;
+	do
+		d[--k] = (char)('0' + v % 10);
+	while ((v /= 10) != 0);
+	d[--k] = ':';
+	af_buf_add(b, d + k, sizeof d - k);
+}
 
 uint32_t af_v8_frame(struct af_tree *t, struct af_buf *b, const char *fn, size_t fn_len,
 		     const char *u, size_t un, int64_t line)
@@ -22,7 +34,7 @@ uint32_t af_v8_frame(struct af_tree *t, struct af_buf *b, const char *fn, size_t
 		af_buf_puts(b, " (");
 		af_name_append(b, u + cut, un - cut);
 		if (line >= 0)
-			af_buf_printf(b, ":%" PRId64, line + 1);
+			put_line(b, (uint64_t)line + 1);
 		af_buf_putc(b, ')');
 	}
 	af_name_finish(b, 0);
