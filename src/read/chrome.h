@@ -158,6 +158,9 @@ struct chrome {
 	size_t nthreads, cap_threads;
 	struct af_idmap thread_index;
 	struct af_idmap tid_index;    /* tid -> its latest thread (samples name no pid) */
+	struct af_idmap string_ids;   /* a pid/tid string's hash -> its number, in order seen */
+	uint32_t *string_names;       /* by that number: the string, interned */
+	size_t cap_string_names;
 	uint64_t last_key;            /* the thread found last, for runs of one thread */
 	uint32_t last_thread;
 	struct af_buf scratch;

@@ -209,14 +209,35 @@ uint64_t chrome_frame_key(const char *s, size_t n)
 }
 
 /* A pid or tid: a number, or a string that names one; any other string
- * stands for an id of its own, above every 32-bit one. */
+ * stands for an id of its own above every 32-bit one, numbered in the order
+ * the strings first appear (not by their hash, whose key changes from run
+ * to run: the id is printed in the thread's root). */
 static int64_t pid_value(struct chrome *c, const char *s, size_t n)
 {
 	int64_t v;
 	if (af_json_int(s, n, &v))
 		return v;
 	c->st.bad_numbers += n == 0;
-	return (int64_t)((af_hash_keyed_bytes(s, n) & 0xffffffffu) | (uint64_t)1 << 32);
+	bool found;
+	uint32_t *slot = af_idmap_slot(&c->string_ids, af_hash_keyed_bytes(s, n), &found);
+	if (!found) {
+		uint32_t id = *slot = (uint32_t)c->string_ids.n - 1;
+		af_grow(&c->string_names, &c->cap_string_names, (size_t)id + 1, sizeof *c->string_names);
+		c->scratch.len = 0;
+		af_name_append(&c->scratch, s, n);
+		af_name_finish(&c->scratch, 0);
+		c->string_names[id] = af_tree_intern(&c->p->tree, c->scratch.data, c->scratch.len);
+		return (int64_t)((uint64_t)id | (uint64_t)1 << 32);
+	}
+	return (int64_t)((uint64_t)*slot | (uint64_t)1 << 32);
+}
+
+/* The name a process or thread has from its id: the string that stood for
+ * it (until metadata names it), else none. */
+static uint32_t id_name(const struct chrome *c, int64_t id)
+{
+	uint64_t i = (uint64_t)id - ((uint64_t)1 << 32);
+	return id >= 0 && i < c->string_ids.n ? c->string_names[i] : AF_NONE;
 }
 
 static void set_ts(struct chrome *c, const char *s, size_t n, int64_t *to, bool *has)
@@ -552,7 +573,7 @@ uint32_t chrome_proc(struct chrome *c, int64_t pid)
 		return *slot;
 	*slot = (uint32_t)c->nprocs;
 	af_grow(&c->procs, &c->cap_procs, c->nprocs + 1, sizeof *c->procs);
-	c->procs[c->nprocs] = (struct chrome_proc){ .pid = pid, .name = AF_NONE, .node = AF_NONE,
+	c->procs[c->nprocs] = (struct chrome_proc){ .pid = pid, .name = id_name(c, pid), .node = AF_NONE,
 						    .pindex = SIZE_MAX };
 	return (uint32_t)c->nprocs++;
 }
@@ -571,7 +592,7 @@ uint32_t chrome_thread(struct chrome *c, int64_t pid, int64_t tid)
 		uint32_t proc = chrome_proc(c, pid);
 		af_grow(&c->threads, &c->cap_threads, c->nthreads + 1, sizeof *c->threads);
 		c->threads[c->nthreads] = (struct chrome_thread){ .pid = pid, .tid = tid, .proc = proc,
-			.name = AF_NONE, .node = AF_NONE, .pindex = SIZE_MAX };
+			.name = id_name(c, tid), .node = AF_NONE, .pindex = SIZE_MAX };
 		af_fold_thread_init(&c->threads[c->nthreads].fold, AF_NONE);
 		af_idmap_put(&c->tid_index, (uint64_t)tid, (uint32_t)c->nthreads);
 		c->nthreads++;
@@ -610,6 +631,8 @@ void chrome_release(struct chrome *c)
 	af_idmap_release(&c->proc_index);
 	af_idmap_release(&c->thread_index);
 	af_idmap_release(&c->tid_index);
+	af_idmap_release(&c->string_ids);
+	free(c->string_names);
 	af_idmap_release(&c->vprof_index);
 	free(c->psamples);
 	free(c->vprofs);

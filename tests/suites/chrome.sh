@@ -161,3 +161,16 @@ damage_sweep "chrome/samples.json" chrome "$DATA/../fuzz/corpus/chrome/samples.j
 damage_sweep "chrome/profile.json" chrome "$DATA/../fuzz/corpus/chrome/profile.json"
 damage_sweep "cpuprofile/nodes" cpuprofile "$DATA/../fuzz/corpus/cpuprofile/nodes.cpuprofile"
 damage_sweep "cpuprofile/head" cpuprofile "$DATA/../fuzz/corpus/cpuprofile/head.cpuprofile"
+# A pid or tid that is a string but no number is an id of its own, numbered
+# in the order first seen (it was a keyed hash, whose key changes each run:
+# the thread's root printed a different id every time), and names its
+# process or thread unless metadata does
+printf '%s' '[{"ph":"X","name":"a","ts":1,"dur":5,"pid":"app","tid":"worker"},{"ph":"X","name":"b","ts":2,"dur":3,"pid":"app","tid":"main"},{"ph":"X","name":"c","ts":9,"dur":1,"pid":"app","tid":"worker"}]' >"$TMP/string-ids.json"
+got=$("$AFLAME" --format folded "$TMP/string-ids.json" 2>&1 | tr '\n' '|')
+again=$("$AFLAME" --format folded "$TMP/string-ids.json" 2>&1 | tr '\n' '|')
+check "chrome/string pid and tid: ids in order seen, same every run, named (got $got)" sh -c \
+	"test '$got' = '$again' && test '$got' = 'app (4294967296);main (4294967298);b 3|app (4294967296);worker (4294967297);a 5|app (4294967296);worker (4294967297);c 1|'"
+sed 's/^\[/[{"ph":"M","name":"thread_name","pid":"app","tid":"main","args":{"name":"UI"}},/' "$TMP/string-ids.json" >"$TMP/string-ids-meta.json"
+got=$("$AFLAME" --format folded "$TMP/string-ids-meta.json" 2>&1 | tr '\n' '|')
+check "chrome/string tid: metadata's thread_name wins (got $got)" \
+	test "$got" = 'app (4294967296);UI (4294967297);b 3|app (4294967296);worker (4294967298);a 5|app (4294967296);worker (4294967298);c 1|'
