@@ -4,7 +4,7 @@
  * <img> sees every frame and the labels of wide frames). Frames are rectangle
  * subpaths of one <path> per colour (see frames() for why); what the script
  * needs beyond pixels (names, exact weights, depths) travels once, compactly,
- * in a data block inside its CDATA section.
+ * in a data block inside its CDATA section, names and frames deflated (pack.h).
  *
  * Everything taken from a trace goes through one of two escapers: af_escape_xml()
  * for markup and af_escape_json() for the data block. Both repair invalid UTF-8
@@ -12,6 +12,7 @@
  * no frame name can end the CDATA section, a string, or the script. */
 #include "legend.h"
 #include "nameattr.h"
+#include "pack.h"
 #include "render.h"
 #include "svg_script.h"
 #include "core/escape.h"
@@ -708,16 +709,16 @@ static void data_scalars(struct svg *g)
 }
 
 /* D.n: the distinct names in order of first use; D.c: each one's colour
- * group (its colour in D.gc). Fills index[name id] with the position in D.n. */
-static void data_names(struct svg *g, uint32_t *index)
+ * group (its colour in D.gc); JSON members on out (D.z, script()). Fills
+ * index[name id] with the position in D.n. */
+static void data_names(struct svg *g, uint32_t *index, struct af_sink *out)
 {
 	const struct af_layout *l = g->l;
 	const struct af_tree *t = l->tree;
-	struct af_sink *out = g->out;
 	uint32_t nnames = 0;
 	for (size_t i = 0; i < t->nnames; i++)
 		index[i] = AF_NONE;
-	af_sink_puts(out, ",\nn:[");
+	af_sink_puts(out, "\"n\":[");
 	for (size_t i = 0; i < l->nframes; i++) {
 		uint32_t id = l->frames[i].name;
 		if (index[id] != AF_NONE)
@@ -731,7 +732,7 @@ static void data_names(struct svg *g, uint32_t *index)
 	af_sink_putc(out, ']');
 	if (g->per_frame)
 		return;
-	af_sink_puts(out, ",\nc:[");
+	af_sink_puts(out, ",\"c\":[");
 	for (size_t i = 0, k = 0; i < l->nframes; i++) {
 		uint32_t id = l->frames[i].name;
 		if (index[id] != k)
@@ -752,8 +753,7 @@ static void data_names(struct svg *g, uint32_t *index)
  * numbers need no separator ("0" is 0, "B1" is 33); a negative one starts
  * with '-'. None of these characters needs escaping in a script string or
  * in CDATA. list_begin() opens list KEY, list_item() starts the item after
- * k others (a line continuation every 64 items keeps lines short),
- * list_end() closes it. */
+ * k others (a line continuation every 64 items keeps lines short). */
 static const char list_last[] = "0123456789abcdefghijklmnopqrstuv";
 static const char list_more[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZwxyz+/";
 
@@ -770,10 +770,6 @@ static void list_item(struct af_sink *out, size_t k)
 		af_sink_write(out, "\\\n", 2);
 }
 
-static void list_end(struct af_sink *out)
-{
-	af_sink_putc(out, '"');
-}
 
 static void base32(struct af_sink *out, uint64_t v)
 {
@@ -792,12 +788,17 @@ static void list_u64(struct af_sink *out, size_t k, uint64_t v)
 }
 
 /* a - b, which may be negative */
-static void list_diff(struct af_sink *out, size_t k, uint64_t a, uint64_t b)
+static void base32_diff(struct af_sink *out, uint64_t a, uint64_t b)
 {
-	list_item(out, k);
 	if (a < b)
 		af_sink_putc(out, '-');
 	base32(out, a < b ? b - a : a - b);
+}
+
+static void list_diff(struct af_sink *out, size_t k, uint64_t a, uint64_t b)
+{
+	list_item(out, k);
+	base32_diff(out, a, b);
 }
 
 /* Comparisons of two runs (--diff): D.bf and D.af each frame's inclusive
@@ -812,11 +813,11 @@ static void data_compare(struct svg *g)
 	list_begin(out, "bf");
 	for (size_t i = 0; i < l->nframes; i++)
 		list_u64(out, i, l->frames[i].before);
-	list_end(out);
+	af_sink_putc(out, '"');
 	list_begin(out, "af");
 	for (size_t i = 0; i < l->nframes; i++)
 		list_u64(out, i, l->frames[i].after);
-	list_end(out);
+	af_sink_putc(out, '"');
 	af_sink_puts(out, ",\ndk:\"");
 	for (size_t i = 0; i < l->nframes; i++)
 		af_sink_putc(out, (char)('0' + l->frames[i].kind));
@@ -833,12 +834,12 @@ static void data_per_frame(struct svg *g)
 	list_begin(out, "gc");
 	for (uint32_t k = 0; k < g->ngroups; k++)
 		list_u64(out, k, g->colour[k]);
-	list_end(out);
+	af_sink_putc(out, '"');
 	if (g->per_frame) {
 		list_begin(out, "g");
 		for (size_t i = 0; i < l->nframes; i++)
 			list_u64(out, i, g->group[i]);
-		list_end(out);
+		af_sink_putc(out, '"');
 	}
 	if (l->compare)
 		data_compare(g);
@@ -846,13 +847,13 @@ static void data_per_frame(struct svg *g)
 		list_begin(out, "na");
 		for (size_t i = 0; i < g->nna; i++)
 			list_u64(out, i, g->na[i]);
-		list_end(out);
+		af_sink_putc(out, '"');
 	}
 	if (af_tree_has_calls(l->tree)) {   /* calls into each frame's node */
 		list_begin(out, "cl");
 		for (size_t i = 0; i < l->nframes; i++)
 			list_u64(out, i, af_tree_calls(l->tree, l->frames[i].node));
-		list_end(out);
+		af_sink_putc(out, '"');
 	}
 	if (l->differential) {
 		list_begin(out, "d");
@@ -861,7 +862,7 @@ static void data_per_frame(struct svg *g)
 			list_diff(out, i, d < 0 ? 0 : (uint64_t)d,
 				  d < 0 ? (uint64_t)-(d + 1) + 1 : 0);
 		}
-		list_end(out);
+		af_sink_putc(out, '"');
 	}
 }
 
@@ -901,55 +902,66 @@ static uint64_t callee_code(struct callees *c, uint32_t parent, uint32_t name)
  * its parent's width minus its own (the root: its width). Mostly
  * one-character numbers: about 3 bytes a frame at 200k frames, where the
  * widths and indices of names took 7. */
-static void data_frames(struct svg *g, const uint32_t *index)
+static void data_frames(struct svg *g, const uint32_t *index, struct af_sink *out)
 {
 	const struct af_layout *l = g->l;
-	struct af_sink *out = g->out;
 	size_t depths = (size_t)l->max_depth + 2;
 	/* per depth: where the next frame would start, the last frame */
 	uint64_t *next = af_xcalloc(depths, sizeof *next);
 	size_t *path = af_xcalloc(depths, sizeof *path);
 	struct callees c = { .count = af_xcalloc(l->tree->nnames ? l->tree->nnames : 1, sizeof *c.count) };
 	af_idmap_init(&c.place);
-	list_begin(out, "f");
-	for (size_t i = 0, k = 0; i < l->nframes; i++) {
+	af_sink_puts(out, ",\"f\":\"");   /* a JSON string: no line continuations */
+	for (size_t i = 0; i < l->nframes; i++) {
 		const struct af_frame *f = &l->frames[i];
 		const struct af_frame *up = f->depth ? &l->frames[path[f->depth - 1]] : NULL;
 		uint32_t prev_depth = i ? l->frames[i - 1].depth : 0;
 		uint64_t expect = i == 0 ? 0 : f->depth == prev_depth + 1 ? l->frames[i - 1].start
 				: next[f->depth];
 		uint64_t popped = i ? prev_depth + 1 - f->depth : 0;
-		list_u64(out, k++, popped * 2 + (f->start != expect));
+		base32(out, popped * 2 + (f->start != expect));
 		if (f->start != expect)
-			list_diff(out, k++, f->start, expect);
-		list_u64(out, k++, callee_code(&c, up ? index[up->name] : AF_NONE, index[f->name]));
+			base32_diff(out, f->start, expect);
+		base32(out, callee_code(&c, up ? index[up->name] : AF_NONE, index[f->name]));
 		if (up)
-			list_diff(out, k++, up->width, f->width);
+			base32_diff(out, up->width, f->width);
 		else
-			list_u64(out, k++, f->width);
+			base32(out, f->width);
 		next[f->depth] = f->start + f->width;
 		path[f->depth] = i;
 	}
-	list_end(out);
-	af_sink_puts(out, "};\n");
+	af_sink_putc(out, '"');
 	af_idmap_release(&c.place);
 	free(c.count);
 	free(path);
 	free(next);
 }
 
-static void script(struct svg *g)
+/* D, then the page. The names and frames (D.n, D.c, D.f), most of the data,
+ * are JSON of D.zn bytes deflated into D.z (pack.h; page/inflate.js). */
+static int script(struct svg *g, struct af_diag *d)
 {
-	struct af_sink *out = g->out;
+	struct af_sink *out = g->out, js;
+	struct af_buf text;
 	uint32_t *index = af_xmalloc((g->l->tree->nnames ? g->l->tree->nnames : 1) * sizeof *index);
+	af_buf_init(&text);
+	af_sink_init(&js, af_write_buf, &text);
+	af_sink_putc(&js, '{');
+	data_names(g, index, &js);
+	data_frames(g, index, &js);
+	af_sink_putc(&js, '}');
+	af_sink_finish(&js);
+	free(index);
 	af_sink_puts(out, "<script type=\"text/ecmascript\"><![CDATA[\n(function(){\"use strict\";\n");
 	data_scalars(g);
-	data_names(g, index);
 	data_per_frame(g);
-	data_frames(g, index);
-	free(index);
+	af_sink_printf(out, ",\nzn:%zu,z:", text.len);
+	int rc = af_pack_string(out, text.data, text.len, d);
+	af_buf_release(&text);
+	af_sink_puts(out, "};\n");
 	af_sink_write(out, af_svg_script, sizeof af_svg_script - 1);
 	af_sink_puts(out, "})();\n]]></script>\n");
+	return rc;
 }
 
 int af_render_svg(const struct af_layout *l, const struct af_render_opts *o,
@@ -972,13 +984,12 @@ int af_render_svg(const struct af_layout *l, const struct af_render_opts *o,
 	labels(&g);
 	name_attributes(&g);
 	axis(&g);
-	if (!o->no_js)
-		script(&g);
+	int rc = o->no_js ? 0 : script(&g, d);
 	af_sink_puts(out, "</svg>\n");
 	free(g.na);
 	free(g.group);
 	free(g.colour);
-	return 0;
+	return rc;
 }
 
 const struct af_backend af_backend_svg = {

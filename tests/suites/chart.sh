@@ -62,7 +62,7 @@ page_rows() {   # NAME FILE
 	{
 		echo '(function () { "use strict";'
 		sed -n '/^var D={/,/^.*"};$/p' "$TMP/pg.svg"
-		cat src/render/page/frames.js
+		cat src/render/page/frames.js src/render/page/inflate.js
 		sed -n '/^function selfOf(i) {$/,/^}$/p' src/render/page/hover.js
 		cat <<'JS'
 var fs = decode(), bad = [], i, r, k, R = fs.row, A = fs.rowAt, N = fs.nm;

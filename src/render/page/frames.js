@@ -60,6 +60,7 @@ function ints(s) {
  * pass over the string: at 200k frames a call per number (reader()) was a
  * fifth of the page's load */
 function decode() {
+	unpack();   /* inflate.js */
 	var s = D.f, L = s.length, cap = ((L / 3) | 0) + 1, next = [], path = [];
 	var nm = new Int32Array(cap), dp = new Int32Array(cap), par = new Int32Array(cap);
 	var en = new Int32Array(cap), st = new Float64Array(cap), wd = new Float64Array(cap);

@@ -60,7 +60,7 @@ function make(tag, attrs, parent, before) {
 /* the elements render_svg.c wrote */
 var fr = find("fr"), lb = find("lb"), rz = find("rz"), sr = find("sr"), ax = find("ax");
 var dt = find("dt"), mt = find("mt");
-if (!fr || !lb || !D.f) return;
+if (!fr || !lb || !(D.f || D.z)) return;
 
 /* the view: Z the zoomed frame (0: none), K pixels per weight unit, S0
  * the weight at the left edge */
