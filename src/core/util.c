@@ -112,6 +112,31 @@ void af_grow(void *array_ptr, size_t *cap, size_t need, size_t elem)
 	*cap = n;
 }
 
+void af_grow_huge(void *array_ptr, size_t *cap, size_t need, size_t elem)
+{
+	void **array = array_ptr;
+	if (need <= *cap)
+		return;
+	size_t n = *cap ? *cap : 16;
+	while (n < need) {
+		if (n > SIZE_MAX / 2)
+			out_of_memory(SIZE_MAX);
+		n *= 2;
+	}
+	if (!af_mul_ok(n, elem))
+		out_of_memory(SIZE_MAX);
+	if (n * elem < ((size_t)1 << 20)) {
+		*array = af_xrealloc(*array, n * elem);
+	} else {   /* a copy: realloc keeps the bytes, not the placing */
+		void *room = af_xmalloc_huge(n * elem);
+		if (*cap)
+			memcpy(room, *array, *cap * elem);
+		free(*array);
+		*array = room;
+	}
+	*cap = n;
+}
+
 void af_bug(const char *file, int line, const char *what)
 {
 	fprintf(stderr, "aflame-render: BUG: %s:%d: %s\n", file, line, what);

@@ -33,6 +33,9 @@ char *af_xstrndup(const char *s, size_t n);
  * removes its temporary files); it must only do async-signal-safe work. */
 void af_set_fatal_hook(void (*hook)(void));
 void af_grow(void *array_ptr, size_t *cap, size_t need, size_t elem);
+/* The same for an array that grows large: from 1 MiB in huge pages
+ * (af_xmalloc_huge), a page fault per 2 MiB, not per 4 KiB. */
+void af_grow_huge(void *array_ptr, size_t *cap, size_t need, size_t elem);
 
 static inline bool af_mul_ok(size_t a, size_t b)
 {

@@ -5,6 +5,8 @@
  *   read_pprof.c     the samples (their labels, threads and processes),
  *                    folded into the tree; the walks, sample types,
  *                    --info, detection, the reader
+ *   pprof_fold.c     the samples' stacks into the tree, in an order that
+ *                    keeps those that share callers together
  *   pprof_tables.c   the tables the samples refer to (strings, sample
  *                    types, mappings, functions, locations), checked, and
  *                    each location's frames; the error helpers
@@ -59,6 +61,11 @@ struct lf { uint32_t name, hash; };
 /* a frame of the sample being folded: its name, path key (tree.h), node */
 struct frame { uint64_t key; uint32_t name, node; };
 
+/* A sample to fold (pprof_fold.c): its nlocs location ids, leaf first,
+ * are the packed varints ids[0..len) (in the file, or packed again in
+ * recoded); its weight goes below node root. */
+struct pending { const uint8_t *ids; uint64_t weight; uint32_t len, nframes, root, pad; };
+
 /* the labels of one sample that say where it ran */
 struct where { uint64_t pid, tid; struct span name; bool has_pid, has_tid, has_name; };
 
@@ -75,11 +82,14 @@ struct pp {
 	struct loc *locs; size_t nlocs, cap_locs;
 	struct ids map_ids, fn_ids, loc_ids;
 	struct lf *loc_by_id; uint64_t nloc_by_id;  /* ids 1..n dense: a direct table */
+	uint8_t *frames_by_id;                      /* and their frames' count (255: 255 or more) */
 	uint64_t *line_fns; size_t nline_fns, cap_line_fns;
 	struct lf *frames; size_t nframes, cap_frames;
 	uint64_t *stack; size_t cap_stack;          /* a sample's location ids, then indices */
 	uint64_t *values; size_t cap_values;        /* a sample's values */
-	struct lf *refs; size_t cap_refs;           /* a sample's locations, leaf first */
+	struct pending *pending; size_t npending, cap_pending;   /* the samples to fold */
+	uint8_t *recoded; size_t nrecoded, cap_recoded;  /* ids not in one packed field, packed */
+	size_t *late; size_t nlate, cap_late;       /* pending[late[2i]].ids is recoded + late[2i + 1] */
 	struct lf *names; size_t cap_names;         /* a sample's frames, root first */
 	struct frame *path; size_t cap_path, depth; /* the frames of the last sample folded */
 	uint32_t path_root;                         /* the node they are below */
@@ -90,9 +100,21 @@ struct pp {
 	uint64_t default_type, period, time, duration;
 	struct vtype period_type;
 	size_t drawn;                               /* the sample type drawn */
-	uint64_t samples, folded, zero, negative, weight, frames_total, sample_bytes;
+	uint64_t samples, folded, zero, negative, weight, frames_total, sample_bytes, sample_fields;
 	struct af_buf scratch;
 };
+
+/* ---- pprof_fold.c ---- */
+
+/* A sample of weight w below node root, to fold: its nlocs location ids
+ * (known to the profile), of nframes frames, are the packed field
+ * ids[0..len), or, when ids is NULL, f->stack[0..nlocs). */
+void pp_fold_later(struct pp *f, uint32_t root, uint64_t w, const uint8_t *ids, size_t len, size_t nlocs,
+		   size_t nframes);
+/* Room for the samples to fold, of which the file has n at most. */
+void pp_fold_reserve(struct pp *f, uint64_t n);
+/* Fold every sample given so far (read_pprof.c frees their room). */
+void pp_fold_all(struct pp *f);
 
 /* ---- pprof_tables.c ---- */
 
@@ -128,6 +150,16 @@ static inline bool pp_str_is(const struct pp *f, uint64_t i, const char *s)
 static inline struct lf pp_location(const struct pp *f, uint64_t id)
 {
 	return id < f->nloc_by_id ? f->loc_by_id[id] : pp_location_sparse(f, id);
+}
+
+/* How many frames location id has; 0 if the profile has none. A byte
+ * each for the dense ids: a table of a few pages, not the locations'. */
+static inline size_t pp_location_frames(const struct pp *f, uint64_t id)
+{
+	if (id < f->nloc_by_id && f->frames_by_id[id] < 255)
+		return f->frames_by_id[id];
+	struct lf v = pp_location(f, id);
+	return v.name == AF_NONE ? 0 : v.name & MULTI ? v.hash : 1;
 }
 
 #endif

@@ -9,6 +9,7 @@
 
 #include <inttypes.h>
 #include <stdlib.h>
+#include <string.h>
 
 int pp_malformed(struct pp *f, const struct af_proto *m)
 {
@@ -95,7 +96,7 @@ static int read_mapping(struct pp *f, struct af_proto *m)
 		return pp_malformed(f, m);
 	if (new_id(f, &f->map_ids, id, mp.at, "mapping with id") < 0)
 		return -1;
-	af_grow(&f->maps, &f->cap_maps, f->nmaps + 1, sizeof *f->maps);
+	af_grow_huge(&f->maps, &f->cap_maps, f->nmaps + 1, sizeof *f->maps);
 	f->maps[f->nmaps++] = mp;
 	return 0;
 }
@@ -119,7 +120,7 @@ static int read_function(struct pp *f, struct af_proto *m)
 		return pp_malformed(f, m);
 	if (new_id(f, &f->fn_ids, id, fn.at, "function with id") < 0)
 		return -1;
-	af_grow(&f->fns, &f->cap_fns, f->nfns + 1, sizeof *f->fns);
+	af_grow_huge(&f->fns, &f->cap_fns, f->nfns + 1, sizeof *f->fns);
 	f->fns[f->nfns++] = fn;
 	return 0;
 }
@@ -138,7 +139,7 @@ static int read_line(struct pp *f, struct af_proto *m)
 	}
 	if (rc < 0)
 		return pp_malformed(f, m);
-	af_grow(&f->line_fns, &f->cap_line_fns, f->nline_fns + 1, sizeof *f->line_fns);
+	af_grow_huge(&f->line_fns, &f->cap_line_fns, f->nline_fns + 1, sizeof *f->line_fns);
 	f->line_fns[f->nline_fns++] = fn;
 	return 0;
 }
@@ -173,7 +174,7 @@ static int read_location(struct pp *f, struct af_proto *m)
 	l.nlines = (uint32_t)(f->nline_fns - l.line);
 	if (new_id(f, &f->loc_ids, l.id = id, m->base, "location with id") < 0)
 		return -1;
-	af_grow(&f->locs, &f->cap_locs, f->nlocs + 1, sizeof *f->locs);
+	af_grow_huge(&f->locs, &f->cap_locs, f->nlocs + 1, sizeof *f->locs);
 	f->locs[f->nlocs++] = l;
 	return 0;
 }
@@ -196,7 +197,7 @@ int pp_table_field(struct pp *f, struct af_proto *top, const struct af_proto_fie
 	case P_LOCATION: return read_location(f, &m);
 	case P_FUNCTION: return read_function(f, &m);
 	case P_STRINGS:
-		af_grow(&f->strs, &f->cap_strs, f->nstrs + 1, sizeof *f->strs);
+		af_grow_huge(&f->strs, &f->cap_strs, f->nstrs + 1, sizeof *f->strs);
 		f->strs[f->nstrs++] = (struct span){ (size_t)(x->data - f->data), x->len };
 		return 0;
 	case P_PERIOD_TYPE: return read_vtype(f, &m, &f->period_type);
@@ -270,7 +271,8 @@ void pp_index_tables(struct pp *f)
 			f->key_thread[pp_str_is(f, i, "thread_name")] = i;
 	}
 	f->nloc_by_id = (uint64_t)f->nlocs * 2 + 16;
-	f->loc_by_id = af_xcalloc((size_t)f->nloc_by_id, sizeof *f->loc_by_id);
+	f->loc_by_id = af_xmalloc_huge((size_t)f->nloc_by_id * sizeof *f->loc_by_id);   /* pp_locate_all fills them */
+	f->frames_by_id = af_xmalloc((size_t)f->nloc_by_id);
 }
 
 /* ---- frames ---- */
@@ -329,7 +331,7 @@ static uint32_t function_frame(struct pp *f, uint64_t k)
 static void location_frames(struct pp *f, struct loc *l)
 {
 	size_t n = l->nlines ? l->nlines : 1;
-	af_grow(&f->frames, &f->cap_frames, f->nframes + n, sizeof *f->frames);
+	af_grow_huge(&f->frames, &f->cap_frames, f->nframes + n, sizeof *f->frames);
 	l->frame = (uint32_t)f->nframes;
 	for (size_t i = l->nlines; i-- > 0;) {
 		uint32_t name = function_frame(f, f->line_fns[l->line + i]);
@@ -356,10 +358,14 @@ void pp_locate_all(struct pp *f)
 {
 	for (uint64_t id = 0; id < f->nloc_by_id; id++)
 		f->loc_by_id[id] = (struct lf){ AF_NONE, 0 };
+	memset(f->frames_by_id, 0, (size_t)f->nloc_by_id);
 	for (size_t k = 0; k < f->nlocs; k++) {
 		location_frames(f, &f->locs[k]);
-		if (f->locs[k].id < f->nloc_by_id)
-			f->loc_by_id[f->locs[k].id] = location_ref(f, (uint32_t)k);
+		uint64_t id = f->locs[k].id;
+		if (id < f->nloc_by_id) {
+			f->loc_by_id[id] = location_ref(f, (uint32_t)k);
+			f->frames_by_id[id] = (uint8_t)(f->locs[k].nframes < 255 ? f->locs[k].nframes : 255);
+		}
 	}
 }
 

@@ -118,7 +118,8 @@ static void name_processes(struct pp *f)
 
 /* ---- samples ---- */
 
-struct sample { size_t nlocs, nvalues; int64_t value; struct where w; };
+/* ids: its location ids when they are one packed field, ids_len bytes */
+struct sample { size_t nlocs, nvalues, loc_fields, ids_len; const uint8_t *ids; int64_t value; struct where w; };
 
 /* A decimal label value ("1234"), for writers that give ids as strings. */
 static bool decimal(const uint8_t *s, size_t n, uint64_t *v)
@@ -201,6 +202,9 @@ static int parse_sample(struct pp *f, struct af_proto *m, struct sample *s)
 	while ((rc = af_proto_next(m, &x)) > 0) {
 		if (x.num == 1) {
 			rc = repeated(f, &x, &f->stack, &f->cap_stack, &s->nlocs);
+			s->loc_fields++;
+			s->ids = x.wire == AF_WIRE_LEN ? x.data : NULL;
+			s->ids_len = x.len;
 		} else if (x.num == 2) {
 			rc = repeated(f, &x, &f->values, &f->cap_values, &s->nvalues);
 		} else if (x.num == 3 && pp_wire_is(f, &x, AF_WIRE_LEN, &rc)) {
@@ -220,45 +224,7 @@ static int parse_sample(struct pp *f, struct af_proto *m, struct sample *s)
 	return 0;
 }
 
-/* The key of the frames right below node (a root, a thread or a process
- * made by af_tree_add_child): keyed by the node, so no two threads share
- * their frames' keys. */
-static uint64_t root_key(uint32_t node)
-{
-	return node == AF_ROOT ? AF_PATH_ROOT_KEY
-			       : af_tree_path_key(AF_PATH_ROOT_KEY, af_hash_keyed_bytes(&node, sizeof node));
-}
-
-/* Fold n frames (root first) below root; returns the leaf's node. Frames
- * the sample folded before had from the same root keep their nodes; the
- * others' path keys are worked
- * out and their slots prefetched before the first is looked up, so one
- * stack's probes wait for memory together (the tree's table is far larger
- * than the caches). */
-static uint32_t fold_frames(struct pp *f, uint32_t root, const struct lf *names, size_t n)
-{
-	struct af_tree *t = &f->p->tree;
-	size_t same = 0;
-	if (root == f->path_root)
-		while (same < n && same < f->depth && f->path[same].name == names[same].name)
-			same++;
-	af_grow(&f->path, &f->cap_path, n, sizeof *f->path);
-	uint64_t key = same ? f->path[same - 1].key : root_key(root);
-	for (size_t i = same; i < n; i++) {
-		f->path[i].name = names[i].name;
-		f->path[i].key = key = af_tree_path_key(key, names[i].hash);
-		af_tree_path_prefetch(t, key);
-	}
-	uint32_t node = same ? f->path[same - 1].node : root;
-	for (size_t i = same; i < n; i++)
-		f->path[i].node = node = af_tree_key_child(t, node, f->path[i].key, f->path[i].name);
-	f->depth = n;
-	f->path_root = root;
-	return node;
-}
-
-/* Fold one sample: its locations from the last (the root) to the first,
- * each location's frames root-most first. */
+/* One sample: checked, counted, and kept for pprof_fold.c to fold. */
 static int fold_sample(struct pp *f, struct af_proto *m)
 {
 	struct sample s;
@@ -267,13 +233,12 @@ static int fold_sample(struct pp *f, struct af_proto *m)
 		return -1;
 	f->samples++;
 	size_t n = 0;
-	af_grow(&f->refs, &f->cap_refs, s.nlocs, sizeof *f->refs);
 	for (size_t i = 0; i < s.nlocs; i++) {   /* pprof refuses a sample naming no location */
-		struct lf v = f->refs[i] = pp_location(f, f->stack[i]);
-		if (v.name == AF_NONE)
+		size_t k = pp_location_frames(f, f->stack[i]);
+		if (k == 0)
 			return af_diag_offset(f->d, at, "malformed pprof profile: a sample names location %" PRIu64
 					      ", which the profile does not have", f->stack[i]);
-		n += v.name & MULTI ? v.hash : 1;
+		n += k;
 	}
 	if (s.value <= 0) {
 		f->zero += s.value == 0;
@@ -289,19 +254,12 @@ static int fold_sample(struct pp *f, struct af_proto *m)
 	if (n > MAX_FRAMES || f->frames_total > 64 * (uint64_t)f->len + (1u << 20))
 		return af_diag_offset(f->d, at, "malformed pprof profile: a sample of %zu frames, or the samples' "
 				      "stacks far larger than the file", n);
+	if (f->folded >= UINT32_MAX - 1)   /* pprof_fold.c numbers them in 32 bits */
+		return af_diag_offset(f->d, at, "more than 2^32 samples: not read");
 	f->weight += w;
 	f->folded++;
-	af_grow(&f->names, &f->cap_names, n, sizeof *f->names);
-	n = 0;
-	for (size_t i = s.nlocs; i-- > 0;) {
-		struct lf v = f->refs[i];
-		if (v.name & MULTI)
-			memcpy(f->names + n, f->frames + (v.name & ~MULTI), v.hash * sizeof *f->names);
-		else
-			f->names[n] = v;
-		n += v.name & MULTI ? v.hash : 1;
-	}
-	af_tree_add_self(&f->p->tree, fold_frames(f, thread_node(f, &s.w), f->names, n), w);
+	bool packed = s.loc_fields == 1 && s.ids;
+	pp_fold_later(f, thread_node(f, &s.w), w, packed ? s.ids : NULL, packed ? s.ids_len : 0, s.nlocs, n);
 	return 0;
 }
 
@@ -323,6 +281,7 @@ static int walk(struct pp *f, int pass)
 			rc = fold_sample(f, &m);
 		} else if (pass == 0) {   /* a sample: the tree is sized by their bytes */
 			f->sample_bytes += x.len;
+			f->sample_fields++;
 			pp_wire_is(f, &x, AF_WIRE_LEN, &rc);
 		}
 		if (rc < 0)
@@ -440,13 +399,16 @@ static void pp_release(struct pp *f)
 	free(f->fns);
 	free(f->locs);
 	free(f->loc_by_id);
+	free(f->frames_by_id);
 	free(f->line_fns);
 	free(f->frames);
 	free(f->stack);
 	free(f->values);
 	free(f->names);
-	free(f->refs);
 	free(f->path);
+	free(f->pending);
+	free(f->recoded);
+	free(f->late);
 	free(f->threads);
 	free(f->procs);
 	af_idmap_release(&f->map_ids.map);
@@ -465,11 +427,13 @@ static int read_pprof(struct af_profile *p, const struct af_input *in, const str
 		return af_diag_error(d, "--from and --to need a method trace: a pprof profile's samples have no times");
 	int rc = -1;
 	if (walk(&f, 0) == 0 && pp_check_strings(&f) == 0 && pp_check_lines(&f) == 0 && pick_type(&f) == 0) {
+		pp_fold_reserve(&f, f.sample_fields);
 		uint64_t guess = f.sample_bytes / RESERVE_DIV;
 		af_tree_path_reserve(&p->tree, (size_t)(guess < RESERVE_MAX ? guess : RESERVE_MAX));
 		pp_index_tables(&f);
 		pp_locate_all(&f);
 		if (walk(&f, 1) == 0) {
+			pp_fold_all(&f);
 			name_processes(&f);
 			set_unit(&f);
 			info(&f);

@@ -458,3 +458,100 @@ void test_pprof_ids_dense_then_sparse(void)
 	read_result_release(&r);
 	af_buf_release(&b);
 }
+
+/* a location of id `id` with one line, function fn */
+static void location(struct af_buf *b, uint64_t id, uint64_t fn)
+{
+	size_t m = af_pb_open(b, 4);
+	af_pb_uint(b, 1, id);
+	size_t l = af_pb_open(b, 4);
+	af_pb_uint(b, 1, fn);
+	af_pb_close(b, l);
+	af_pb_close(b, m);
+}
+
+/* Whether every subtree of t is one run of node ids (made depth first) */
+static bool subtrees_in_runs(const struct af_tree *t)
+{
+	size_t n = t->nnodes;
+	uint32_t *lo = malloc(n * sizeof *lo), *hi = malloc(n * sizeof *hi), *size = calloc(n, sizeof *size);
+	for (size_t i = 0; i < n; i++)
+		lo[i] = hi[i] = (uint32_t)i;
+	for (size_t i = n; i-- > 1;) {   /* children come after their parents */
+		uint32_t p = t->nodes[i].parent;
+		size[i]++;
+		size[p] += size[i];
+		lo[p] = lo[i] < lo[p] ? lo[i] : lo[p];
+		hi[p] = hi[i] > hi[p] ? hi[i] : hi[p];
+	}
+	bool ok = true;
+	for (size_t i = 1; i < n; i++)
+		ok &= hi[i] - lo[i] + 1 == size[i];
+	free(lo);
+	free(hi);
+	free(size);
+	return ok;
+}
+
+/* The samples, in the order of `order` (indices into the six below) */
+static void fold_profile(struct af_buf *b, const int *order, size_t n)
+{
+	const uint64_t s1[] = { 200, 1 }, s2[] = { 20000, 1 }, s3[] = { 2, 200, 1 }, s4[] = { 3000000, 1 },
+		       s6[] = { 1 }, s7[] = { 1, 200 };
+	b->len = 0;
+	vtype(b, 1, S_SAMPLES, S_COUNT);
+	vtype(b, 1, S_CPU, S_NS);
+	for (size_t i = 0; i < n; i++) {
+		switch (order[i]) {
+		case 0: sample(b, s1, 2, true, 1, 10, NULL, 0); break;
+		case 1: sample(b, s2, 2, true, 1, 20, NULL, 0); break;
+		case 2: sample(b, s3, 3, true, 1, 30, NULL, 0); break;
+		case 3: sample(b, s4, 2, false, 1, 40, NULL, 0); break;
+		case 4: {   /* 20000, then 3000000 and 1: two packed fields */
+			size_t m = af_pb_open(b, 2);
+			af_pb_packed(b, 1, s2, 1);
+			af_pb_packed(b, 1, s4, 2);
+			const uint64_t v[2] = { 1, 50 };
+			af_pb_packed(b, 2, v, 2);
+			af_pb_close(b, m);
+			break;
+		}
+		case 5: sample(b, s6, 1, true, 1, 60, NULL, 0); break;
+		case 6: sample(b, s7, 2, true, 1, 70, NULL, 0); break;
+		}
+	}
+	tables(b, NSTRS);                                  /* 1: main; 2: inl in work */
+	location(b, 200, 2);
+	location(b, 20000, 4);
+	location(b, 3000000, 5);
+	for (uint64_t i = 4; i <= 5; i++) {                /* functions 4 app, 5 worker */
+		size_t m = af_pb_open(b, 5);
+		af_pb_uint(b, 1, i);
+		af_pb_uint(b, 2, i == 4 ? S_APP : S_WORKER);
+		af_pb_close(b, m);
+	}
+}
+
+/* Samples are folded sorted by their callers (pprof_fold.c), each one's
+ * ids read again from the file: ids of one to four bytes (1, 200, 20000,
+ * 3000000), ids unpacked or in two packed fields (packed again aside), a
+ * location of two lines, a sample ending where another goes on, in any
+ * order in the file: the same stacks, and each subtree's nodes made one
+ * after another (samples sharing callers folded together). */
+void test_pprof_fold_sorted(void)
+{
+	struct af_buf b;
+	struct read_result r;
+	af_buf_init(&b);
+	const int orders[3][7] = { { 0, 1, 2, 3, 4, 5, 6 }, { 6, 5, 4, 3, 2, 1, 0 }, { 6, 0, 4, 1, 5, 2, 3 } };
+	for (int k = 0; k < 3; k++) {
+		fold_profile(&b, orders[k], 7);
+		run(&r, &b, NULL);
+		STR_EQ(r.error, "");
+		STR_EQ(r.folded, "main 60\nmain;app 20\nmain;work 10\nmain;work;work;inl 30\nmain;worker 40\n"
+				 "main;worker;app 50\nwork;main 70\n");
+		OK(r.rc < 0 || subtrees_in_runs(&r.p.tree));
+		read_result_release(&r);
+	}
+	af_buf_release(&b);
+}
