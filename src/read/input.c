@@ -123,6 +123,45 @@ const char *af_input_line_source(const struct af_input *in, uint64_t *line)
 	return in->parts[i - 1].name;
 }
 
+/* ---- reading a mapping front to back ---- */
+
+/* Made ahead and kept behind: large enough that a call is a small part of
+ * its pages' cost, small enough that memory stays a few MiB. */
+enum { AHEAD = 1 << 20 };
+
+void af_input_ahead_init(struct af_ahead *a, const struct af_input *in)
+{
+	*a = (struct af_ahead){ .next = in->mapped ? 0 : SIZE_MAX };
+}
+
+int af_input_ahead(struct af_ahead *a, const struct af_input *in, size_t pos, struct af_diag *d)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	size_t drop = pos > AHEAD ? (pos - AHEAD) & ~(page - 1) : 0;   /* the mapping starts on a page */
+	if (drop > a->dropped) {
+		madvise((void *)(uintptr_t)(in->data + a->dropped), drop - a->dropped, MADV_DONTNEED);
+		a->dropped = drop;
+	}
+	size_t from = pos & ~(page - 1), to = in->len - pos > AHEAD ? pos + AHEAD : in->len;
+	if (from < a->ready)
+		from = a->ready;
+	to = (to + page - 1) & ~(page - 1);   /* the mapping holds the last page whole */
+	a->next = in->len - pos > AHEAD / 2 ? pos + AHEAD / 2 : SIZE_MAX;
+	if (to <= from)
+		return 0;
+	a->ready = to;
+#ifdef MADV_POPULATE_READ
+	if (!a->no_populate && madvise((void *)(uintptr_t)(in->data + from), to - from, MADV_POPULATE_READ) < 0) {
+		if (errno == EFAULT)   /* pages past the file's end */
+			return af_diag_offset(d, from, "cannot read: the file shrank while it was read");
+		a->no_populate = true;   /* EINVAL: a kernel before 5.14; the pages fault in */
+	}
+#else
+	(void)d;
+#endif
+	return 0;
+}
+
 /* ---- windows ---- */
 
 /* Large enough that a read is a small part of the bytes' cost, small

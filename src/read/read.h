@@ -82,6 +82,25 @@ void af_input_consumed(const struct af_input *in, size_t upto);
 /* How often readers call af_input_consumed(), in bytes. */
 #define AF_INPUT_CONSUME_STEP ((size_t)16 << 20)
 
+/* A text reader walking a mapped input front to back, straight from the
+ * mapping: the pages ahead of it are made a chunk at a time in one call
+ * (MADV_POPULATE_READ, where the kernel has it: a fault per page costs more
+ * on a VM), those a chunk behind it dropped (af_input_consumed), so memory
+ * holds two chunks of the input, not the file. Call af_input_ahead(in, a,
+ * pos) whenever pos reaches a->next; other inputs are in memory already
+ * (a->next is then past the end). */
+struct af_ahead {
+	size_t next;       /* call again when the reader reaches this offset */
+	size_t ready;      /* [.., ready) made */
+	size_t dropped;    /* [0, dropped) dropped */
+	bool no_populate;  /* the kernel refused MADV_POPULATE_READ: faults */
+};
+void af_input_ahead_init(struct af_ahead *a, const struct af_input *in);
+/* The reader is at byte pos: make what follows, drop what is well behind.
+ * Returns 0, or -1 with diag set when the file shrank under its mapping
+ * (what a read of those pages would have made a SIGBUS). */
+int af_input_ahead(struct af_ahead *a, const struct af_input *in, size_t pos, struct af_diag *d);
+
 /* A text reader's view of its input, a window at a time. A large mapped
  * file is read() into one reused buffer instead of being touched through
  * its mapping: on a VM a page fault per mapped page costs several times

@@ -29,6 +29,7 @@
  * event type is drawn: --event's, else the first sample's (as
  * stackcollapse-perf.pl); a sample weighs its period, or 1 without one. */
 #include "read.h"
+#include "perfscript_int.h"
 #include "core/buf.h"
 #include "core/idmap.h"
 #include "core/names.h"
@@ -49,8 +50,6 @@ struct pthread {
 };
 
 struct pproc { uint64_t pid; uint32_t node; bool named; };
-
-struct span { const char *s; size_t n; };
 
 /* A frame line seen before: its bytes (in the arena), its one frame. Real
  * profiles print the same few thousand lines again and again (a caller's
@@ -92,115 +91,17 @@ struct ps {
 	size_t seen_cap, nseen;
 	uint32_t last_seen;     /* the slot of the line before, if it was one */
 	struct af_buf arena;
+	/* whole samples seen before (perfscript_int.h); the one being read */
+	struct ps_cache cache;
+	struct ps_header_memo memo;   /* the header read last */
+	bool sample_first;      /* the next line is the first after a drawn header */
+	bool block_ok;          /* the sample's lines so far can be kept */
+	size_t block_from;      /* where its frame lines begin */
+	uint32_t block_lines, leaf;
+	uint64_t block_key;
 	char *cmdline_copy;
 	uint32_t name_inl, name_unknown;
 };
-
-/* ---- small text helpers ---- */
-
-static bool is_space(char c)
-{
-	return c == ' ' || c == '\t' || c == '\r';
-}
-
-static bool is_digit(char c)
-{
-	return c >= '0' && c <= '9';
-}
-
-static bool is_hex(char c)
-{
-	return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
-}
-
-/* s[0..n) as a decimal number; false if it is not one or does not fit. */
-static bool parse_u64(const char *s, size_t n, uint64_t *out)
-{
-	uint64_t v = 0;
-	if (n == 0)
-		return false;
-	for (size_t i = 0; i < n; i++) {
-		if (!is_digit(s[i]) || v > (UINT64_MAX - (uint64_t)(s[i] - '0')) / 10)
-			return false;
-		v = v * 10 + (uint64_t)(s[i] - '0');
-	}
-	*out = v;
-	return true;
-}
-
-/* The next blank-separated token of s[*at..n): its span, *at past it. */
-static struct span token(const char *s, size_t n, size_t *at)
-{
-	size_t i = *at;
-	while (i < n && is_space(s[i]))
-		i++;
-	size_t from = i;
-	while (i < n && !is_space(s[i]))
-		i++;
-	*at = i;
-	return (struct span){ s + from, i - from };
-}
-
-static bool all_digits(struct span t)
-{
-	for (size_t i = 0; i < t.n; i++)
-		if (!is_digit(t.s[i]))
-			return false;
-	return t.n > 0;
-}
-
-/* "pid/tid" or "tid": the ids it holds (pid UINT64_MAX when absent). */
-static bool id_token(struct span t, uint64_t *pid, uint64_t *tid)
-{
-	const char *slash = memchr(t.s, '/', t.n);
-	if (!slash)
-		return all_digits(t) && parse_u64(t.s, t.n, tid) && (*pid = UINT64_MAX, true);
-	size_t a = (size_t)(slash - t.s);
-	struct span p = { t.s, a }, q = { slash + 1, t.n - a - 1 };
-	return all_digits(p) && all_digits(q) && parse_u64(p.s, p.n, pid) && parse_u64(q.s, q.n, tid);
-}
-
-/* "684943.449406:": perf's time field. */
-static bool time_token(struct span t)
-{
-	const char *dot = memchr(t.s, '.', t.n);
-	if (!dot || t.n < 4 || t.s[t.n - 1] != ':')
-		return false;
-	size_t a = (size_t)(dot - t.s);
-	return all_digits((struct span){ t.s, a }) && all_digits((struct span){ dot + 1, t.n - a - 2 });
-}
-
-/* "[003]": the cpu field. */
-static bool cpu_token(struct span t)
-{
-	return t.n >= 3 && t.s[0] == '[' && t.s[t.n - 1] == ']' && all_digits((struct span){ t.s + 1, t.n - 2 });
-}
-
-static bool span_is(struct span t, const char *lit)
-{
-	size_t n = strlen(lit);
-	return t.n == n && memcmp(t.s, lit, n) == 0;
-}
-
-static bool span_starts(struct span t, const char *lit)
-{
-	size_t n = strlen(lit);
-	return t.n >= n && memcmp(t.s, lit, n) == 0;
-}
-
-static bool span_ends(struct span t, const char *lit)
-{
-	size_t n = strlen(lit);
-	return t.n >= n && memcmp(t.s + t.n - n, lit, n) == 0;
-}
-
-static struct span base_name(struct span f)
-{
-	size_t i = f.n;
-	while (i && f.s[i - 1] != '/')
-		i--;
-	return (struct span){ f.s + i, f.n - i };
-}
 
 /* ---- frames ---- */
 
@@ -465,6 +366,7 @@ static void fold_sample(struct ps *f)
 		key = af_tree_path_key(key, af_tree_name_key(t, f->frames[i]));
 		node = af_tree_key_child(t, node, key, f->frames[i]);
 	}
+	f->leaf = node;
 	af_tree_add_self(t, node, f->weight);
 	f->p->threads[f->th->index].events++;
 	f->samples++;
@@ -493,79 +395,6 @@ static size_t event_index(struct ps *f, struct span e)
 	return f->nevents++;
 }
 
-/* What a header line holds. */
-struct header {
-	struct span comm, event, rest;
-	uint64_t pid, tid, period;
-	bool has_event, has_period;
-};
-
-/* The fields after the ids: [cpu], time, period, event; rest is what
- * follows the event (a frame, when samples have no callchain). */
-static int header_tail(struct ps *f, const char *s, size_t n, size_t at, struct header *h)
-{
-	struct span prev = { "", 0 };
-	while (at < n) {
-		struct span t = token(s, n, &at);
-		if (!t.n || cpu_token(t) || time_token(t)) {
-			prev = (struct span){ "", 0 };
-			continue;
-		}
-		if (t.s[t.n - 1] == ':') {
-			h->event = (struct span){ t.s, t.n - 1 };
-			h->has_event = true;
-			if (all_digits(prev)) {
-				if (!parse_u64(prev.s, prev.n, &h->period))
-					return af_diag_line(f->d, f->line, 0, "a period past 2^64");
-				h->has_period = true;
-			}
-			break;
-		}
-		prev = t;
-	}
-	while (at < n && is_space(s[at]))
-		at++;
-	h->rest = (struct span){ s + at, n - at };
-	return 0;
-}
-
-/* A header line (trailing blanks dropped): its comm is the text before the
- * first "pid/tid" or number token after the first (the first, on a line
- * opening with a blank: no comm printed). */
-static int parse_header(struct ps *f, const char *s, size_t n, struct header *h)
-{
-	*h = (struct header){ .pid = UINT64_MAX, .tid = UINT64_MAX };
-	size_t at = 0, comm_end = 0;
-	bool first = !is_space(s[0]);
-	while (at < n) {
-		size_t before = at;
-		struct span t = token(s, n, &at);
-		if (!t.n)
-			break;
-		if (!first) {
-			uint64_t pid, tid;
-			if (id_token(t, &pid, &tid)) {
-				h->pid = pid;
-				h->tid = tid;
-				break;
-			}
-			if (all_digits(t))
-				return af_diag_line(f->d, f->line, (unsigned)(t.s - s) + 1, "a thread id past 2^64");
-			if (cpu_token(t) || time_token(t) || t.s[t.n - 1] == ':') {
-				at = before;   /* no ids: the fields start here */
-				break;
-			}
-		}
-		first = false;
-		comm_end = at;
-	}
-	size_t c = 0;
-	while (c < comm_end && is_space(s[c]))
-		c++;
-	h->comm = (struct span){ s + c, comm_end - c };
-	return header_tail(f, s, n, at, h);
-}
-
 static bool event_is(const struct ps *f, size_t i, struct span e)
 {
 	return i < f->nevents && strlen(f->events[i]) == e.n && memcmp(f->events[i], e.s, e.n) == 0;
@@ -585,8 +414,9 @@ static bool inline_frame(struct span r)
 
 static int take_header(struct ps *f, const char *s, size_t n, bool prescan)
 {
-	struct header h;
-	if (parse_header(f, s, n, &h) < 0)
+	struct ps_header h;
+	uint32_t *thread;   /* the thread of these fields, if known */
+	if (ps_parse_header(&f->memo, f->d, f->line, s, n, &h, &thread) < 0)
 		return -1;
 	struct span e = h.has_event ? h.event : (struct span){ "", 0 };
 	if (prescan) {
@@ -609,33 +439,12 @@ static int take_header(struct ps *f, const char *s, size_t n, bool prescan)
 	else
 		f->no_periods = true;
 	f->weight = h.has_period ? h.period : 1;
-	f->th = thread_of(f, h.pid, h.tid, h.comm);
+	f->th = *thread != AF_NONE ? &f->threads[*thread] : thread_of(f, h.pid, h.tid, h.comm);
+	*thread = (uint32_t)(f->th - f->threads);
 	if (h.rest.n && inline_frame(h.rest))
 		take_frame(f, h.rest, 0, false, true);
+	f->sample_first = f->nframes == 0;   /* frames on lines of their own: maybe seen before */
 	return 0;
-}
-
-/* A header line: a "pid/tid" or number token after the comm (first, if
- * the time or cpu follows it: no comm printed), then a token ending in ':'
- * (the time or the event). */
-static bool header_shaped(const char *s, size_t n)
-{
-	size_t at = 0;
-	bool id = false;
-	for (unsigned k = 0; at < n && k < 64; k++) {
-		struct span t = token(s, n, &at);
-		uint64_t pid, tid;
-		if (!t.n)
-			break;
-		if (!id && id_token(t, &pid, &tid)) {
-			size_t next = at;
-			struct span u = token(s, n, &next);
-			id = k > 0 || cpu_token(u) || time_token(u);
-		} else if (id && t.s[t.n - 1] == ':') {
-			return true;
-		}
-	}
-	return false;
 }
 
 /* "# cmdline : perf record ...": kept for --info. */
@@ -663,7 +472,7 @@ static int take_line(struct ps *f, const char *s, size_t n, bool prescan)
 	}
 	/* frames open with a tab (perf, simpleperf), or nothing (old perf);
 	 * a header has its ids and a field ending in ':' */
-	bool header = s[0] != '\t' && (!f->open || header_shaped(s, n));
+	bool header = s[0] != '\t' && (!f->open || ps_header_shaped(s, n));
 	if (header) {
 		end_sample(f);
 		return take_header(f, s, n, prescan);
@@ -770,64 +579,106 @@ static int seen_line(struct ps *f, const char *s, size_t n, uint64_t hash)
 	return 0;
 }
 
-/* Every line of the input, a window at a time (af_window); with prescan,
- * only the headers' event names. A frame line of a drawn sample is hashed
- * while its end is found (one pass) and looked up among those seen. */
+/* ---- whole samples seen before ---- */
+
+enum { KEY_BYTES = 32 };   /* a sample's first bytes, which find it */
+
+
+/* The first line of a drawn sample, at s[0..avail): if the sample's frame
+ * lines are those of one seen before below the same thread, the sample
+ * ends where that one did (the same bytes, read in the same state, make
+ * the same frames): its weight is added there and *used is set to its
+ * bytes and the blank line's. Else the sample is read line by line and
+ * noted (note_line) to be kept. */
+static bool sample_seen(struct ps *f, const char *s, size_t avail, size_t at, size_t *used)
+{
+	if (s[0] != '\t')
+		return false;
+	/* its first bytes (a sample of a line or less also has the blank line
+	 * and the next header's first bytes there, so is seldom found) */
+	uint64_t key = ps_mix(s, avail < KEY_BYTES ? avail : KEY_BYTES, f->th->key);
+	const struct ps_cached *e = ps_cache_find(&f->cache, key, f->th->node, s, avail);
+	if (!e) {
+		f->block_ok = true;
+		f->block_from = at;
+		f->block_lines = 0;
+		f->block_key = key;
+		f->leaf = AF_NONE;
+		return false;
+	}
+	f->line += e->lines + 1;
+	af_tree_add_self(&f->p->tree, e->leaf, f->weight);
+	f->p->threads[f->th->index].events++;
+	f->samples++;
+	f->open = f->drawn = false;
+	f->last_seen = AF_NONE;
+	*used = e->len + 1;
+	return true;
+}
+
+/* Line s (at input offset at) of a sample being noted was read: a frame
+ * line (it opened with a tab and the sample is still open) is counted; a
+ * blank line "\n" ends the sample, which is kept; any other line (a
+ * comment, blanks, a header) ends the noting. */
+static void note_line(struct ps *f, const char *base, size_t at)
+{
+	if (base[at] == '\t' && f->open) {
+		f->block_lines++;
+		return;
+	}
+	f->block_ok = false;
+	if (base[at] == '\n' && f->leaf != AF_NONE && f->block_lines)
+		ps_cache_put(&f->cache, f->block_key, f->th->node, base + f->block_from, at - f->block_from,
+			     f->block_lines, f->leaf);
+}
+
+/* Every line of the input, straight from its memory (a mapped file made
+ * and dropped a chunk at a time, af_input_ahead); with prescan, only the
+ * headers' event names. A drawn sample seen before is taken whole
+ * (sample_seen); a frame line of one that was not is hashed while its end
+ * is found (one pass) and looked up among the lines seen. */
 static int read_lines(struct ps *f, bool prescan)
 {
-	struct af_window w;
-	af_window_init(&w, f->in);
-	size_t pos = 0, from = 0;   /* a line starts at pos; no newline in [pos, from) */
-	uint64_t consumed = 0;
+	const char *base = (const char *)f->in->data;
+	size_t len = f->in->len, pos = 0, used;
+	struct af_ahead ahead;
+	af_input_ahead_init(&ahead, f->in);
 	int rc = 0;
 	f->line = 0;
 	f->last_seen = AF_NONE;
-	while (rc == 0) {
-		const char *base = (const char *)w.data;
+	f->block_ok = f->sample_first = false;
+	while (rc == 0 && pos < len) {
+		if (pos >= ahead.next && af_input_ahead(&ahead, f->in, pos, f->d) < 0)
+			return -1;
+		if (f->sample_first) {
+			f->sample_first = false;
+			if (sample_seen(f, base + pos, len - pos, pos, &used)) {
+				pos += used;
+				continue;
+			}
+		}
 		const char *nl = NULL;
-		bool taken = false;
+		size_t at = pos;
 		uint32_t k;
-		if (f->drawn && pos == from && pos < w.len && base[pos] == '\t' &&
-		    (k = predicted(f, base + pos, w.len - pos)) != AF_NONE) {
+		if (f->drawn && base[pos] == '\t' && (k = predicted(f, base + pos, len - pos)) != AF_NONE) {
 			f->line++;
 			push_frame(f, f->seen[k].name);
 			seen_after(f, k);
 			nl = base + pos + f->seen[k].len;
-			taken = true;
-		} else if (f->drawn && pos == from && pos < w.len && base[pos] == '\t') {
+		} else if (f->drawn && base[pos] == '\t') {
 			size_t n;
-			uint64_t h = af_hash_keyed_until(base + pos, w.len - pos, '\n', &n);
-			if (n < w.len - pos) {
-				rc = seen_line(f, base + pos, n, h);
-				nl = base + pos + n;
-				taken = true;
-			}
-		}
-		if (!nl)
-			nl = memchr(base + from, '\n', w.len - from);
-		if (!nl) {
-			size_t scanned = w.len;
-			rc = af_window_more(&w, pos, f->d);
-			if (rc > 0) {
-				from = scanned - pos;
-				pos = 0;
-				rc = 0;
-				continue;
-			}
-			if (rc == 0 && pos < w.len)   /* the last line has no newline */
-				rc = take_line(f, base + pos, w.len - pos, prescan);
-			break;
-		}
-		if (!taken) {
+			uint64_t h = af_hash_keyed_until(base + pos, len - pos, '\n', &n);
+			nl = n < len - pos ? base + pos + n : NULL;   /* NULL: the last line, no newline */
+			rc = nl ? seen_line(f, base + pos, n, h) : take_line(f, base + pos, n, prescan);
+		} else {
+			nl = memchr(base + pos, '\n', len - pos);
 			f->last_seen = AF_NONE;
-			rc = take_line(f, base + pos, (size_t)(nl - base) - pos, prescan);
+			rc = take_line(f, base + pos, (size_t)((nl ? nl : base + len) - base) - pos, prescan);
 		}
-		from = pos = (size_t)(nl - base) + 1;
-		uint64_t done = w.at + pos;
-		if (!w.buffered && done - consumed >= AF_INPUT_CONSUME_STEP)
-			af_input_consumed(f->in, (size_t)(consumed = done));
+		if (f->block_ok && rc == 0)
+			note_line(f, base, at);
+		pos = nl ? (size_t)(nl - base) + 1 : len;
 	}
-	af_window_release(&w);
 	if (rc == 0)
 		end_sample(f);
 	return rc;
@@ -896,6 +747,8 @@ static void ps_release(struct ps *f)
 {
 	af_buf_release(&f->scratch);
 	af_buf_release(&f->arena);
+	ps_cache_release(&f->cache);
+	ps_header_memo_release(&f->memo);
 	free(f->seen);
 	free(f->frames);
 	free(f->threads);
@@ -913,6 +766,7 @@ static int read_perfscript(struct af_profile *p, const struct af_input *in, cons
 	struct ps f = { .p = p, .in = in, .o = o, .d = d, .want = SIZE_MAX, .last_seen = AF_NONE };
 	af_idmap_init(&f.thread_ids);
 	af_idmap_init(&f.proc_ids);
+	ps_cache_init(&f.cache, ps_cache_max());
 	f.name_unknown = af_tree_intern_str(&p->tree, "[unknown]");
 	/* real perf script output makes a node per 2-20 KiB of text (most
 	 * samples repeat a path); the table grows past this if need be */
@@ -969,7 +823,7 @@ static enum af_sniff sniff(const uint8_t *data, size_t len)
 			n--;
 		if (n && p[0] != '#') {
 			seen++;
-			if (header_shaped(p, n)) {
+			if (ps_header_shaped(p, n)) {
 				headers++;
 				after_header = true;
 			} else if (frame_shaped(p, n)) {

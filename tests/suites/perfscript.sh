@@ -150,3 +150,23 @@ got=$("$AFLAME" --format folded "$TMP/next.txt" 2>&1 | tr '\n' '|')
 check "perfscript/a line's usual successor is checked to its end (got $got)" test "$got" = \
 	"prog (10);3 main;2 f;1 leaf 1|prog (10);3 main;2 f (/a.so)x;1 leaf 1|prog (10);3 main;2 fg;1 leaf 1|prog (10);4 other;2 f;1 leaf 1|"
 damage_sweep "perfscript/damage" perfscript "$TMP/corners.txt"
+
+# samples seen before are taken whole (perfscript_cache.c), headers read
+# before are compared (perfscript_header.c): each real file given three
+# times in one input (a file of more than one chunk of the mapping; and
+# through a pipe) draws every stack of the file once read, at three times
+# its weight (only the copies after the first are taken whole)
+for f in "$S/flamegraph/perf-numa-stacks-01.txt.gz" "$S/speedscope/system-wide.linux-perf.txt.gz" \
+	"$S/flamegraph/perf-vertx-stacks-01.txt.gz" "$S/flamegraph/perf-iperf-stacks-pidtid-01.txt.gz" \
+	"$S/flamegraph/perf-cycles-instructions-01.txt"; do
+	b=$(basename "$f")
+	zcat -f "$f" >"$TMP/one.txt"
+	printf '\n\n' >>"$TMP/one.txt"
+	cat "$TMP/one.txt" "$TMP/one.txt" "$TMP/one.txt" >"$TMP/three.txt"
+	"$AFLAME" --format folded "$TMP/one.txt" -o "$TMP/one.folded" 2>/dev/null
+	awk '{ i = match($0, / [0-9]+$/); print substr($0, 1, i) 3 * substr($0, i + 1) }' "$TMP/one.folded" >"$TMP/want.folded"
+	"$AFLAME" --format folded "$TMP/three.txt" -o "$TMP/three.folded" 2>/dev/null
+	check "perfscript/$b three times: every stack three times its weight" cmp -s "$TMP/want.folded" "$TMP/three.folded"
+	"$AFLAME" --format folded - -o "$TMP/pipe.folded" <"$TMP/three.txt" 2>/dev/null
+	check "perfscript/$b three times through a pipe: the same" cmp -s "$TMP/want.folded" "$TMP/pipe.folded"
+done

@@ -208,6 +208,55 @@ void test_read_event_pick(void)
 	OK(strstr(d.msg, "it has: cpu-cycles:u, cpu-cycles:k, cpu-clock:u") != NULL);
 }
 
+/* af_input_ahead over a mapped file: the pages ahead of the reader made,
+ * those well behind dropped (the bytes read again through the mapping
+ * are the file's), a call due again half a chunk on and never past the
+ * end; a file that shrank under its mapping is an error, not a SIGBUS. An
+ * input read into memory needs no call. */
+void test_input_ahead(void)
+{
+	char path[] = "/tmp/af-ahead-XXXXXX";
+	int fd = mkstemp(path);
+	OK(fd >= 0);
+	size_t n = 5 << 20;
+	unsigned char *want = malloc(n);
+	for (size_t i = 0; i < n; i++)
+		want[i] = (unsigned char)(i * 13 + i / 4093);
+	OK(write(fd, want, n) == (ssize_t)n);
+	close(fd);
+	struct af_mapped m;
+	struct af_diag d;
+	af_diag_init(&d, path);
+	INT_EQ(af_input_load(&m, path, UINT64_MAX, &d), 0);
+	OK(m.in.mapped);
+	struct af_ahead a;
+	af_input_ahead_init(&a, &m.in);
+	INT_EQ(a.next, 0);
+	size_t calls = 0;
+	for (size_t pos = 0; pos < n; pos += 4096) {
+		if (pos >= a.next) {
+			INT_EQ(af_input_ahead(&a, &m.in, pos, &d), 0);
+			OK(a.ready > pos && a.dropped <= pos && a.next > pos);
+			calls++;
+		}
+		OK(memcmp(m.in.data + pos, want + pos, 4096) == 0);
+	}
+	OK(calls >= 8 && calls <= 12);   /* every half MiB */
+	OK(a.dropped >= n - (2 << 20));
+	OK(memcmp(m.in.data, want, n) == 0);   /* dropped pages come back from the file */
+	OK(truncate(path, 1 << 20) == 0);
+	af_input_ahead_init(&a, &m.in);
+	OK(af_input_ahead(&a, &m.in, 0, &d) == 0);   /* the first MiB is there */
+	INT_EQ(af_input_ahead(&a, &m.in, 1 << 20, &d), -1);
+	OK(strstr(d.msg, "shrank") != NULL);
+	af_input_release(&m);
+	unlink(path);
+	struct af_input heap = { .data = want, .len = n };
+	af_input_ahead_init(&a, &heap);
+	INT_EQ(a.next, SIZE_MAX);
+	free(want);
+}
+
 /* af_window over a mapped file larger than one window: every byte once,
  * in order, whatever is kept; a line longer than half the buffer goes on
  * through the mapping; a file that shrinks after it was mapped is an error

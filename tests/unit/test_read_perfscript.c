@@ -9,6 +9,8 @@
  * tests/suites/perfscript.sh.) */
 #include "harness.h"
 #include "support.h"
+#include "core/buf.h"
+#include "read/perfscript_int.h"
 
 #include <stdlib.h>
 
@@ -154,5 +156,170 @@ void test_perfscript_bad_lines(void)
 	read_input(&r, nul, sizeof nul - 1, "t.txt", af_reader_perfscript.read, NULL);
 	INT_EQ(r.rc, -1);
 	STR_EQ(r.error, "t.txt:3: a NUL byte: not perf script text");
+	read_result_release(&r);
+}
+
+/* ---- samples seen before (perfscript_cache.c) and headers read before
+ * (perfscript_header.c): what they give is what reading every line gives */
+
+/* The input of in, read with the samples cache off (its cap too small to
+ * hold a sample), tiny (emptied again and again) and as the reader has it:
+ * the same stacks and weights each time, and those are want. */
+static void same_with_and_without_cache(const char *in, const char *want)
+{
+	static const size_t caps[] = { 1, 600, 0 };
+	for (size_t i = 0; i < sizeof caps / sizeof *caps; i++) {
+		struct read_result r;
+		ps_cache_test_max(caps[i]);
+		run(&r, in, NULL);
+		INT_EQ(r.rc, 0);
+		STR_EQ(r.folded, want);
+		read_result_release(&r);
+	}
+	ps_cache_test_max(0);
+}
+
+/* A sample seen before below the same thread ends at the same node, with
+ * its own weight; the same frames below another thread are that thread's;
+ * a sample that is another's frame lines and one more, or differs from it
+ * in one byte only past the bytes that find it (its first 32), is its own
+ * stack. */
+void test_perfscript_samples_seen_before(void)
+{
+	static const char a[] = "\t  401000 leaf_function_with_a_long_name (/bin/x)\n\t  400000 main (/bin/x)\n";
+	static const char a_deeper[] = "\t  401000 leaf_function_with_a_long_name (/bin/x)\n\t  400000 main (/bin/x)\n"
+				       "\t  300000 _start (/bin/x)\n";
+	static const char a_byte[] = "\t  401000 leaf_function_with_a_long_name (/bin/x)\n\t  400000 maim (/bin/x)\n";
+	struct af_buf in;
+	af_buf_init(&in);
+	for (int round = 0; round < 3; round++) {
+		af_buf_printf(&in, "x 7/7 [000] %d.000001: %d cycles:\n%s\n", round, 1 << round, a);
+		af_buf_printf(&in, "y 7/8 [001] %d.000002: 100 cycles:\n%s\n", round, a);
+		af_buf_printf(&in, "x 7/7 [002] %d.000003: 1000 cycles:\n%s\n", round, a_deeper);
+		af_buf_printf(&in, "x 7/7 [003] %d.000004: 10000 cycles:\n%s\n", round, a_byte);
+	}
+	same_with_and_without_cache(in.data, "x (7);x (7);_start;main;leaf_function_with_a_long_name 3000\n"
+					     "x (7);x (7);maim;leaf_function_with_a_long_name 30000\n"
+					     "x (7);x (7);main;leaf_function_with_a_long_name 7\n"
+					     "x (7);y (8);main;leaf_function_with_a_long_name 300\n");
+	af_buf_release(&in);
+}
+
+/* A sample taken whole still counts its lines: an error after it names
+ * its line. A sample whose frame lines end at the input's end, or at a
+ * line of blanks, or hold a comment, is read line by line, as before. */
+void test_perfscript_samples_seen_before_lines(void)
+{
+	static const char in[] = "x 7 1.0: 1 cycles:\n\t  401000 f (/bin/x)\n\t  400000 main (/bin/x)\n\n"
+				 "x 7 2.0: 1 cycles:\n\t  401000 f (/bin/x)\n\t  400000 main (/bin/x)\n\n"
+				 "x 7 3.0: 1 cycles:\n\t  401000 f (/bin/x)\n\t  400000 main (/bin/x)\n\n"
+				 "x 7 4.0: 99999999999999999999 cycles:\n";
+	struct read_result r;
+	run(&r, in, NULL);
+	INT_EQ(r.rc, -1);
+	STR_EQ(r.error, "t.txt:13: a period past 2^64");
+	read_result_release(&r);
+	same_with_and_without_cache("x 7 1.0: 1 cycles:\n\t  401000 f (/bin/x)\n\t  400000 main (/bin/x)\n \n"
+				    "x 7 2.0: 2 cycles:\n\t  401000 f (/bin/x)\n\t  400000 main (/bin/x)\n\n"
+				    "x 7 3.0: 4 cycles:\n\t  401000 f (/bin/x)\n# a comment\n\t  400000 main (/bin/x)\n\n"
+				    "x 7 4.0: 8 cycles:\n\t  401000 f (/bin/x)\n\t  400000 main (/bin/x)\n\n"
+				    "x 7 5.0: 16 cycles:\n\t  401000 f (/bin/x)\n\t  400000 main (/bin/x)\n",
+				    "x (7);main;f 31\n");
+	/* a line of blanks ends a sample: the frame line after it is skipped,
+	 * each time (a sample is kept to the first line that is no frame) */
+	static const char stray[] = "x 7 1.0: 1 cycles:\n\t  401000 f (/bin/x)\n\t \n\t  400000 g (/bin/x)\n\n";
+	char twice[2 * sizeof stray];
+	snprintf(twice, sizeof twice, "%s%s", stray, stray);
+	run(&r, twice, NULL);
+	INT_EQ(r.rc, 0);
+	STR_EQ(r.folded, "x (7);f 2\n");
+	const struct af_warning *w = find_warning(&r.p, "frame lines after the blank line");
+	OK(w && w->count == 2);
+	read_result_release(&r);
+}
+
+/* Many different samples, each seen twice, through a cache far too small
+ * for them (emptied again and again): every stack twice its weight. */
+void test_perfscript_samples_cache_full(void)
+{
+	struct af_buf in, want;
+	af_buf_init(&in);
+	af_buf_init(&want);
+	for (int round = 0; round < 2; round++)
+		for (int i = 0; i < 200; i++)
+			af_buf_printf(&in, "x 7 %d.%d: %d cycles:\n\t  401000 f%03d (/bin/x)\n\t  400000 main (/bin/x)\n\n",
+				      round, i, i + 1, i);
+	for (int i = 0; i < 200; i++)
+		af_buf_printf(&want, "x (7);main;f%03d %d\n", i, 2 * (i + 1));
+	same_with_and_without_cache(in.data, want.data);
+	af_buf_release(&in);
+	af_buf_release(&want);
+}
+
+/* The cache itself: an entry is found only with every byte equal, below
+ * its thread, followed by a blank line; entries of one key that differ
+ * are kept apart; when full it is emptied, and a sample larger than a
+ * quarter of it is not kept. */
+void test_perfscript_cache_entries(void)
+{
+	struct ps_cache c;
+	ps_cache_init(&c, 4096);
+	ps_cache_put(&c, 42, 1, "\tA\n\tB\n", 6, 2, 10);
+	ps_cache_put(&c, 42, 1, "\tA\n\tC\n", 6, 2, 11);   /* the same key: a collision */
+	const struct ps_cached *e = ps_cache_find(&c, 42, 1, "\tA\n\tB\n\nnext", 11);
+	OK(e && e->leaf == 10 && e->lines == 2);
+	e = ps_cache_find(&c, 42, 1, "\tA\n\tC\n\n", 7);
+	OK(e && e->leaf == 11);
+	OK(!ps_cache_find(&c, 42, 1, "\tA\n\tD\n\n", 7));        /* one byte apart */
+	OK(!ps_cache_find(&c, 42, 2, "\tA\n\tB\n\n", 7));        /* another thread */
+	OK(!ps_cache_find(&c, 43, 1, "\tA\n\tB\n\n", 7));        /* another key */
+	OK(!ps_cache_find(&c, 42, 1, "\tA\n\tB\n\tE\n\n", 10));  /* a deeper stack */
+	OK(!ps_cache_find(&c, 42, 1, "\tA\n\tB\n", 6));          /* no blank line after it */
+	static char large[1025];
+	ps_cache_put(&c, 44, 1, large, sizeof large, 1, 12);     /* over a quarter: not kept */
+	INT_EQ(c.n, 2);
+	static char line[200];
+	memset(line, 'x', sizeof line);
+	line[0] = '\t';
+	line[sizeof line - 1] = '\n';
+	for (uint64_t k = 0; k < 40; k++)
+		ps_cache_put(&c, 100 + k, 1, line, sizeof line, 1, (uint32_t)k);
+	OK(c.resets > 0);
+	OK(c.arena.len + c.n * sizeof *c.e <= 4096);
+	OK(!ps_cache_find(&c, 42, 1, "\tA\n\tB\n\n", 7));   /* emptied */
+	char probe[sizeof line + 1];
+	memcpy(probe, line, sizeof line);
+	probe[sizeof line] = '\n';
+	e = ps_cache_find(&c, 139, 1, probe, sizeof probe);
+	OK(e && e->leaf == 39);
+	ps_cache_release(&c);
+}
+
+/* A thread's headers differ in their time, cpu and period: each is read
+ * for what it holds (its own period, the event past a cpu field of
+ * another width, a frame on the header line past a longer time), and two
+ * threads whose headers differ in one digit of the ids are two. */
+void test_perfscript_headers_read_before(void)
+{
+	same_with_and_without_cache("x 7/7 [1] 1.5: 1 cycles:\n\t  400000 main (/bin/x)\n\n"
+				    "x 7/7 [10] 12.25: 2 cycles:\n\t  400000 main (/bin/x)\n\n"
+				    "x 7/8 [10] 12.25: 4 cycles:\n\t  400000 main (/bin/x)\n\n"
+				    "x 7/7 [2] 100.125: 8 cycles:\n\t  400000 main (/bin/x)\n\n"
+				    "x 7/7 [2] 100.125: 16 instructions:\n\t  400000 main (/bin/x)\n\n"
+				    "x 7/7 [3] 1000.5: 32 cycles:\n\t  400000 main (/bin/x)\n\n",
+				    "x (7);x (7);main 43\nx (7);x (8);main 4\n");
+	struct read_result r;
+	run(&r, "x 7 1.0: 1 cycles:  401000 f (/bin/x)\nx 7 22.000: 2 cycles:  402000 g (/bin/x)\n"
+		"x 7 333.00000: 4 cycles:  401000 f (/bin/x)\n", NULL);
+	INT_EQ(r.rc, 0);
+	STR_EQ(r.folded, "x (7);f 5\nx (7);g 2\n");
+	STR_EQ(af_profile_get_info(&r.p, "samples"), "3 drawn, 0 of other event types");
+	read_result_release(&r);
+	/* a token shaped as a time that is the comm (no blank before it) is
+	 * part of what the header holds: two threads */
+	static const char comm[] = "1.0: 3 cycles:\n\t  400000 main (/bin/x)\n\n2.0: 3 cycles:\n\t  400000 main (/bin/x)\n\n";
+	read_input(&r, comm, sizeof comm - 1, "t.txt", af_reader_perfscript.read, NULL);
+	INT_EQ(r.rc, 0);
+	STR_EQ(r.folded, "1.0: (3);main 1\n2.0: (3);main 1\n");
 	read_result_release(&r);
 }

@@ -1,0 +1,93 @@
+/* perfscript_cache.c: the perf script reader's cache of whole samples.
+ * Real captures print the same stack again and again, byte for byte (of
+ * the samples in FlameGraph's perf-numa file 76% repeat an earlier one, of
+ * speedscope's system-wide one 94%, of perf-vertx 13%): a sample whose
+ * frame lines are those of one read before, below the same thread, ends at
+ * the same node, so the reader adds its weight there without reading its
+ * frames, making their names or finding them in the tree. Bytes are
+ * compared in full, never a hash alone; memory is capped (emptied when
+ * full); the entries tried for a key are few, so a file of stacks that
+ * share long beginnings costs a bounded number of compares a sample. */
+#include "perfscript_int.h"
+#include "core/util.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+enum { TRIES = 8 };   /* entries of one key compared before giving up */
+
+static size_t test_max;   /* tests only: what a test set, 0 if none */
+
+size_t ps_cache_max(void)
+{
+	return test_max ? test_max : PS_CACHE_MAX;
+}
+
+void ps_cache_test_max(size_t max)
+{
+	test_max = max;
+}
+
+void ps_cache_init(struct ps_cache *c, size_t max)
+{
+	memset(c, 0, sizeof *c);
+	af_idmap_init(&c->heads);
+	af_buf_init(&c->arena);
+	c->max = max;
+}
+
+void ps_cache_release(struct ps_cache *c)
+{
+	af_idmap_release(&c->heads);
+	af_buf_release(&c->arena);
+	free(c->e);
+	memset(c, 0, sizeof *c);
+}
+
+const struct ps_cached *ps_cache_find(struct ps_cache *c, uint64_t key, uint32_t thread, const char *s,
+				      size_t avail)
+{
+	uint32_t head = c->n ? af_idmap_get(&c->heads, key) : AF_NONE, prev = AF_NONE;
+	unsigned tries = 0;
+	for (uint32_t i = head; i != AF_NONE && tries < TRIES; prev = i, i = c->e[i].next, tries++) {
+		struct ps_cached *e = &c->e[i];
+		if (e->thread != thread || e->len >= avail || s[e->len] != '\n' ||
+		    memcmp(c->arena.data + e->off, s, e->len) != 0)
+			continue;
+		if (prev != AF_NONE) {   /* to the front: the stacks that repeat stay first */
+			c->e[prev].next = e->next;
+			e->next = head;
+			af_idmap_put(&c->heads, key, i);
+		}
+		return e;
+	}
+	return NULL;
+}
+
+/* What the cache holds, in bytes: the arena, its entries and their heads
+ * (an idmap slot is a key and a value, at most half the slots used). */
+static size_t held(const struct ps_cache *c, size_t more_bytes)
+{
+	return c->arena.len + more_bytes + (c->n + 1) * (sizeof *c->e + 2 * (sizeof(uint64_t) + sizeof(uint32_t)));
+}
+
+void ps_cache_put(struct ps_cache *c, uint64_t key, uint32_t thread, const char *s, size_t len, uint32_t lines,
+		  uint32_t leaf)
+{
+	if (len == 0 || len > c->max / 4 || len > UINT32_MAX)
+		return;
+	if (held(c, len) > c->max) {   /* full: begin again with the samples that follow */
+		af_idmap_release(&c->heads);
+		af_idmap_init(&c->heads);
+		c->arena.len = 0;
+		c->n = 0;
+		c->resets++;
+	}
+	if (c->n == c->cap)
+		af_grow(&c->e, &c->cap, c->n + 1, sizeof *c->e);
+	bool found;
+	uint32_t *head = af_idmap_slot(&c->heads, key, &found);
+	c->e[c->n] = (struct ps_cached){ c->arena.len, (uint32_t)len, lines, thread, leaf, found ? *head : AF_NONE };
+	*head = (uint32_t)c->n++;
+	af_buf_add(&c->arena, s, len);
+}

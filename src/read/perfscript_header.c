@@ -1,0 +1,399 @@
+/* perfscript_header.c: a perf script header line ("comm pid/tid [cpu]
+ * secs.usecs: period event:", any field left out) read by the shape of
+ * its tokens (read_perfscript.c's opening comment has the rules), and the
+ * memo that spares reading the next header of a thread token by token. */
+#include "perfscript_int.h"
+#include "core/util.h"
+
+#include <stddef.h>
+
+/* The fields after the ids: [cpu], time, period, event; rest is what
+ * follows the event (a frame, when samples have no callchain). */
+static int header_tail(struct af_diag *d, uint64_t line, const char *s, size_t n, size_t at, struct ps_header *h)
+{
+	struct span prev = { "", 0 };
+	while (at < n) {
+		struct span t = token(s, n, &at);
+		if (!t.n || cpu_token(t) || time_token(t)) {
+			prev = (struct span){ "", 0 };
+			continue;
+		}
+		if (t.s[t.n - 1] == ':') {
+			h->event = (struct span){ t.s, t.n - 1 };
+			h->has_event = true;
+			if (all_digits(prev)) {
+				if (!parse_u64(prev.s, prev.n, &h->period))
+					return af_diag_line(d, line, 0, "a period past 2^64");
+				h->has_period = true;
+				h->period_token = prev;
+			}
+			break;
+		}
+		prev = t;
+	}
+	while (at < n && is_space(s[at]))
+		at++;
+	h->rest = (struct span){ s + at, n - at };
+	return 0;
+}
+
+/* A header line (trailing blanks dropped): its comm is the text before the
+ * first "pid/tid" or number token after the first (the first, on a line
+ * opening with a blank: no comm printed). */
+static int parse_header(struct af_diag *d, uint64_t line, const char *s, size_t n, struct ps_header *h)
+{
+	*h = (struct ps_header){ .pid = UINT64_MAX, .tid = UINT64_MAX };
+	size_t at = 0, comm_end = 0;
+	bool first = !is_space(s[0]);
+	while (at < n) {
+		size_t before = at;
+		struct span t = token(s, n, &at);
+		if (!t.n)
+			break;
+		if (!first) {
+			uint64_t pid, tid;
+			if (id_token(t, &pid, &tid)) {
+				h->pid = pid;
+				h->tid = tid;
+				break;
+			}
+			if (all_digits(t))
+				return af_diag_line(d, line, (unsigned)(t.s - s) + 1, "a thread id past 2^64");
+			if (cpu_token(t) || time_token(t) || t.s[t.n - 1] == ':') {
+				at = before;   /* no ids: the fields start here */
+				break;
+			}
+		}
+		first = false;
+		comm_end = at;
+	}
+	size_t c = 0;
+	while (c < comm_end && is_space(s[c]))
+		c++;
+	h->comm = (struct span){ s + c, comm_end - c };
+	return header_tail(d, line, s, n, at, h);
+}
+
+/* ---- headers read before ---- */
+
+/* The tokens whose bytes may change from one header of a thread to the
+ * next without changing what the header holds: every reading of a token
+ * shaped as a time or a cpu above asks its shape alone, never its digits;
+ * the period's digits are its value, read again. */
+enum { SLOT_TIME, SLOT_CPU, SLOT_PERIOD };
+
+/* Whether span t (into line, or NULL: no such field) overlaps bytes
+ * [at, at + n) of it. */
+static bool overlaps(struct span t, const char *line, size_t at, size_t n)
+{
+	size_t o = t.s ? (size_t)(t.s - line) : 0;
+	return t.s && o + t.n > at && o < at + n;
+}
+
+/* Span t of line `from` at the same offset of line `to` (NULL stays). */
+static struct span moved(struct span t, const char *from, const char *to)
+{
+	return t.s ? (struct span){ to + (t.s - from), t.n } : t;
+}
+
+/* Keep s[0..n) and what it held, h, in memo m, with the tokens that may
+ * change: times and cpus that hold no part of a field h keeps, and the
+ * period's. */
+static void remember(struct ps_memo *m, const char *s, size_t n, const struct ps_header *h)
+{
+	m->nslots = 0;
+	m->thread = AF_NONE;
+	if (n <= PS_MEMO_SHORT)
+		memset(m->digits, 0, n);
+	size_t at = 0;
+	for (struct span t; at < n && (t = token(s, n, &at)).n && m->nslots < PS_MEMO_SLOTS;) {
+		size_t ta = (size_t)(t.s - s);
+		int kind = h->has_period && t.s == h->period_token.s ? SLOT_PERIOD
+			 : time_token(t)				    ? SLOT_TIME
+			 : cpu_token(t)					    ? SLOT_CPU
+									    : -1;
+		if (kind < 0 || overlaps(h->comm, s, ta, t.n) || overlaps(h->event, s, ta, t.n) ||
+		    overlaps(h->rest, s, ta, t.n))
+			continue;
+		m->slots[m->nslots++] = (struct ps_slot){ ta, t.n, kind };
+		if (n <= PS_MEMO_SHORT)   /* a time's and a cpu's digits are all but their ends */
+			for (size_t i = ta + (kind == SLOT_CPU); i < ta + t.n - (kind != SLOT_PERIOD); i++)
+				m->digits[i] = is_digit(s[i]) ? 0xff : 0;
+	}
+	m->line.len = 0;
+	af_buf_add(&m->line, s, n);
+	m->h = *h;
+	m->h.comm = moved(h->comm, s, m->line.data);
+	m->h.event = moved(h->event, s, m->line.data);
+	m->h.rest = moved(h->rest, s, m->line.data);
+	m->h.period_token = moved(h->period_token, s, m->line.data);
+	m->used = true;
+}
+
+/* Span t of the memo's line at its place in line s, moved by shift[k]
+ * bytes, k the slots before it (a field left out stays NULL). */
+static struct span rebase(const struct ps_memo *m, struct span t, const char *s, const ptrdiff_t *shift)
+{
+	if (!t.s)
+		return t;
+	size_t o = (size_t)(t.s - m->line.data);
+	unsigned k = 0;
+	while (shift && k < m->nslots && m->slots[k].at < o)
+		k++;
+	return (struct span){ s + (ptrdiff_t)o + (shift ? shift[k] : 0), t.n };
+}
+
+/* s[0..n) equals t[0..n): most runs between slots are a few bytes, too
+ * short to be worth memcmp's call. */
+static bool same_bytes(const char *s, const char *t, size_t n)
+{
+	uint64_t a, b;
+	uint32_t c, e;
+	if (n < 4) {
+		for (size_t i = 0; i < n; i++)
+			if (s[i] != t[i])
+				return false;
+		return true;
+	}
+	if (n < 8) {   /* the first four bytes and the last four */
+		memcpy(&c, s, 4), memcpy(&e, t, 4);
+		if (c != e)
+			return false;
+		memcpy(&c, s + n - 4, 4), memcpy(&e, t + n - 4, 4);
+		return c == e;
+	}
+	for (size_t i = 0; i + 8 < n; i += 8) {
+		memcpy(&a, s + i, 8), memcpy(&b, t + i, 8);
+		if (a != b)
+			return false;
+	}
+	memcpy(&a, s + n - 8, 8), memcpy(&b, t + n - 8, 8);   /* the last eight */
+	return a == b;
+}
+
+/* How many digits s[0..n) opens with: eight bytes at a time while eight
+ * are there (a time is some 13 digits). */
+static size_t digits(const char *s, size_t n)
+{
+	size_t i = 0;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	const uint64_t ones = 0x0101010101010101ull, hi = 0xf0 * ones;
+	for (; n - i >= 8; i += 8) {
+		uint64_t w;
+		memcpy(&w, s + i, 8);
+		/* a byte is a digit when it and it + 6 are both 0x3_ (scan.h:
+		 * a carry past a byte only follows a byte that is no digit) */
+		uint64_t other = ((w & hi) ^ 0x30 * ones) | (((w + 6 * ones) & hi) ^ 0x30 * ones);
+		if (other)
+			return i + (unsigned)__builtin_ctzll(other) / 8;
+	}
+#endif
+	while (i < n && is_digit(s[i]))
+		i++;
+	return i;
+}
+
+/* The length of the token of this kind s[0..n) opens with (a token:
+ * ended by a blank or the end), 0 if it does not open with one: a time
+ * "D.D:", a cpu "[D]", a period "D" (its value to *period), D one or more
+ * digits; what time_token, cpu_token, and all_digits with parse_u64 say of
+ * a token, in one pass. */
+static size_t slot_token(int kind, const char *s, size_t n, uint64_t *period)
+{
+	size_t i = kind == SLOT_CPU && n && s[0] == '[', from = i;
+	if (kind == SLOT_CPU && !i)
+		return 0;
+	if (kind == SLOT_PERIOD) {
+		i = digits(s, n);
+		return i && (i == n || is_space(s[i])) && parse_u64(s, i, period) ? i : 0;
+	}
+	i += digits(s + i, n - i);
+	if (i == from || i == n || s[i] != (kind == SLOT_TIME ? '.' : ']'))
+		return 0;
+	if (kind == SLOT_TIME) {
+		size_t d = ++i;
+		i += digits(s + i, n - i);
+		if (i == d || i == n || s[i] != ':')
+			return 0;
+	}
+	i++;
+	return i == n || is_space(s[i]) ? i : 0;
+}
+
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+/* 0xff at each byte of w that is not 0 */
+static uint64_t nonzero_bytes(uint64_t w)
+{
+	const uint64_t low7 = 0x7f7f7f7f7f7f7f7full;
+	return ((((w & low7) + low7) | w) >> 7 & 0x0101010101010101ull) * 0xff;
+}
+
+/* 0xff at each byte of w that may not be a digit (scan.h's test: it
+ * never takes a byte that is no digit for one) */
+static uint64_t other_bytes(uint64_t w)
+{
+	const uint64_t ones = 0x0101010101010101ull, hi = 0xf0 * ones;
+	return nonzero_bytes(((w & hi) ^ 0x30 * ones) | (((w + 6 * ones) & hi) ^ 0x30 * ones));
+}
+
+/* The bytes of words a (the line) and b (the memo's) at offset i that
+ * differ are digits of slots in both. */
+static bool digits_differ(const struct ps_memo *m, size_t i, uint64_t a, uint64_t b)
+{
+	uint64_t diff = nonzero_bytes(a ^ b), may;
+	memcpy(&may, m->digits + i, 8);
+	return !(diff & ~may) && !(diff & other_bytes(a));
+}
+
+/* The common case of same_but_slots, in a few words' compares: s[0..n)
+ * is as long as the memo's short line and differs from it in digits of
+ * its slots alone (so its slot tokens are of their kinds, in their
+ * places); *period is the period. */
+static bool same_but_digits(const struct ps_memo *m, const char *s, size_t n, uint64_t *period)
+{
+	const char *old = m->line.data;
+	uint64_t a, b;
+	if (n != m->line.len || n < 8 || n > PS_MEMO_SHORT)
+		return false;
+	for (size_t i = 0; i + 8 < n; i += 8) {
+		memcpy(&a, s + i, 8), memcpy(&b, old + i, 8);
+		if (a != b && !digits_differ(m, i, a, b))
+			return false;
+	}
+	memcpy(&a, s + n - 8, 8), memcpy(&b, old + n - 8, 8);   /* the last eight */
+	if (a != b && !digits_differ(m, n - 8, a, b))
+		return false;
+	*period = m->h.period;
+	for (unsigned i = 0; i < m->nslots; i++) {
+		const struct ps_slot *t = &m->slots[i];
+		if (t->kind == SLOT_PERIOD && memcmp(s + t->at, old + t->at, t->len) != 0)
+			return parse_u64(s + t->at, t->len, period);
+	}
+	return true;
+}
+#else
+static bool same_but_digits(const struct ps_memo *m, const char *s, size_t n, uint64_t *period)
+{
+	(void)m, (void)s, (void)n, (void)period;
+	return false;
+}
+#endif
+
+/* Whether s[0..n) is memo m's line with other slot tokens of the same
+ * kinds: the same bytes between them (so the same tokens around them).
+ * shift[k] is how far what follows the first k slots moved; *period is
+ * the period. */
+static bool same_but_slots(const struct ps_memo *m, const char *s, size_t n, ptrdiff_t *shift, uint64_t *period)
+{
+	const char *old = m->line.data;
+	size_t op = 0, np = 0;
+	shift[0] = 0;
+	*period = m->h.period;
+	for (unsigned i = 0; i <= m->nslots; i++) {
+		size_t to = i < m->nslots ? m->slots[i].at : m->line.len, fixed = to - op;
+		if (n - np < fixed || !same_bytes(s + np, old + op, fixed))
+			return false;
+		np += fixed;
+		if (i == m->nslots)
+			return np == n;
+		size_t len = slot_token(m->slots[i].kind, s + np, n - np, period);
+		if (!len)
+			return false;
+		op = to + m->slots[i].len;
+		np += len;
+		shift[i + 1] = (ptrdiff_t)np - (ptrdiff_t)op;
+	}
+	return false;
+}
+
+/* Where a header's memo is kept: its bytes before its first token shaped
+ * as a time or a cpu (its comm and ids: the thread's), or all of them. */
+static struct ps_memo *memo_of(struct ps_header_memo *hm, const char *s, size_t n)
+{
+	size_t i = 0, end = n;
+	uint64_t period;
+	/* most often the first '[' opens the cpu, or the first ':' ends the
+	 * time (perf's default fields); else token by token */
+	while (i < n && s[i] != '[' && s[i] != ':')
+		i++;
+	size_t j = i;
+	while (i < n && j > 0 && s[i] == ':' && !is_space(s[j - 1]))
+		j--;
+	if (i < n && (j == 0 || is_space(s[j - 1])) &&
+	    slot_token(s[i] == '[' ? SLOT_CPU : SLOT_TIME, s + j, n - j, &period))
+		return &hm->m[ps_mix(s, j, 0) & (PS_MEMOS - 1)];
+	i = 0;
+	while (i < n) {
+		while (i < n && is_space(s[i]))
+			i++;
+		if (i < n && (s[i] == '[' || is_digit(s[i])) &&
+		    slot_token(s[i] == '[' ? SLOT_CPU : SLOT_TIME, s + i, n - i, &period)) {
+			end = i;
+			break;
+		}
+		while (i < n && !is_space(s[i]))
+			i++;
+	}
+	return &hm->m[ps_mix(s, end, 0) & (PS_MEMOS - 1)];
+}
+
+int ps_parse_header(struct ps_header_memo *hm, struct af_diag *d, uint64_t line, const char *s, size_t n,
+		    struct ps_header *h, uint32_t **thread)
+{
+	ptrdiff_t shifts[PS_MEMO_SLOTS + 1], *shift = NULL;   /* NULL: nothing moved */
+	struct ps_memo *m = hm->last;   /* most often the thread of the header before */
+	uint64_t period = 0;
+	bool same = m && m->used &&
+		    (same_but_digits(m, s, n, &period) || same_but_slots(m, s, n, shift = shifts, &period));
+	if (!same) {
+		m = memo_of(hm, s, n);
+		shift = NULL;
+		same = m != hm->last && m->used &&
+		       (same_but_digits(m, s, n, &period) || same_but_slots(m, s, n, shift = shifts, &period));
+		hm->last = m;
+	}
+	*thread = &m->thread;
+	if (same) {
+		*h = m->h;
+		h->period = period;
+		h->comm = rebase(m, m->h.comm, s, shift);
+		h->event = rebase(m, m->h.event, s, shift);
+		h->rest = rebase(m, m->h.rest, s, shift);
+		h->period_token = rebase(m, m->h.period_token, s, shift);
+		return 0;
+	}
+	if (parse_header(d, line, s, n, h) < 0)
+		return -1;
+	remember(m, s, n, h);
+	return 0;
+}
+
+void ps_header_memo_release(struct ps_header_memo *hm)
+{
+	for (unsigned k = 0; k < PS_MEMOS; k++)
+		af_buf_release(&hm->m[k].line);
+}
+
+/* A "pid/tid" or number token after the comm (first, if the time or cpu
+ * follows it: no comm printed), then a token ending in ':' (the time or
+ * the event). */
+bool ps_header_shaped(const char *s, size_t n)
+{
+	size_t at = 0;
+	bool id = false;
+	for (unsigned k = 0; at < n && k < 64; k++) {
+		struct span t = token(s, n, &at);
+		uint64_t pid, tid;
+		if (!t.n)
+			break;
+		if (!id && id_token(t, &pid, &tid)) {
+			size_t next = at;
+			struct span u = token(s, n, &next);
+			id = k > 0 || cpu_token(u) || time_token(u);
+		} else if (id && t.s[t.n - 1] == ':') {
+			return true;
+		}
+	}
+	return false;
+}
+

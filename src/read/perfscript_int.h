@@ -1,0 +1,233 @@
+/* perfscript_int.h: what the perf script reader's files share: the text
+ * helpers, the header line's reading (perfscript_header.c) and the cache of
+ * whole samples (perfscript_cache.c) that read_perfscript.c consults
+ * before it reads a sample's frame lines. */
+#ifndef AF_PERFSCRIPT_INT_H
+#define AF_PERFSCRIPT_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include "core/buf.h"
+#include "core/diag.h"
+#include "core/idmap.h"
+
+struct span { const char *s; size_t n; };
+
+static inline bool is_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r';
+}
+
+static inline bool is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+static inline bool is_hex(char c)
+{
+	return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+
+/* s[0..n) as a decimal number; false if it is not one or does not fit. */
+static inline bool parse_u64(const char *s, size_t n, uint64_t *out)
+{
+	uint64_t v = 0;
+	if (n == 0)
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		if (!is_digit(s[i]) || v > (UINT64_MAX - (uint64_t)(s[i] - '0')) / 10)
+			return false;
+		v = v * 10 + (uint64_t)(s[i] - '0');
+	}
+	*out = v;
+	return true;
+}
+
+/* The next blank-separated token of s[*at..n): its span, *at past it. */
+static inline struct span token(const char *s, size_t n, size_t *at)
+{
+	size_t i = *at;
+	while (i < n && is_space(s[i]))
+		i++;
+	size_t from = i;
+	while (i < n && !is_space(s[i]))
+		i++;
+	*at = i;
+	return (struct span){ s + from, i - from };
+}
+
+static inline bool all_digits(struct span t)
+{
+	for (size_t i = 0; i < t.n; i++)
+		if (!is_digit(t.s[i]))
+			return false;
+	return t.n > 0;
+}
+
+/* "pid/tid" or "tid": the ids it holds (pid UINT64_MAX when absent). */
+static inline bool id_token(struct span t, uint64_t *pid, uint64_t *tid)
+{
+	const char *slash = memchr(t.s, '/', t.n);
+	if (!slash)
+		return all_digits(t) && parse_u64(t.s, t.n, tid) && (*pid = UINT64_MAX, true);
+	size_t a = (size_t)(slash - t.s);
+	struct span p = { t.s, a }, q = { slash + 1, t.n - a - 1 };
+	return all_digits(p) && all_digits(q) && parse_u64(p.s, p.n, pid) && parse_u64(q.s, q.n, tid);
+}
+
+/* "684943.449406:": perf's time field. */
+static inline bool time_token(struct span t)
+{
+	const char *dot = memchr(t.s, '.', t.n);
+	if (!dot || t.n < 4 || t.s[t.n - 1] != ':')
+		return false;
+	size_t a = (size_t)(dot - t.s);
+	return all_digits((struct span){ t.s, a }) && all_digits((struct span){ dot + 1, t.n - a - 2 });
+}
+
+/* "[003]": the cpu field. */
+static inline bool cpu_token(struct span t)
+{
+	return t.n >= 3 && t.s[0] == '[' && t.s[t.n - 1] == ']' && all_digits((struct span){ t.s + 1, t.n - 2 });
+}
+
+static inline bool span_is(struct span t, const char *lit)
+{
+	size_t n = strlen(lit);
+	return t.n == n && memcmp(t.s, lit, n) == 0;
+}
+
+static inline bool span_starts(struct span t, const char *lit)
+{
+	size_t n = strlen(lit);
+	return t.n >= n && memcmp(t.s, lit, n) == 0;
+}
+
+static inline bool span_ends(struct span t, const char *lit)
+{
+	size_t n = strlen(lit);
+	return t.n >= n && memcmp(t.s + t.n - n, lit, n) == 0;
+}
+
+static inline struct span base_name(struct span f)
+{
+	size_t i = f.n;
+	while (i && f.s[i - 1] != '/')
+		i--;
+	return (struct span){ f.s + i, f.n - i };
+}
+
+/* A hash of s[0..n) from seed, eight bytes at a time: for the reader's
+ * own small tables (the memos, the samples cache), whose keys are only a
+ * way in (every byte is compared after) and whose chains are short and
+ * bounded, so keys made to collide cost hits, never time. */
+static inline uint64_t ps_mix(const char *s, size_t n, uint64_t seed)
+{
+	uint64_t h = seed ^ n, w;
+	for (; n >= 8; s += 8, n -= 8) {
+		memcpy(&w, s, 8);
+		h = (h ^ w) * 0x9e3779b97f4a7c15ull;
+		h ^= h >> 29;
+	}
+	w = 0;
+	memcpy(&w, s, n);
+	h = (h ^ w) * 0xbf58476d1ce4e5b9ull;
+	return h ^ h >> 31;
+}
+
+/* ---- header lines (perfscript_header.c) ---- */
+
+/* What a header line holds (spans into the line; NULL: left out). */
+struct ps_header {
+	struct span comm, event, rest, period_token;
+	uint64_t pid, tid, period;
+	bool has_event, has_period;
+};
+
+/* Header lines read before, and what they held: the next header of a
+ * thread differs from its last one in its time, cpu or period alone, so it
+ * is compared with it instead of read token by token (a fifth of the
+ * reader's instructions). One a thread, as threads interleave: kept by the
+ * hash of the bytes before the time or cpu (PS_MEMOS places, a power of
+ * two; two threads in one place take turns). */
+#define PS_MEMOS 256
+#define PS_MEMO_SLOTS 4
+struct ps_slot { size_t at, len; int kind; };   /* a token that may change */
+#define PS_MEMO_SHORT 256   /* lines this long have their digits marked */
+struct ps_memo {
+	bool used;
+	struct af_buf line;      /* its bytes */
+	struct ps_header h;      /* spans into line */
+	struct ps_slot slots[PS_MEMO_SLOTS];
+	unsigned nslots;
+	uint32_t thread;         /* what the reader made of it, AF_NONE until then */
+	/* a short line: 0xff at each digit of a slot (the bytes that may
+	 * change when the line's length does not) */
+	unsigned char digits[PS_MEMO_SHORT];
+};
+struct ps_header_memo {
+	struct ps_memo m[PS_MEMOS];
+	struct ps_memo *last;    /* the one that served last, tried first */
+};
+
+/* A header line s[0..n) (trailing blanks dropped, line its number) into h.
+ * *thread is where the reader keeps what it made of h's comm and ids: the
+ * same for every line that differs from this one in a slot alone, AF_NONE
+ * the first time. A zeroed memo is empty. */
+int ps_parse_header(struct ps_header_memo *hm, struct af_diag *d, uint64_t line, const char *s, size_t n,
+		    struct ps_header *h, uint32_t **thread);
+void ps_header_memo_release(struct ps_header_memo *hm);
+/* A header line: a "pid/tid" or number token after the comm, then one
+ * ending in ':'. */
+bool ps_header_shaped(const char *s, size_t n);
+
+/* ---- whole samples (perfscript_cache.c) ---- */
+
+
+/* A sample's frame lines as they were read (every line opening with a tab,
+ * each with its newline; a blank line "\n" followed them) below a thread
+ * root, and the node its stack ended at. */
+struct ps_cached {
+	uint64_t off;          /* its bytes in the cache's arena */
+	uint32_t len, lines;   /* bytes, frame lines */
+	uint32_t thread, leaf; /* nodes */
+	uint32_t next;         /* the next entry of its key, AF_NONE at the end */
+};
+
+/* Entries by a key the caller makes (the thread's and the first line's
+ * hashes); entries of one key chained newest first, a hit moved to the
+ * front. A key is only a way in: a hit has every byte equal. */
+struct ps_cache {
+	struct af_idmap heads;   /* key -> its first entry */
+	struct ps_cached *e;
+	size_t n, cap;
+	struct af_buf arena;
+	size_t max;              /* bytes it may hold (arena, entries, heads) */
+	uint64_t resets;         /* times it was full and emptied */
+};
+
+/* The default of max: a few times the bytes of the distinct samples of
+ * the largest real captures we have (3 MB of text), so memory stays a
+ * small share of the tree's on an input of any length. */
+#define PS_CACHE_MAX ((size_t)16 << 20)
+
+void ps_cache_init(struct ps_cache *c, size_t max);
+/* The max the reader gives its cache: PS_CACHE_MAX, or what a test set
+ * (ps_cache_test_max: 0 puts PS_CACHE_MAX back). */
+size_t ps_cache_max(void);
+void ps_cache_test_max(size_t max);
+void ps_cache_release(struct ps_cache *c);
+/* The entry of key and thread whose bytes are those s[0..avail) begins
+ * with, followed by a blank line (s[len] is '\n'); NULL if none among the
+ * first few of key. */
+const struct ps_cached *ps_cache_find(struct ps_cache *c, uint64_t key, uint32_t thread, const char *s,
+				      size_t avail);
+/* Keep s[0..len) (lines frame lines, ended by a blank line) of thread, as
+ * ending at leaf. When the cache would hold more than max bytes it is
+ * emptied first; a sample too large for it is not kept. */
+void ps_cache_put(struct ps_cache *c, uint64_t key, uint32_t thread, const char *s, size_t len, uint32_t lines,
+		  uint32_t leaf);
+
+#endif
