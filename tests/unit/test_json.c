@@ -268,3 +268,33 @@ void test_json_take_ints(void)
 	af_buf_release(&big);
 	af_buf_release(&want);
 }
+
+/* af_json_ns and af_json_int: the plain integers (up to 18 digits and a
+ * '-') read without decimal(), the rest through it; the limits alike. */
+void test_json_numbers(void)
+{
+	static const struct { const char *s; bool ok; int64_t ns, v; } cases[] = {
+		{ "0", true, 0, 0 }, { "-0", true, 0, 0 }, { "12", true, 12000, 12 }, { "-7", true, -7000, -7 },
+		{ "007", true, 7000, 7 }, { "+5", true, 5000, 5 }, { "1.5", true, 1500, 1 }, { "-2.5", true, -2500, -2 },
+		{ "1e3", true, 1000000, 1000 }, { "0.0004", true, 0, 0 }, { "0.0005", true, 1, 0 },
+		{ "4611686018427387", true, 4611686018427387000, 4611686018427387 },   /* 2^62 / 1000, cut */
+		{ "123456789012345678", false, 0, 123456789012345678 },               /* 18 digits: ns too big */
+		/* 19 digits: decimal() keeps 18 and scales (as before) */
+		{ "4611686018427387904", false, 0, 4611686018427387900 },
+		{ "1234567890123456789", false, 0, 1234567890123456780 }, { "99999999999999999999", false, 0, 0 },
+		{ "", false, 0, 0 }, { "-", false, 0, 0 }, { "--5", false, 0, 0 }, { "5x", false, 0, 0 },
+		{ "3000012345", true, 3000012345000, 3000012345 },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		int64_t ns = -1, v = -1;
+		const char *s = cases[i].s;
+		bool ok_ns = af_json_ns(s, strlen(s), &ns), ok_v = af_json_int(s, strlen(s), &v);
+		if (cases[i].ok != ok_ns || (ok_ns && ns != cases[i].ns))
+			printf("    af_json_ns(\"%s\"): %d %" PRId64 "\n", s, ok_ns, ns);
+		OK(cases[i].ok == ok_ns && (!ok_ns || ns == cases[i].ns));
+		bool want_v = cases[i].ok || cases[i].v != 0;
+		if (want_v != ok_v || (ok_v && v != cases[i].v))
+			printf("    af_json_int(\"%s\"): %d %" PRId64 "\n", s, ok_v, v);
+		OK(want_v == ok_v && (!ok_v || v == cases[i].v));
+	}
+}
