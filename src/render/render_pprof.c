@@ -47,7 +47,18 @@ static struct ptype sample_type(const char *unit)
  * it: a sample's location ids are its stack's codes copied leaf first */
 struct step { uint8_t code[8]; size_t n, sum; };
 
+/* The profile leaves in pieces as it is made (gzip'd or not), not whole
+ * at the end: the bench's 9 MB were fresh pages (2,000 page faults) in a
+ * buffer grown by copies, then read again from memory by zlib; a piece is
+ * still in the cache. Only when no sample can be refused (weights_fit):
+ * else whole, so that a refusal leaves no part of it on stdout. zlib's
+ * output does not depend on how its input is cut. */
+enum { PIECE = 1 << 18 };
+
 struct pw {
+	struct af_sink *out;
+	z_stream *z;                     /* NULL: written plain */
+	bool pieces;                     /* sent in pieces (weights_fit) */
 	struct af_tree *t;
 	const uint8_t *excluded;
 	struct af_buf b;
@@ -105,6 +116,61 @@ static int write_sample(struct pw *w, size_t depth, uint64_t self, struct af_dia
 	return 0;
 }
 
+/* w->b's bytes out, deflated when w->z (level 1, as the profile is written
+ * once and read by programs: level 6 took several times longer for a tenth
+ * less); last: the end of the stream. w->b is left empty. */
+static int drain(struct pw *w, bool last, struct af_diag *d)
+{
+	z_stream *z = w->z;
+	if (!z) {
+		af_sink_write(w->out, w->b.data, w->b.len);
+		w->b.len = 0;
+		return 0;
+	}
+	uint8_t chunk[1 << 16];
+	z->next_in = (Bytef *)(uintptr_t)w->b.data;
+	z->avail_in = 0;
+	size_t left = w->b.len;
+	int zr;
+	bool more;
+	do {
+		if (z->avail_in == 0 && left) {
+			z->avail_in = left > (1u << 30) ? 1u << 30 : (uInt)left;
+			left -= z->avail_in;
+		}
+		z->next_out = chunk;
+		z->avail_out = sizeof chunk;
+		zr = deflate(z, left || z->avail_in || !last ? Z_NO_FLUSH : Z_FINISH);
+		af_sink_write(w->out, chunk, sizeof chunk - z->avail_out);
+		more = last ? zr == Z_OK || (zr == Z_BUF_ERROR && z->avail_out == 0)
+			    : (zr == Z_OK || zr == Z_BUF_ERROR) && (left || z->avail_in || z->avail_out == 0);
+	} while (more);
+	w->b.len = 0;
+	if (last ? zr != Z_STREAM_END : zr != Z_OK && zr != Z_BUF_ERROR)
+		return af_diag_error(d, "gzip compression failed");
+	return 0;
+}
+
+/* A piece out once the buffer holds one (only between messages) */
+static int piece(struct pw *w, struct af_diag *d)
+{
+	return w->pieces && w->b.len >= PIECE ? drain(w, false, d) : 0;
+}
+
+/* Whether every node's self weight, scaled, adds up below 2^63: then no
+ * sample can be refused (write_sample's check), whatever is left out. */
+static bool weights_fit(const struct af_tree *t, uint64_t scale)
+{
+	uint64_t sum = 0;
+	for (size_t i = 0; i < t->nnodes; i++) {
+		uint64_t v = t->nodes[i].self;
+		if (v > (uint64_t)INT64_MAX / scale || v * scale > (uint64_t)INT64_MAX - sum)
+			return false;
+		sum += v * scale;
+	}
+	return true;
+}
+
 /* Every frame below root (not excluded) with self weight, depth first. */
 struct visit { uint32_t node; size_t depth; };
 
@@ -123,8 +189,8 @@ static int write_samples(struct pw *w, uint32_t root, struct af_diag *d)
 		if (w->excluded && w->excluded[v.node])
 			continue;
 		set_step(w, v.depth, function_of(w, nd->name));
-		if (nd->self)
-			rc = write_sample(w, v.depth, nd->self, d);
+		if (nd->self && (rc = write_sample(w, v.depth, nd->self, d)) == 0)
+			rc = piece(w, d);
 		for (uint32_t c = nd->first_child; c != AF_NONE; c = w->t->nodes[c].next_sibling) {
 			af_grow(&stack, &cap, n + 1, sizeof *stack);
 			stack[n++] = (struct visit){ c, v.depth + 1 };
@@ -161,32 +227,6 @@ static void write_tables(struct pw *w, struct ptype pt)
 	}
 }
 
-/* data gzip'd into out: level 1, as the profile is written once and read
- * by programs (level 6 took several times longer for a tenth less) */
-static int gzip_to(const struct af_buf *b, struct af_sink *out, struct af_diag *d)
-{
-	z_stream z = { 0 };
-	if (deflateInit2(&z, 1, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
-		return af_diag_error(d, "cannot start the gzip compressor");
-	uint8_t chunk[1 << 16];
-	z.next_in = (Bytef *)(uintptr_t)b->data;
-	z.avail_in = 0;
-	size_t left = b->len;
-	int zr;
-	do {
-		if (z.avail_in == 0 && left) {
-			z.avail_in = left > (1u << 30) ? 1u << 30 : (uInt)left;
-			left -= z.avail_in;
-		}
-		z.next_out = chunk;
-		z.avail_out = sizeof chunk;
-		zr = deflate(&z, left || z.avail_in ? Z_NO_FLUSH : Z_FINISH);
-		af_sink_write(out, chunk, sizeof chunk - z.avail_out);
-	} while (zr == Z_OK || (zr == Z_BUF_ERROR && z.avail_out == 0));
-	deflateEnd(&z);
-	return zr == Z_STREAM_END ? 0 : af_diag_error(d, "gzip compression failed");
-}
-
 int af_write_pprof(struct af_tree *t, uint32_t root, const uint8_t *excluded, unsigned decimals,
 		   const char *unit, bool gzip, struct af_sink *out, struct af_diag *d)
 {
@@ -194,7 +234,11 @@ int af_write_pprof(struct af_tree *t, uint32_t root, const uint8_t *excluded, un
 		return af_diag_error(d, "pprof values are integers, and these weights have %u decimal%s "
 				     "(folded counts such as 0.5)", decimals, decimals > 1 ? "s" : "");
 	struct ptype pt = sample_type(unit);
-	struct pw w = { .t = t, .excluded = excluded, .scale = pt.scale };
+	z_stream z = { 0 };
+	if (gzip && deflateInit2(&z, 1, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
+		return af_diag_error(d, "cannot start the gzip compressor");
+	struct pw w = { .out = out, .z = gzip ? &z : NULL, .pieces = weights_fit(t, pt.scale), .t = t,
+			.excluded = excluded, .scale = pt.scale };
 	af_buf_init(&w.b);
 	w.fid = af_xcalloc(t->nnames ? t->nnames : 1, sizeof *w.fid);
 	w.names = af_xcalloc(t->nnames ? t->nnames : 1, sizeof *w.names);
@@ -205,11 +249,10 @@ int af_write_pprof(struct af_tree *t, uint32_t root, const uint8_t *excluded, un
 	int rc = write_samples(&w, root, d);
 	if (rc == 0) {
 		write_tables(&w, pt);
-		if (gzip)
-			rc = gzip_to(&w.b, out, d);
-		else
-			af_sink_write(out, w.b.data, w.b.len);
+		rc = drain(&w, true, d);
 	}
+	if (gzip)
+		deflateEnd(&z);
 	af_buf_release(&w.b);
 	free(w.fid);
 	free(w.names);

@@ -555,3 +555,41 @@ void test_pprof_fold_sorted(void)
 	}
 	af_buf_release(&b);
 }
+
+/* A profile of several pieces (render_pprof.c sends 256 KiB at a time)
+ * reads back whole, gzip'd or plain; a tree whose weights pass what pprof
+ * holds is refused with no part of it written (sent whole, not in pieces,
+ * when a sample could be refused). */
+void test_pprof_write_pieces(void)
+{
+	struct af_buf text, pb;
+	af_buf_init(&text);
+	for (int i = 0; i < 60000; i++)
+		af_buf_printf(&text, "main;f%d;g%d %d\n", i, i % 97, i + 1);
+	struct read_result in, back;
+	read_input(&in, text.data, text.len, "t.folded", NULL, NULL);
+	for (int gzip = 0; gzip < 2; gzip++) {
+		struct af_sink s;
+		struct af_diag d;
+		af_diag_init(&d, "out.pb");
+		af_buf_init(&pb);
+		af_sink_init(&s, af_write_buf, &pb);
+		INT_EQ(af_write_pprof(&in.p.tree, AF_ROOT, NULL, 0, in.p.unit, gzip, &s, &d), 0);
+		af_sink_finish(&s);
+		OK(pb.len > (gzip ? 100000u : 600000u));
+		read_input(&back, pb.data, pb.len, "out.pb", NULL, NULL);
+		STR_EQ(back.folded, in.folded);
+		read_result_release(&back);
+		af_buf_release(&pb);
+	}
+	read_result_release(&in);
+	af_buf_puts(&text, "huge 9223372036854775800\n");   /* the last sample written */
+	read_input(&in, text.data, text.len, "t.folded", NULL, NULL);
+	char err[200];
+	INT_EQ(write_pprof(&in, NULL, AF_ROOT, &pb, err, sizeof err), -1);
+	STR_EQ(err, "out.pb: the weights add up past what a pprof value holds (2^63 - 1)");
+	INT_EQ(pb.len, 0);
+	af_buf_release(&pb);
+	read_result_release(&in);
+	af_buf_release(&text);
+}
