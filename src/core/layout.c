@@ -298,19 +298,33 @@ static void colour_frames(struct af_layout *l, const struct af_layout_opts *o,
 	const struct af_palette_kind *kinds;
 	/* --cp: colours pinned by palette.map need not follow the kinds */
 	bool want = !o->no_legend && !o->palette.map && af_palette_kinds(o->palette.palette, &kinds);
+	/* a name's colour and kind are the palette's for its bytes: worked out
+	 * once a name (a pprof profile's 58k frames have 24k names; each was
+	 * hashed and matched against the kinds' patterns again). palette.map
+	 * is read and written as names come: not kept here. */
+	struct memo { uint32_t colour; int kind; } *memo = NULL;
+	if (!l->differential && !o->palette.map)
+		memo = af_xcalloc(l->tree->nnames ? l->tree->nnames : 1, sizeof *memo);
 	*seen = 0;
 	for (size_t i = 0; i < l->nframes; i++) {
 		struct af_frame *f = &l->frames[i];
 		int k = -1;
-		if (l->differential)
+		if (l->differential) {
 			colour_change(l, f, c, o);
-		else
+		} else if (memo && memo[f->name].kind) {   /* kind + 2: 0 is none yet */
+			f->colour = memo[f->name].colour;
+			k = memo[f->name].kind - 2;
+		} else {
 			f->colour = af_palette_colour_kind(&o->palette, af_tree_name(l->tree, f->name),
 							   af_tree_name_len(l->tree, f->name),
 							   want ? &k : NULL);
+			if (memo)
+				memo[f->name] = (struct memo){ f->colour, k + 2 };
+		}
 		if (k >= 0 && i > 0)    /* not "all" */
 			*seen |= 1u << k;
 	}
+	free(memo);
 }
 
 /* The palette's kinds in seen, in the palette's order. */
