@@ -44,6 +44,21 @@ void ps_cache_release(struct ps_cache *c)
 	memset(c, 0, sizeof *c);
 }
 
+/* Whether entry e is s's sample below thread: every byte, and the blank
+ * line after them. */
+static bool same_sample(const struct ps_cache *c, const struct ps_cached *e, uint32_t thread, const char *s,
+			size_t avail)
+{
+	return e->thread == thread && e->len < avail && s[e->len] == '\n' &&
+	       memcmp(c->arena.data + e->off, s, e->len) == 0;
+}
+
+const struct ps_cached *ps_cache_again(const struct ps_cache *c, uint32_t i, uint32_t thread, const char *s,
+				       size_t avail)
+{
+	return i < c->n && same_sample(c, &c->e[i], thread, s, avail) ? &c->e[i] : NULL;
+}
+
 const struct ps_cached *ps_cache_find(struct ps_cache *c, uint64_t key, uint32_t thread, const char *s,
 				      size_t avail)
 {
@@ -51,8 +66,7 @@ const struct ps_cached *ps_cache_find(struct ps_cache *c, uint64_t key, uint32_t
 	unsigned tries = 0;
 	for (uint32_t i = head; i != AF_NONE && tries < TRIES; prev = i, i = c->e[i].next, tries++) {
 		struct ps_cached *e = &c->e[i];
-		if (e->thread != thread || e->len >= avail || s[e->len] != '\n' ||
-		    memcmp(c->arena.data + e->off, s, e->len) != 0)
+		if (!same_sample(c, e, thread, s, avail))
 			continue;
 		if (prev != AF_NONE) {   /* to the front: the stacks that repeat stay first */
 			c->e[prev].next = e->next;
@@ -71,11 +85,11 @@ static size_t held(const struct ps_cache *c, size_t more_bytes)
 	return c->arena.len + more_bytes + (c->n + 1) * (sizeof *c->e + 2 * (sizeof(uint64_t) + sizeof(uint32_t)));
 }
 
-void ps_cache_put(struct ps_cache *c, uint64_t key, uint32_t thread, const char *s, size_t len, uint32_t lines,
-		  uint32_t leaf)
+uint32_t ps_cache_put(struct ps_cache *c, uint64_t key, uint32_t thread, const char *s, size_t len, uint32_t lines,
+		      uint32_t leaf)
 {
 	if (len == 0 || len > c->max / 4 || len > UINT32_MAX)
-		return;
+		return AF_NONE;
 	if (held(c, len) > c->max) {   /* full: begin again with the samples that follow */
 		af_idmap_release(&c->heads);
 		af_idmap_init(&c->heads);
@@ -90,4 +104,5 @@ void ps_cache_put(struct ps_cache *c, uint64_t key, uint32_t thread, const char 
 	c->e[c->n] = (struct ps_cached){ c->arena.len, (uint32_t)len, lines, thread, leaf, found ? *head : AF_NONE };
 	*head = (uint32_t)c->n++;
 	af_buf_add(&c->arena, s, len);
+	return *head;
 }

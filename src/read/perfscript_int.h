@@ -224,10 +224,14 @@ void ps_cache_release(struct ps_cache *c);
  * first few of key. */
 const struct ps_cached *ps_cache_find(struct ps_cache *c, uint64_t key, uint32_t thread, const char *s,
 				      size_t avail);
+/* The same test of entry i alone (any index: one out of range, or another
+ * sample's since the cache was emptied, is simply not found). */
+const struct ps_cached *ps_cache_again(const struct ps_cache *c, uint32_t i, uint32_t thread, const char *s,
+				       size_t avail);
 /* Keep s[0..len) (lines frame lines, ended by a blank line) of thread, as
- * ending at leaf. When the cache would hold more than max bytes it is
- * emptied first; a sample too large for it is not kept. */
-void ps_cache_put(struct ps_cache *c, uint64_t key, uint32_t thread, const char *s, size_t len, uint32_t lines,
-		  uint32_t leaf);
+ * ending at leaf: its index. When the cache would hold more than max bytes
+ * it is emptied first; a sample too large for it is not kept (AF_NONE). */
+uint32_t ps_cache_put(struct ps_cache *c, uint64_t key, uint32_t thread, const char *s, size_t len, uint32_t lines,
+		      uint32_t leaf);
 
 #endif

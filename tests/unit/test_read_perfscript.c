@@ -315,6 +315,13 @@ void test_perfscript_headers_read_before(void)
 	STR_EQ(r.folded, "x (7);f 5\nx (7);g 2\n");
 	STR_EQ(af_profile_get_info(&r.p, "samples"), "3 drawn, 0 of other event types");
 	read_result_release(&r);
+	/* a letter where the last header had a digit of its time: no time,
+	 * but an event "1.a" (not drawn) */
+	run(&r, "x 7 1.5: 1 cycles:\n\t  400000 main (/bin/x)\n\nx 7 1.a: 2 cycles:\n\t  400000 main (/bin/x)\n\n", NULL);
+	INT_EQ(r.rc, 0);
+	STR_EQ(r.folded, "x (7);main 1\n");
+	STR_EQ(af_profile_get_info(&r.p, "samples"), "1 drawn, 1 of other event types");
+	read_result_release(&r);
 	/* a token shaped as a time that is the comm (no blank before it) is
 	 * part of what the header holds: two threads */
 	static const char comm[] = "1.0: 3 cycles:\n\t  400000 main (/bin/x)\n\n2.0: 3 cycles:\n\t  400000 main (/bin/x)\n\n";
