@@ -554,13 +554,19 @@ static void move_direct(struct cpuprofile *c, struct direct *d, struct af_fold_t
 	d->leaf = hop_depth(d, to) ? to : AF_NONE;
 }
 
-/* The next sample's time in µs: startTime plus the deltas so far, or its timestamp. */
-static int64_t sample_time(const struct cpuprofile *c, struct zcursor *at, int64_t *acc)
+/* The next n samples' node ids and times in µs (startTime plus the
+ * deltas so far, or the timestamps). */
+static void next_samples(struct cpuprofile *c, struct zcursor *sample_at, struct zcursor *time_at,
+			 int64_t *acc, int64_t *ids, int64_t *times, size_t n)
 {
+	zints_read(&c->samples, sample_at, ids, n);
+	zints_read(c->stamps.n ? &c->stamps : &c->deltas, time_at, times, n);
 	if (c->stamps.n)
-		return zints_next(&c->stamps, at);
-	*acc = (int64_t)((uint64_t)*acc + (uint64_t)zints_next(&c->deltas, at));   /* wraps, never UB */
-	return *acc;
+		return;
+	uint64_t sum = (uint64_t)*acc;
+	for (size_t i = 0; i < n; i++)
+		times[i] = (int64_t)(sum += (uint64_t)times[i]);   /* wraps, never UB */
+	*acc = (int64_t)sum;
 }
 
 static void fold(struct cpuprofile *c, const struct af_read_opts *o, uint32_t root)
@@ -578,14 +584,19 @@ static void fold(struct cpuprofile *c, const struct af_read_opts *o, uint32_t ro
 	uint32_t prev = AF_NONE, *enter = NULL;
 	size_t cap = 0;
 	struct zcursor time_at = { 0, 0, 0 }, sample_at = { 0, 0, 0 };
+	enum { RUN = 256 };
+	int64_t ids[RUN], when[RUN];
+	uint64_t unknown = 0, negative = 0;
 	for (size_t i = 0; i < n; i++) {
-		int64_t t = sample_time(c, &time_at, &acc);
+		if (i % RUN == 0)
+			next_samples(c, &sample_at, &time_at, &acc, ids, when, n - i < RUN ? n - i : RUN);
+		int64_t t = when[i % RUN];
 		if (i == 0)
 			first = last = t;
-		c->negative_deltas += t < last;
+		negative += t < last;
 		last = t > last ? t : last;
-		uint32_t node = node_of(c, zints_next(&c->samples, &sample_at));
-		c->unknown_samples += node == AF_NONE;
+		uint32_t node = node_of(c, ids[i % RUN]);
+		unknown += node == AF_NONE;
 		uint64_t at = t > first ? (uint64_t)t - (uint64_t)first : 0;
 		if (d.tnode)
 			move_direct(c, &d, &th, prev, node, at, &enter, &cap);
@@ -599,6 +610,8 @@ static void fold(struct cpuprofile *c, const struct af_read_opts *o, uint32_t ro
 		}
 		prev = node;
 	}
+	c->unknown_samples += unknown;
+	c->negative_deltas += negative;
 	if (d.tnode && d.leaf != AF_NONE)   /* af_fold_finish closes all at the last time */
 		add_self(&d, th.last - d.since);
 	if (d.tnode)

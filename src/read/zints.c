@@ -58,6 +58,36 @@ void zints_push_n(struct zints *a, const int64_t *v, size_t n)
 	}
 }
 
+void zints_read(const struct zints *a, struct zcursor *at, int64_t *v, size_t n)
+{
+	uint64_t last = at->last;
+	while (n) {
+		const struct zblock *k = &a->blk[at->blk];
+		if (at->at == k->len) {
+			at->blk++;
+			at->at = 0;
+			continue;
+		}
+		const uint8_t *p = k->b + at->at, *end = k->b + k->len;
+		for (; n && p < end; n--) {
+			uint64_t z = *p++;
+			if (z >= 0x80) {   /* (two bytes and more) */
+				z &= 0x7f;
+				for (unsigned shift = 7;; shift += 7) {
+					uint8_t b = *p++;
+					z |= (uint64_t)(b & 0x7f) << shift;
+					if (b < 0x80)
+						break;
+				}
+			}
+			last += z >> 1 ^ (uint64_t)-(int64_t)(z & 1);
+			*v++ = (int64_t)last;
+		}
+		at->at = (size_t)(p - k->b);
+	}
+	at->last = last;
+}
+
 struct zmark zints_mark(const struct zints *a)
 {
 	return (struct zmark){ a->nblk, a->nblk ? a->blk[a->nblk - 1].len : 0, a->n, a->last };

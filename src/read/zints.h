@@ -25,28 +25,9 @@ struct zcursor { size_t blk, at; uint64_t last; };
 void zints_push(struct zints *a, int64_t v);
 void zints_push_n(struct zints *a, const int64_t *v, size_t n);
 
-/* The next value; the caller reads no more than a->n of them. Inline: a
- * .cpuprofile's fold reads two a sample. */
-static inline int64_t zints_next(const struct zints *a, struct zcursor *at)
-{
-	const struct zblock *k = &a->blk[at->blk];
-	if (at->at == k->len) {   /* (a block holds at least one value) */
-		k++;
-		at->blk++;
-		at->at = 0;
-	}
-	const uint8_t *p = k->b + at->at;
-	uint64_t z = 0;
-	for (unsigned shift = 0;; shift += 7) {
-		uint8_t b = *p++;
-		z |= (uint64_t)(b & 0x7f) << shift;
-		if (b < 0x80)
-			break;
-	}
-	at->at = (size_t)(p - k->b);
-	at->last += z >> 1 ^ (uint64_t)-(int64_t)(z & 1);
-	return (int64_t)at->last;
-}
+/* The next n values into v, a block's run at a time (the caller reads no
+ * more than a->n in all). */
+void zints_read(const struct zints *a, struct zcursor *at, int64_t *v, size_t n);
 struct zmark zints_mark(const struct zints *a);
 /* Drop what was pushed since m was taken. */
 void zints_rewind(struct zints *a, struct zmark m);
