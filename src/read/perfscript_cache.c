@@ -32,14 +32,13 @@ void ps_cache_init(struct ps_cache *c, size_t max)
 {
 	memset(c, 0, sizeof *c);
 	af_idmap_init(&c->heads);
-	af_buf_init(&c->arena);
 	c->max = max;
 }
 
 void ps_cache_release(struct ps_cache *c)
 {
 	af_idmap_release(&c->heads);
-	af_buf_release(&c->arena);
+	free(c->arena);
 	free(c->e);
 	memset(c, 0, sizeof *c);
 }
@@ -50,13 +49,18 @@ static bool same_sample(const struct ps_cache *c, const struct ps_cached *e, uin
 			size_t avail)
 {
 	return e->thread == thread && e->len < avail && s[e->len] == '\n' &&
-	       memcmp(c->arena.data + e->off, s, e->len) == 0;
+	       memcmp(c->arena + e->off, s, e->len) == 0;
 }
 
 const struct ps_cached *ps_cache_again(const struct ps_cache *c, uint32_t i, uint32_t thread, const char *s,
 				       size_t avail)
 {
 	return i < c->n && same_sample(c, &c->e[i], thread, s, avail) ? &c->e[i] : NULL;
+}
+
+void ps_cache_expect(struct ps_cache *c, size_t bytes)
+{
+	af_grow_huge(&c->arena, &c->arena_cap, bytes < c->max ? bytes : c->max, 1);
 }
 
 const struct ps_cached *ps_cache_find(struct ps_cache *c, uint64_t key, uint32_t thread, const char *s,
@@ -82,7 +86,7 @@ const struct ps_cached *ps_cache_find(struct ps_cache *c, uint64_t key, uint32_t
  * (an idmap slot is a key and a value, at most half the slots used). */
 static size_t held(const struct ps_cache *c, size_t more_bytes)
 {
-	return c->arena.len + more_bytes + (c->n + 1) * (sizeof *c->e + 2 * (sizeof(uint64_t) + sizeof(uint32_t)));
+	return c->arena_len + more_bytes + (c->n + 1) * (sizeof *c->e + 2 * (sizeof(uint64_t) + sizeof(uint32_t)));
 }
 
 uint32_t ps_cache_put(struct ps_cache *c, uint64_t key, uint32_t thread, const char *s, size_t len, uint32_t lines,
@@ -93,7 +97,7 @@ uint32_t ps_cache_put(struct ps_cache *c, uint64_t key, uint32_t thread, const c
 	if (held(c, len) > c->max) {   /* full: begin again with the samples that follow */
 		af_idmap_release(&c->heads);
 		af_idmap_init(&c->heads);
-		c->arena.len = 0;
+		c->arena_len = 0;
 		c->n = 0;
 		c->resets++;
 	}
@@ -101,8 +105,10 @@ uint32_t ps_cache_put(struct ps_cache *c, uint64_t key, uint32_t thread, const c
 		af_grow(&c->e, &c->cap, c->n + 1, sizeof *c->e);
 	bool found;
 	uint32_t *head = af_idmap_slot(&c->heads, key, &found);
-	c->e[c->n] = (struct ps_cached){ c->arena.len, (uint32_t)len, lines, thread, leaf, found ? *head : AF_NONE };
+	c->e[c->n] = (struct ps_cached){ c->arena_len, (uint32_t)len, lines, thread, leaf, found ? *head : AF_NONE };
 	*head = (uint32_t)c->n++;
-	af_buf_add(&c->arena, s, len);
+	af_grow_huge(&c->arena, &c->arena_cap, c->arena_len + len, 1);
+	memcpy(c->arena + c->arena_len, s, len);
+	c->arena_len += len;
 	return *head;
 }

@@ -6,6 +6,7 @@
 #include "core/util.h"
 
 #include <stddef.h>
+#include <stdlib.h>
 
 /* The fields after the ids: [cpu], time, period, event; rest is what
  * follows the event (a frame, when samples have no callchain). */
@@ -341,6 +342,8 @@ int ps_parse_header(struct ps_header_memo *hm, struct af_diag *d, uint64_t line,
 		    struct ps_header *h, uint32_t **thread)
 {
 	ptrdiff_t shifts[PS_MEMO_SLOTS + 1], *shift = NULL;   /* NULL: nothing moved */
+	if (!hm->m)
+		hm->m = af_xcalloc(PS_MEMOS, sizeof *hm->m);
 	struct ps_memo *m = hm->last;   /* most often the thread of the header before */
 	uint64_t period = 0;
 	bool same = m && m->used &&
@@ -370,8 +373,9 @@ int ps_parse_header(struct ps_header_memo *hm, struct af_diag *d, uint64_t line,
 
 void ps_header_memo_release(struct ps_header_memo *hm)
 {
-	for (unsigned k = 0; k < PS_MEMOS; k++)
+	for (unsigned k = 0; hm->m && k < PS_MEMOS; k++)
 		af_buf_release(&hm->m[k].line);
+	free(hm->m);
 }
 
 /* A "pid/tid" or number token after the comm (first, if the time or cpu

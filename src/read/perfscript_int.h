@@ -168,14 +168,15 @@ struct ps_memo {
 	unsigned char digits[PS_MEMO_SHORT];
 };
 struct ps_header_memo {
-	struct ps_memo m[PS_MEMOS];
+	struct ps_memo *m;       /* PS_MEMOS of them, made at the first header */
 	struct ps_memo *last;    /* the one that served last, tried first */
 };
 
 /* A header line s[0..n) (trailing blanks dropped, line its number) into h.
  * *thread is where the reader keeps what it made of h's comm and ids: the
  * same for every line that differs from this one in a slot alone, AF_NONE
- * the first time. A zeroed memo is empty. */
+ * the first time. */
+/* A zeroed struct ps_header_memo is empty. */
 int ps_parse_header(struct ps_header_memo *hm, struct af_diag *d, uint64_t line, const char *s, size_t n,
 		    struct ps_header *h, uint32_t **thread);
 void ps_header_memo_release(struct ps_header_memo *hm);
@@ -203,7 +204,8 @@ struct ps_cache {
 	struct af_idmap heads;   /* key -> its first entry */
 	struct ps_cached *e;
 	size_t n, cap;
-	struct af_buf arena;
+	char *arena;             /* the entries' bytes */
+	size_t arena_len, arena_cap;
 	size_t max;              /* bytes it may hold (arena, entries, heads) */
 	uint64_t resets;         /* times it was full and emptied */
 };
@@ -218,6 +220,11 @@ void ps_cache_init(struct ps_cache *c, size_t max);
  * (ps_cache_test_max: 0 puts PS_CACHE_MAX back). */
 size_t ps_cache_max(void);
 void ps_cache_test_max(size_t max);
+/* Room for about `bytes` of samples (a guess from the input's length),
+ * made at once: from 1 MiB in huge pages, a page fault or two where
+ * growing a page at a time made one a 4 KiB page (some 300 on the bench,
+ * each costing microseconds on a VM). */
+void ps_cache_expect(struct ps_cache *c, size_t bytes);
 void ps_cache_release(struct ps_cache *c);
 /* The entry of key and thread whose bytes are those s[0..avail) begins
  * with, followed by a blank line (s[len] is '\n'); NULL if none among the

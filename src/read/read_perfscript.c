@@ -777,6 +777,9 @@ static int read_perfscript(struct af_profile *p, const struct af_input *in, cons
 	af_idmap_init(&f.thread_ids);
 	af_idmap_init(&f.proc_ids);
 	ps_cache_init(&f.cache, ps_cache_max());
+	/* a guess: the bench's distinct samples are 1/60 of its text (pages
+	 * are made only where samples are kept) */
+	ps_cache_expect(&f.cache, in->len / 32);
 	f.name_unknown = af_tree_intern_str(&p->tree, "[unknown]");
 	/* real perf script output makes a node per 2-20 KiB of text (most
 	 * samples repeat a path); the table grows past this if need be */

@@ -285,7 +285,7 @@ void test_perfscript_cache_entries(void)
 	for (uint64_t k = 0; k < 40; k++)
 		ps_cache_put(&c, 100 + k, 1, line, sizeof line, 1, (uint32_t)k);
 	OK(c.resets > 0);
-	OK(c.arena.len + c.n * sizeof *c.e <= 4096);
+	OK(c.arena_len + c.n * sizeof *c.e <= 4096);
 	OK(!ps_cache_find(&c, 42, 1, "\tA\n\tB\n\n", 7));   /* emptied */
 	char probe[sizeof line + 1];
 	memcpy(probe, line, sizeof line);
