@@ -66,15 +66,15 @@ static uint64_t root_key(uint32_t node)
 }
 
 /* Fold n frames (root first) below root; returns the leaf's node. Frames
- * the sample folded before had from the same root keep their nodes; the
+ * the sample folded before had from the same root keep their nodes (the
+ * first `same` known to be those, names[0..same) not read); the
  * others' path keys are worked
  * out and their slots prefetched before the first is looked up, so one
  * stack's probes wait for memory together (the tree's table is far larger
  * than the caches). */
-static uint32_t fold_frames(struct pp *f, uint32_t root, const struct lf *names, size_t n)
+static uint32_t fold_frames(struct pp *f, uint32_t root, const struct lf *names, size_t n, size_t same)
 {
 	struct af_tree *t = &f->p->tree;
-	size_t same = 0;
 	if (root == f->path_root)
 		while (same < n && same < f->depth && f->path[same].name == names[same].name)
 			same++;
@@ -153,12 +153,51 @@ static uint32_t *sample_order(const struct pp *f)
 	return order;
 }
 
-/* Fold sample s: its ids decoded (fold_sample read them: known, whole),
- * its locations from the last (the root), each one's frames root-most
- * first. */
+/* How many bytes at the end of s's ids are the end of the previous
+ * sample's too, from a varint's start (0 for another thread): those ids
+ * are its callers' and need no decoding. */
+static size_t shared_end(const struct pp *f, const struct pending *s)
+{
+	if (!f->prev_ids || s->root != f->prev_root)
+		return 0;
+	const uint8_t *a = s->ids + s->len, *b = f->prev_ids + f->prev_len;
+	size_t k = 0, most = s->len < f->prev_len ? s->len : f->prev_len;
+	for (; k + 8 <= most; k += 8) {   /* 8 bytes a step: the last byte is the highest */
+		uint64_t x, y;
+		memcpy(&x, a - k - 8, 8);
+		memcpy(&y, b - k - 8, 8);
+		if (x != y) {
+			k += (size_t)__builtin_clzll(x ^ y) / 8;
+			goto cut;
+		}
+	}
+	while (k < most && a[-1 - (ptrdiff_t)k] == b[-1 - (ptrdiff_t)k])
+		k++;
+cut:;
+	bool whole = (k == s->len || a[-1 - (ptrdiff_t)k] < 0x80) && (k == f->prev_len || b[-1 - (ptrdiff_t)k] < 0x80);
+	if (whole || k == 0)
+		return k;
+	const uint8_t *p = a - k;   /* a varint cut: from the end of its last byte on */
+	while (*p >= 0x80)
+		p++;
+	return (size_t)(a - p - 1);
+}
+
+/* Fold sample s: its locations from the last (the root), each one's
+ * frames root-most first. The ids it shares at the root's end with the
+ * sample before (sorted, most of them) are those frames already folded:
+ * only the rest is decoded (fold_sample read them: known, whole). */
 static void fold_one(struct pp *f, const struct pending *s)
 {
-	size_t nlocs = af_proto_unpack(s->ids, s->len, f->stack), n = 0;
+	size_t k = shared_end(f, s), shared = 0, at = s->len - k;
+	for (; at + 8 <= s->len; at += 8) {   /* a varint's last byte is below 0x80 */
+		uint64_t x;
+		memcpy(&x, s->ids + at, 8);
+		shared += (size_t)__builtin_popcountll(~x & 0x8080808080808080ull);
+	}
+	for (; at < s->len; at++)
+		shared += s->ids[at] < 0x80;
+	size_t nlocs = af_proto_unpack(s->ids, s->len - k, f->stack), same = f->prev_frames[shared], n = same;
 	struct lf *names = f->names;   /* room for the most frames (pp_fold_all) */
 	for (size_t i = nlocs; i-- > 0;) {
 		struct lf v = pp_location(f, f->stack[i]);
@@ -168,8 +207,13 @@ static void fold_one(struct pp *f, const struct pending *s)
 		} else {
 			names[n++] = v;
 		}
+		shared++;
+		f->prev_frames[shared] = (uint32_t)n;
 	}
-	af_tree_add_self(&f->p->tree, fold_frames(f, s->root, names, n), s->weight);
+	f->prev_ids = s->ids;
+	f->prev_len = s->len;
+	f->prev_root = s->root;
+	af_tree_add_self(&f->p->tree, fold_frames(f, s->root, names, n, same), s->weight);
 }
 
 void pp_fold_all(struct pp *f)
@@ -184,6 +228,9 @@ void pp_fold_all(struct pp *f)
 	}
 	af_grow(&f->stack, &f->cap_stack, most, sizeof *f->stack);   /* a value a byte at most */
 	af_grow(&f->names, &f->cap_names, frames, sizeof *f->names);
+	af_grow(&f->prev_frames, &f->cap_prev_frames, most + 1, sizeof *f->prev_frames);
+	f->prev_frames[0] = 0;
+	f->prev_ids = NULL;   /* the last batch's recoded ids are gone */
 	uint32_t *order = sample_order(f);
 	/* in this order the samples' records and ids are read at random:
 	 * each fetched some samples ahead, its record first */

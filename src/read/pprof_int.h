@@ -90,6 +90,10 @@ struct pp {
 	struct pending *pending; size_t npending, cap_pending;   /* the samples to fold */
 	uint8_t *recoded; size_t nrecoded, cap_recoded;  /* ids not in one packed field, packed */
 	size_t *late; size_t nlate, cap_late;       /* pending[late[2i]].ids is recoded + late[2i + 1] */
+	/* the sample folded last (pprof_fold.c): its ids, and the frames of
+	 * its first k locations from the root at prev_frames[k] */
+	const uint8_t *prev_ids; size_t prev_len; uint32_t prev_root;
+	uint32_t *prev_frames; size_t cap_prev_frames;
 	struct lf *names; size_t cap_names;         /* a sample's frames, root first */
 	struct frame *path; size_t cap_path, depth; /* the frames of the last sample folded */
 	uint32_t path_root;                         /* the node they are below */

@@ -409,6 +409,7 @@ static void pp_release(struct pp *f)
 	free(f->pending);
 	free(f->recoded);
 	free(f->late);
+	free(f->prev_frames);
 	free(f->threads);
 	free(f->procs);
 	af_idmap_release(&f->map_ids.map);

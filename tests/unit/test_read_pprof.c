@@ -593,3 +593,54 @@ void test_pprof_write_pieces(void)
 	read_result_release(&in);
 	af_buf_release(&text);
 }
+
+/* A sorted sample decodes only the ids it does not share at the root's
+ * end with the one before (pprof_fold.c, shared_end): stacks longer than
+ * a word, whose bytes agree past an id that differs (200, 20000 and
+ * 3000000 all end in the byte 0x01, as id 1 is): only whole ids are
+ * shared, and the rest folded as theirs. */
+void test_pprof_fold_shared_ends(void)
+{
+	struct af_buf b, want;
+	struct read_result r;
+	af_buf_init(&b);
+	af_buf_init(&want);
+	vtype(&b, 1, S_SAMPLES, S_COUNT);
+	vtype(&b, 1, S_CPU, S_NS);
+	const uint64_t leaves[5][2] = { { 20000, 0 }, { 3000000, 0 }, { 200, 0 }, { 200, 200 }, { 200, 20000 } };
+	const size_t roots[5] = { 9, 9, 9, 12, 12 };
+	const char *tails[5] = { "app", "worker", "work", "work;work", "app;work" };
+	for (int i = 0; i < 5; i++) {
+		uint64_t ids[16];
+		size_t n = 0;
+		ids[n++] = leaves[i][0];
+		if (leaves[i][1])
+			ids[n++] = leaves[i][1];
+		for (size_t k = 0; k < roots[i]; k++)
+			ids[n++] = 1;
+		sample(&b, ids, n, true, 1, 10 + i, NULL, 0);
+	}
+	const int sorted[5] = { 0, 4, 3, 2, 1 };   /* --format folded's order */
+	for (int j = 0; j < 5; j++) {
+		int i = sorted[j];
+		for (size_t k = 0; k < roots[i]; k++)
+			af_buf_puts(&want, "main;");
+		af_buf_printf(&want, "%s %d\n", tails[i], 10 + i);
+	}
+	tables(&b, NSTRS);
+	location(&b, 200, 2);
+	location(&b, 20000, 4);
+	location(&b, 3000000, 5);
+	for (uint64_t i = 4; i <= 5; i++) {
+		size_t m = af_pb_open(&b, 5);
+		af_pb_uint(&b, 1, i);
+		af_pb_uint(&b, 2, i == 4 ? S_APP : S_WORKER);
+		af_pb_close(&b, m);
+	}
+	run(&r, &b, NULL);
+	STR_EQ(r.error, "");
+	STR_EQ(r.folded, want.data);
+	read_result_release(&r);
+	af_buf_release(&want);
+	af_buf_release(&b);
+}
