@@ -588,12 +588,8 @@ static enum step scan(struct scan *x)
 			st = c == '}' && w == W_KEY_OR_END ? (w = W_AFTER, end_container(x, true)) : key(x, c, &w);
 			break;
 		case W_VALUE_OR_END:
-			if (c == ']') {
-				w = W_AFTER;
-				st = end_container(x, false);
-				break;
-			}
-			/* fall through */
+			st = c == ']' ? (w = W_AFTER, end_container(x, false)) : value(x, c, &w);
+			break;
 		default:
 			st = value(x, c, &w);
 		}
