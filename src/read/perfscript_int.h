@@ -210,10 +210,11 @@ struct ps_cache {
 	uint64_t resets;         /* times it was full and emptied */
 };
 
-/* The default of max: a few times the bytes of the distinct samples of
- * the largest real captures we have (3 MB of text), so memory stays a
- * small share of the tree's on an input of any length. */
-#define PS_CACHE_MAX ((size_t)16 << 20)
+/* The default of max: room for the distinct samples of the largest real
+ * capture we have (FlameGraph's example-perf-stacks: 2.75 of its 3.1 MB),
+ * so that memory stays a few MB on an input of any length (one whose
+ * samples seldom repeat empties it now and then). */
+#define PS_CACHE_MAX ((size_t)4 << 20)
 
 void ps_cache_init(struct ps_cache *c, size_t max);
 /* The max the reader gives its cache: PS_CACHE_MAX, or what a test set
