@@ -49,7 +49,9 @@ uint64_t af_hash_keyed_bytes(const void *data, size_t len)
 		h = mum(h ^ w, secret[1] ^ 0xe7037ed1a0b428dbULL);
 	}
 	uint64_t tail = 0;
-	memcpy(&tail, p, len - (size_t)(p - (const unsigned char *)data));
+	size_t rest = len - (size_t)(p - (const unsigned char *)data);
+	if (rest)   /* (an empty name may be NULL: memcpy from NULL is undefined) */
+		memcpy(&tail, p, rest);
 	h = mum(h ^ tail ^ 0x8ebc6af09c88c6e3ULL, secret[1] ^ (uint64_t)len);
 	return mum(h, 0xa0761d6478bd642fULL);
 }
