@@ -148,22 +148,40 @@ void af_plan_release(struct af_plan *pl)
 /* Names only Android code has: the runtime (libart.so, its C++ namespace
  * art:: as a name's start or after a return type), the platform's paths and
  * compiled files, the framework's packages. */
+static bool starts(const char *s, size_t left, const char *mark)
+{
+	size_t n = strlen(mark);
+	return left >= n && memcmp(s, mark, n) == 0;
+}
+
+/* One pass, each mark tried only where its first byte is (this ran every
+ * mark at every position: 3% of a perf script capture's CPU). */
 static bool android_name(const char *s, size_t len)
 {
-	if ((len > 5 && memcmp(s, "art::", 5) == 0))
-		return true;
-	for (size_t i = 0; i + 6 <= len; i++)
-		if (memcmp(s + i, " art::", 6) == 0)
-			return true;
-	static const char *const marks[] = {
-		"libart.so", "/system/", "/apex/", "/data/app/", ".oat", ".odex", ".vdex",
-		"android.", "dalvik.",
-	};
-	for (size_t k = 0; k < sizeof marks / sizeof *marks; k++) {
-		size_t n = strlen(marks[k]);
-		for (size_t i = 0; i + n <= len; i++)
-			if (memcmp(s + i, marks[k], n) == 0)
+	for (size_t i = 0; i < len; i++) {
+		const char *p = s + i;
+		size_t left = len - i;
+		switch (*p) {
+		case 'a':
+			if (((i == 0 && len > 5) || (i > 0 && p[-1] == ' ')) && starts(p, left, "art::"))
 				return true;
+			if (starts(p, left, "android."))
+				return true;
+			break;
+		case 'l': if (starts(p, left, "libart.so")) return true; break;
+		case 'd': if (starts(p, left, "dalvik.")) return true; break;
+		case '/':
+			if (starts(p, left, "/system/") || starts(p, left, "/apex/") ||
+			    starts(p, left, "/data/app/"))
+				return true;
+			break;
+		case '.':
+			if (starts(p, left, ".oat") || starts(p, left, ".odex") || starts(p, left, ".vdex"))
+				return true;
+			break;
+		default:
+			break;
+		}
 	}
 	return false;
 }
