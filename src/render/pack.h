@@ -1,4 +1,4 @@
-/* pack.h: the interactive SVG's bulk data (frame names and frames, JSON
+/* pack.h: the interactive SVG's lists of integers, and its bulk data (frame names and frames, JSON
  * text) deflated and written in base64, as the page's inflate.js reads it.
  *
  * The browser parses every byte of the file before the first paint (about
@@ -11,6 +11,7 @@
 #define AF_PACK_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include "core/buf.h"
 #include "core/diag.h"
 
@@ -20,5 +21,20 @@
  * of memory). */
 #define AF_PACK_LINE 1024
 int af_pack_string(struct af_sink *out, const char *data, size_t len, struct af_diag *d);
+
+/* Lists of integers, for the script's ints() in frames.js (pack.c says
+ * how they are written): af_list_begin() opens list key (",\nkey:\""),
+ * af_list_u64() writes item k (k before it) v, af_list_diff() item k
+ * a - b (negative too); af_base32() and af_base32_diff() a number with no
+ * separator, for lists the caller cuts itself. The caller closes the
+ * string. */
+void af_list_begin(struct af_sink *out, const char *key);
+void af_list_u64(struct af_sink *out, size_t k, uint64_t v);
+void af_list_diff(struct af_sink *out, size_t k, uint64_t a, uint64_t b);
+void af_base32(struct af_sink *out, uint64_t v);
+void af_base32_diff(struct af_sink *out, uint64_t a, uint64_t b);
+
+/* data[0..len) in base64, '=' padded, on one line (a data: URL) */
+void af_pack_base64(struct af_sink *out, const void *data, size_t len);
 
 #endif

@@ -1,5 +1,5 @@
 /* png.c: PNG files (signature, IHDR, text chunks, bKGD, IDAT, IEND) with
- * zlib. Rows are stored unfiltered at level 3: on flame graphs this is
+ * zlib, RGB or RGBA. Rows are stored unfiltered at level 3: on flame graphs this is
  * 4-5 times faster than libpng's default (level 6, every filter tried per
  * row) and within a few per cent of its size, sometimes smaller, because
  * deflate matches each row against the one above by itself (png.h). */
@@ -98,11 +98,16 @@ static int feed(struct af_sink *out, z_stream *z, unsigned char *zbuf, const uns
 	}
 }
 
-/* One row: filter type 0 (none), then R, G, B of each pixel. */
-static void pack_row(unsigned char *row, const unsigned char *src, uint32_t width)
+/* One row: filter type 0 (none), then R, G, B of each pixel (from
+ * 0x00RRGGBB words), or R, G, B, A as they are (alpha). */
+static void pack_row(unsigned char *row, const unsigned char *src, uint32_t width, bool alpha)
 {
 	row[0] = 0;
 	unsigned char *o = row + 1;
+	if (alpha) {
+		memcpy(o, src, (size_t)width * 4);
+		return;
+	}
 	for (uint32_t x = 0; x < width; x++, o += 3) {
 		uint32_t v;
 		memcpy(&v, src + (size_t)x * 4, 4);
@@ -113,19 +118,19 @@ static void pack_row(unsigned char *row, const unsigned char *src, uint32_t widt
 }
 
 static int image_data(struct af_sink *out, const unsigned char *px, uint32_t width,
-		      uint32_t height, size_t stride, struct af_diag *d)
+		      uint32_t height, size_t stride, bool alpha, struct af_diag *d)
 {
 	z_stream z;
 	memset(&z, 0, sizeof z);
 	if (deflateInit(&z, PNG_LEVEL) != Z_OK)
 		return af_diag_error(d, "cannot write PNG: out of memory for zlib");
-	size_t row_len = 1 + (size_t)width * 3;
+	size_t row_len = 1 + (size_t)width * (alpha ? 4 : 3);
 	unsigned char *row = af_xmalloc(row_len), *zbuf = af_xmalloc(IDAT_MAX);
 	int rc = 0;
 	z.next_out = zbuf;
 	z.avail_out = IDAT_MAX;
 	for (uint32_t y = 0; y < height && rc == 0; y++) {
-		pack_row(row, px + (size_t)y * stride, width);
+		pack_row(row, px + (size_t)y * stride, width, alpha);
 		rc = feed(out, &z, zbuf, row, row_len, false);
 	}
 	if (rc == 0)
@@ -136,12 +141,14 @@ static int image_data(struct af_sink *out, const unsigned char *px, uint32_t wid
 	return rc == 0 ? 0 : af_diag_error(d, "cannot write PNG: zlib failed");
 }
 
-int af_png_write(struct af_sink *out, const void *pixels, uint32_t width, uint32_t height,
-		 size_t stride, const struct af_png_text *text, size_t ntext, struct af_diag *d)
+/* the file around the pixels: colour type 2 (RGB) or 6 (RGBA) */
+static int png_file(struct af_sink *out, const void *pixels, uint32_t width, uint32_t height,
+		    size_t stride, bool alpha, const struct af_png_text *text, size_t ntext,
+		    struct af_diag *d)
 {
-	/* a row (filter byte + 3 bytes a pixel) must fit zlib's uInt too */
+	/* a row (filter byte + 3 or 4 bytes a pixel) must fit zlib's uInt too */
 	if (!width || !height || width > PNG_SIDE_MAX || height > PNG_SIDE_MAX ||
-	    width > (UINT32_MAX - 1) / 3 || stride / 4 < width)
+	    width > (UINT32_MAX - 1) / (alpha ? 4u : 3u) || stride / 4 < width)
 		return af_diag_error(d, "cannot write a PNG of %lu x %lu px",
 				     (unsigned long)width, (unsigned long)height);
 	static const unsigned char signature[8] = { 137, 'P', 'N', 'G', '\r', '\n', 26, '\n' };
@@ -149,15 +156,28 @@ int af_png_write(struct af_sink *out, const void *pixels, uint32_t width, uint32
 	unsigned char ihdr[13];
 	put_be32(ihdr, width);
 	put_be32(ihdr + 4, height);
-	/* 8 bits a channel, RGB, deflate, adaptive filtering, no interlace */
-	memcpy(ihdr + 8, "\x08\x02\x00\x00\x00", 5);
+	/* 8 bits a channel, RGB or RGBA, deflate, adaptive filtering, no interlace */
+	memcpy(ihdr + 8, alpha ? "\x08\x06\x00\x00\x00" : "\x08\x02\x00\x00\x00", 5);
 	chunk(out, "IHDR", ihdr, sizeof ihdr);
 	for (size_t i = 0; i < ntext; i++)
 		text_chunk(out, &text[i]);
 	/* a white background, as cairo's writer says */
-	chunk(out, "bKGD", "\0\xff\0\xff\0\xff", 6);
-	if (image_data(out, pixels, width, height, stride, d) < 0)
+	if (!alpha)
+		chunk(out, "bKGD", "\0\xff\0\xff\0\xff", 6);
+	if (image_data(out, pixels, width, height, stride, alpha, d) < 0)
 		return -1;
 	chunk(out, "IEND", NULL, 0);
 	return 0;
+}
+
+int af_png_write(struct af_sink *out, const void *pixels, uint32_t width, uint32_t height,
+		 size_t stride, const struct af_png_text *text, size_t ntext, struct af_diag *d)
+{
+	return png_file(out, pixels, width, height, stride, false, text, ntext, d);
+}
+
+int af_png_write_rgba(struct af_sink *out, const unsigned char *pixels, uint32_t width,
+		      uint32_t height, size_t stride, struct af_diag *d)
+{
+	return png_file(out, pixels, width, height, stride, true, NULL, 0, d);
 }

@@ -1,4 +1,5 @@
-/* png.h: PNG files from 0x00RRGGBB pixel rows (cairo's RGB24 image data).
+/* png.h: PNG files from 0x00RRGGBB pixel rows (cairo's RGB24 image data),
+ * or from RGBA bytes.
  *
  * cairo's own PNG writer goes through libpng at zlib's default level with
  * every row filter tried on every row: 565M instructions (50-60 ms on a
@@ -29,5 +30,12 @@ struct af_png_text {
  * PNG cannot hold, zlib out of memory); errors writing go to the sink. */
 int af_png_write(struct af_sink *out, const void *pixels, uint32_t width, uint32_t height,
 		 size_t stride, const struct af_png_text *text, size_t ntext, struct af_diag *d);
+
+/* The same with transparency (the interactive SVG's blended boxes,
+ * blend.h): rows of `width` pixels of four bytes R, G, B, A (not
+ * premultiplied, as PNG stores them), `stride` bytes apart; no text, no
+ * background colour. */
+int af_png_write_rgba(struct af_sink *out, const unsigned char *pixels, uint32_t width,
+		      uint32_t height, size_t stride, struct af_diag *d);
 
 #endif

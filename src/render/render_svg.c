@@ -10,6 +10,7 @@
  * for markup and af_escape_json() for the data block. Both repair invalid UTF-8
  * and control characters to U+FFFD, so the file is always well-formed XML and
  * no frame name can end the CDATA section, a string, or the script. */
+#include "blend.h"
 #include "legend.h"
 #include "nameattr.h"
 #include "pack.h"
@@ -495,12 +496,33 @@ static size_t *box_order(const struct box *b, size_t nb, size_t nrows, size_t ng
 	return order;
 }
 
+/* The blended boxes (first[ng0] to first[ng] of order) as one image
+ * (blend.h); as paths, one a blend, when the image would be too large.
+ * Returns 0, or -1 with an error on d. */
+static int blend_boxes(struct svg *g, const struct box *b, const size_t *order,
+		       const size_t *first, const struct blends *bl, struct af_diag *d)
+{
+	size_t ng0 = g->ngroups, n = first[ng0 + bl->n] - first[ng0];
+	double h = g->l->frame_height - 1;
+	struct af_blend_box *bb = af_xmalloc((n ? n : 1) * sizeof *bb);
+	for (size_t j = 0; j < n; j++) {
+		const struct box *p = &b[order[first[ng0] + j]];
+		bb[j] = (struct af_blend_box){ p->x, p->y, p->w, bl->colour[p->group - ng0] };
+	}
+	int rc = af_blend_write(g->out, bb, n, h, d);
+	free(bb);
+	for (size_t k = 0; rc == 0 && k < bl->n; k++)
+		colour_path(g->out, bl->colour[k], b, order, first[ng0 + k], first[ng0 + k + 1], h);
+	return rc < 0 ? -1 : 0;
+}
+
 /* One <path> per colour group that has boxes, then (when runs were merged)
- * one per blend in <g class="fm">. A group whose every frame went into
- * blends has no path: at 200k frames nearly every name's frames do, and
- * thousands of empty <path> elements were most of a browser's load time
- * (the script finds paths by their colour, and D.gc gives each group's). */
-static void frames(struct svg *g)
+ * the blends in <g class="fm">, one image. A group whose every frame went
+ * into blends has no path: at 200k frames nearly every name's frames do,
+ * and thousands of empty <path> elements were most of a browser's load
+ * time (the script finds paths by their colour, and D.gc gives each
+ * group's). */
+static int frames(struct svg *g, struct af_diag *d)
 {
 	const struct af_layout *l = g->l;
 	struct af_sink *out = g->out;
@@ -509,20 +531,21 @@ static void frames(struct svg *g)
 	size_t nrows, nb = boxes(g, &b, bl, &nrows), ng = (size_t)g->ngroups + bl->n;
 	size_t *first = af_xcalloc(ng + 1, sizeof *first);
 	size_t *order = box_order(b, nb, nrows, ng, first);
+	int rc = 0;
 	af_sink_puts(out, "<g class=\"fr\">\n");
-	for (size_t k = 0; k < ng; k++) {
-		if (k == g->ngroups)
-			af_sink_puts(out, "<g class=\"fm\">\n");
-		if (k < g->ngroups && first[k] == first[k + 1])
-			continue;
-		uint32_t rgb = k < g->ngroups ? g->colour[k] : bl->colour[k - g->ngroups];
-		colour_path(out, rgb, b, order, first[k], first[k + 1], l->frame_height - 1);
+	for (size_t k = 0; k < g->ngroups; k++)
+		if (first[k] != first[k + 1])
+			colour_path(out, g->colour[k], b, order, first[k], first[k + 1], l->frame_height - 1);
+	if (bl->n) {
+		af_sink_puts(out, "<g class=\"fm\">\n");
+		rc = blend_boxes(g, b, order, first, bl, d);
 	}
 	af_sink_puts(out, bl->n ? "</g>\n</g>\n" : "</g>\n");
 	free(order);
 	free(first);
 	free(b);
 	free(bl);
+	return rc;
 }
 
 /* --nameattr: over each drawn frame whose name has attributes, a
@@ -744,63 +767,6 @@ static void data_names(struct svg *g, uint32_t *index, struct af_sink *out)
 	af_sink_putc(out, ']');
 }
 
-/* Lists of integers (one or more per frame) reach the script as one string
- * that ints() in frames.js decodes: a browser scans a string literal of
- * megabytes in milliseconds, where an array literal of as many numbers took
- * over a second to parse at 200k frames, and every byte of the file costs
- * load time. A number is written in base 32, lowest digit first: the
- * digits before the last from list_more, the last from list_last, so
- * numbers need no separator ("0" is 0, "B1" is 33); a negative one starts
- * with '-'. None of these characters needs escaping in a script string or
- * in CDATA. list_begin() opens list KEY, list_item() starts the item after
- * k others (a line continuation every 64 items keeps lines short). */
-static const char list_last[] = "0123456789abcdefghijklmnopqrstuv";
-static const char list_more[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZwxyz+/";
-
-static void list_begin(struct af_sink *out, const char *key)
-{
-	af_sink_puts(out, ",\n");
-	af_sink_puts(out, key);
-	af_sink_puts(out, ":\"");
-}
-
-static void list_item(struct af_sink *out, size_t k)
-{
-	if (k && k % 64 == 0)
-		af_sink_write(out, "\\\n", 2);
-}
-
-
-static void base32(struct af_sink *out, uint64_t v)
-{
-	char b[16];
-	size_t n = 0;
-	for (; v >= 32; v >>= 5)
-		b[n++] = list_more[v & 31];
-	b[n++] = list_last[v];
-	af_sink_write(out, b, n);
-}
-
-static void list_u64(struct af_sink *out, size_t k, uint64_t v)
-{
-	list_item(out, k);
-	base32(out, v);
-}
-
-/* a - b, which may be negative */
-static void base32_diff(struct af_sink *out, uint64_t a, uint64_t b)
-{
-	if (a < b)
-		af_sink_putc(out, '-');
-	base32(out, a < b ? b - a : a - b);
-}
-
-static void list_diff(struct af_sink *out, size_t k, uint64_t a, uint64_t b)
-{
-	list_item(out, k);
-	base32_diff(out, a, b);
-}
-
 /* Comparisons of two runs (--diff): D.bf and D.af each frame's inclusive
  * weight in the first and second run, D.dk the frames' kinds as a string of
  * digits (enum af_frame_kind), D.dt 1 when D.d is the change of inclusive
@@ -810,13 +776,13 @@ static void data_compare(struct svg *g)
 	const struct af_layout *l = g->l;
 	struct af_sink *out = g->out;
 	af_sink_printf(out, ",dt:%d,ng:%d", l->diff_total, l->negate);
-	list_begin(out, "bf");
+	af_list_begin(out, "bf");
 	for (size_t i = 0; i < l->nframes; i++)
-		list_u64(out, i, l->frames[i].before);
+		af_list_u64(out, i, l->frames[i].before);
 	af_sink_putc(out, '"');
-	list_begin(out, "af");
+	af_list_begin(out, "af");
 	for (size_t i = 0; i < l->nframes; i++)
-		list_u64(out, i, l->frames[i].after);
+		af_list_u64(out, i, l->frames[i].after);
 	af_sink_putc(out, '"');
 	af_sink_puts(out, ",\ndk:\"");
 	for (size_t i = 0; i < l->nframes; i++)
@@ -831,35 +797,35 @@ static void data_per_frame(struct svg *g)
 {
 	const struct af_layout *l = g->l;
 	struct af_sink *out = g->out;
-	list_begin(out, "gc");
+	af_list_begin(out, "gc");
 	for (uint32_t k = 0; k < g->ngroups; k++)
-		list_u64(out, k, g->colour[k]);
+		af_list_u64(out, k, g->colour[k]);
 	af_sink_putc(out, '"');
 	if (g->per_frame) {
-		list_begin(out, "g");
+		af_list_begin(out, "g");
 		for (size_t i = 0; i < l->nframes; i++)
-			list_u64(out, i, g->group[i]);
+			af_list_u64(out, i, g->group[i]);
 		af_sink_putc(out, '"');
 	}
 	if (l->compare)
 		data_compare(g);
 	if (g->o->nameattr) {
-		list_begin(out, "na");
+		af_list_begin(out, "na");
 		for (size_t i = 0; i < g->nna; i++)
-			list_u64(out, i, g->na[i]);
+			af_list_u64(out, i, g->na[i]);
 		af_sink_putc(out, '"');
 	}
 	if (af_tree_has_calls(l->tree)) {   /* calls into each frame's node */
-		list_begin(out, "cl");
+		af_list_begin(out, "cl");
 		for (size_t i = 0; i < l->nframes; i++)
-			list_u64(out, i, af_tree_calls(l->tree, l->frames[i].node));
+			af_list_u64(out, i, af_tree_calls(l->tree, l->frames[i].node));
 		af_sink_putc(out, '"');
 	}
 	if (l->differential) {
-		list_begin(out, "d");
+		af_list_begin(out, "d");
 		for (size_t i = 0; i < l->nframes; i++) {
 			int64_t d = l->frames[i].delta;
-			list_diff(out, i, d < 0 ? 0 : (uint64_t)d,
+			af_list_diff(out, i, d < 0 ? 0 : (uint64_t)d,
 				  d < 0 ? (uint64_t)-(d + 1) + 1 : 0);
 		}
 		af_sink_putc(out, '"');
@@ -919,14 +885,14 @@ static void data_frames(struct svg *g, const uint32_t *index, struct af_sink *ou
 		uint64_t expect = i == 0 ? 0 : f->depth == prev_depth + 1 ? l->frames[i - 1].start
 				: next[f->depth];
 		uint64_t popped = i ? prev_depth + 1 - f->depth : 0;
-		base32(out, popped * 2 + (f->start != expect));
+		af_base32(out, popped * 2 + (f->start != expect));
 		if (f->start != expect)
-			base32_diff(out, f->start, expect);
-		base32(out, callee_code(&c, up ? index[up->name] : AF_NONE, index[f->name]));
+			af_base32_diff(out, f->start, expect);
+		af_base32(out, callee_code(&c, up ? index[up->name] : AF_NONE, index[f->name]));
 		if (up)
-			base32_diff(out, up->width, f->width);
+			af_base32_diff(out, up->width, f->width);
 		else
-			base32(out, f->width);
+			af_base32(out, f->width);
 		next[f->depth] = f->start + f->width;
 		path[f->depth] = i;
 	}
@@ -980,11 +946,12 @@ int af_render_svg(const struct af_layout *l, const struct af_render_opts *o,
 	style(&g);
 	bands(&g);
 	legend(&g);
-	frames(&g);
+	int rc = frames(&g, d);
 	labels(&g);
 	name_attributes(&g);
 	axis(&g);
-	int rc = o->no_js ? 0 : script(&g, d);
+	if (rc == 0 && !o->no_js)
+		rc = script(&g, d);
 	af_sink_puts(out, "</svg>\n");
 	free(g.na);
 	free(g.group);

@@ -162,6 +162,44 @@
 			if (shownIn(p[i], this.svg)) out = out.concat(rects(p[i]));
 		return out;
 	};
+	/* The file's blended boxes as one PNG image (blend.h in src/render):
+	 * calls done() once its pixels are read into this.image ({x, y, w, h}
+	 * in SVG units, px its RGBA bytes), or at once with this.image null
+	 * when the file has none. */
+	Graph.prototype.readImage = function (done) {
+		var g = this, im = g.fr.getElementsByTagName("image")[0], o = new Image();
+		g.image = null;
+		if (!im) return done();
+		o.onload = function () {
+			run("the file's image decodes", function () {
+				var c = document.createElementNS("http://www.w3.org/1999/xhtml", "canvas"), x;
+				var r = { x: +im.getAttribute("x"), y: +im.getAttribute("y"), w: +im.getAttribute("width"),
+					  h: +im.getAttribute("height") };
+				eq("image: its size in pixels is its size in the SVG", o.naturalWidth + "x" + o.naturalHeight,
+				   r.w + "x" + r.h);
+				c.width = o.naturalWidth;
+				c.height = o.naturalHeight;
+				x = c.getContext("2d");
+				x.drawImage(o, 0, 0);
+				r.px = x.getImageData(0, 0, c.width, c.height).data;
+				g.image = r;
+			});
+			done();
+		};
+		o.onerror = function () {
+			fail("the file's image decodes", "the browser cannot decode it");
+			done();
+		};
+		o.src = im.getAttribute("href");
+	};
+	/* pixels of the file's image with something drawn (alpha > 0) on the
+	 * first scanline of a row (the one above it empty: rows are a pixel
+	 * apart): what the blended boxes cover, a pixel a row */
+	Graph.prototype.imageCells = function () {
+		var n = 0, px = this.image ? this.image.px : [], W = this.image ? 4 * this.image.w : 0;
+		for (var i = 3; i < px.length; i += 4) if (px[i] && (i < W || !px[i - W])) n++;
+		return n;
+	};
 	/* the page's canvas when it is shown, else null */
 	Graph.prototype.canvas = function () {
 		var c = this.svg.getElementsByTagNameNS("http://www.w3.org/1999/xhtml", "canvas")[0];
@@ -244,6 +282,11 @@
 		var p = this.fr.getElementsByTagName("path"), s = [], c = this.canvas();
 		for (var i = 0; i < p.length; i++)
 			s.push(shownIn(p[i], this.svg) ? p[i].getAttribute("d") : "hidden");
+		var im = this.fr.getElementsByTagName("image")[0];
+		if (im)
+			s.push(shownIn(im, this.svg) ? ["x", "y", "width", "height", "href"].map(function (a) {
+				return a === "href" ? im.getAttribute(a).length : im.getAttribute(a);
+			}).join(",") : "hidden");
 		if (c) s.push(JSON.stringify(canvasBoxes(this, c)));
 		s.push(this.hl ? this.hl.getAttribute("d") : "");
 		return s;
@@ -792,7 +835,10 @@
 
 	/* any graph: invariants and timings, no knowledge of the input */
 	function generic(g) {
-		var rs = g.drawn(), n = rs.length;
+		/* the file's frames drawn: its paths' boxes, and for its image
+		 * (the blended boxes) each pixel it covers on a row (a box covers
+		 * one or two, and two boxes at most share one) */
+		var rs = g.drawn(), n = rs.length + (g.canvas() ? 0 : g.imageCells());
 		info(n + " frames drawn, " + Math.round(t0) + " ms from navigation to driver start");
 		run("script initialised", function () {
 			ok("script initialised", g.svg.classList.contains("js"), "svg has no class js");
@@ -958,6 +1004,20 @@
 			});
 		});
 		return;
+	}
+	/* the modes that read the file's image wait until it is decoded */
+	if (cfg.mode === "merged" || cfg.mode === "generic" || !cfg.mode) {
+		var g0 = svgs().length ? new Graph(svgs()[0]) : null;
+		if (g0) {
+			g0.readImage(function () {
+				run("driver", function () {
+					if (cfg.mode === "merged") merged(g0);
+					else generic(g0);
+				});
+				flush();
+			});
+			return;
+		}
 	}
 	run("driver", function () {
 		if (cfg.mode === "html") {

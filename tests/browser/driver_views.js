@@ -235,6 +235,46 @@
 				out = out.concat(rects(p[i]).filter(function (r) { return r.w < 1; }));
 		return out;
 	}
+	/* The file's image (the blended boxes, g.image) against the canvas of
+	 * the same boxes drawn by the page at the same scale: both give a
+	 * pixel its boxes' colours weighted by the area each covers and as
+	 * alpha the area covered (blend.c, raster() in draw.js), so they
+	 * agree but for rounding, wherever no box of a name's own colour
+	 * (a path in the file) shares the pixel. Returns the pixels compared
+	 * and the first few that differ. */
+	function imageMatchesCanvas(g, c) {
+		var im = g.image, fo = c.parentNode, fx = +fo.getAttribute("x"), fy = +fo.getAttribute("y");
+		var sx = c.width / +fo.getAttribute("width"), sy = c.height / +fo.getAttribute("height");
+		var cp = c.getContext("2d").getImageData(0, 0, c.width, c.height).data, W = c.width;
+		var own = new Uint8Array(c.width * c.height), list = c.aflameBoxes(), bad = [], n = 0, x, y, i;
+		if (sx !== 1 || sy !== 1) throw new Error("canvas at " + sx + "x" + sy + " device px a unit, not 1");
+		list.forEach(function (b) {   /* pixels a box of a name's colour touches */
+			if (b.blend) return;
+			for (y = Math.floor(b.y - fy); y < Math.ceil(b.y + b.h - fy); y++)
+				own.fill(1, y * W + Math.max(0, Math.floor(b.x - fx)), y * W + Math.min(W, Math.ceil(b.x + b.w - fx)));
+		});
+		for (y = 0; y < im.h; y++)
+			for (x = 0; x < im.w; x++) {
+				var cx = x + im.x - fx, cy = y + im.y - fy, k = 4 * (y * im.w + x), q = 4 * (cy * W + cx);
+				if (cx < 0 || cy < 0 || cx >= W || cy >= c.height) {
+					if (im.px[k + 3]) bad.push("image pixel " + x + "," + y + " outside the rows drawn");
+					continue;
+				}
+				if (own[cy * W + cx]) continue;
+				n++;
+				/* colours read back from a canvas lose precision at low alpha (premultiplied) */
+				var tol = 2 + 255 / Math.max(1, Math.min(im.px[k + 3], cp[q + 3]));
+				for (i = 0; i < 4; i++)
+					if (Math.abs(im.px[k + i] - cp[q + i]) > (i === 3 ? 2 : tol) && (im.px[k + 3] || cp[q + 3])) {
+						bad.push("pixel " + (x + im.x) + "," + (y + im.y) + ": image " +
+							 Array.prototype.slice.call(im.px, k, k + 4) + ", canvas " +
+							 Array.prototype.slice.call(cp, q, q + 4));
+						break;
+					}
+				if (bad.length > 3) return { n: n, bad: bad };
+			}
+		return { n: n, bad: bad };
+	}
 	function merged(g) {
 		var fm = g.svg.getElementsByClassName("fm")[0], file = boxes(g), initial = g.geometry().join("|");
 		run("paths in the file", function () {
@@ -244,24 +284,36 @@
 			eq("no box under a pixel in a name's colour", JSON.stringify(narrowExact(g, fm).slice(0, 2)), "[]");
 		});
 		run("runs merged in the file", function () {
-			ok("blends drawn", fm && rects(fm.getElementsByTagName("path")[0]).length > 0, "no <g class=fm> with boxes");
-			if (!cfg.x.lone)
-				ok("fewer boxes than frames", file.length < cfg.x.frames * 0.6, file.length + " boxes, " + cfg.x.frames + " frames");
-			ok("blended boxes at most a pixel wide", blended(g, fm).every(function (r) { return r.w > 0 && r.w <= 1; }),
-			   JSON.stringify(blended(g, fm).filter(function (r) { return !(r.w > 0 && r.w <= 1); }).slice(0, 2)));
+			/* the blends are one image in <g class="fm">, no path */
+			ok("blends drawn as the file's image", fm && g.image && fm.getElementsByTagName("image").length === 1 &&
+			   g.imageCells() > 0, "no <g class=fm> with an image that draws something");
+			eq("no blend as a path", fm ? fm.getElementsByTagName("path").length : -1, 0);
 		});
 		run("zoom at the same scale draws the file's boxes", function () {
 			/* the root's only child, all_threads, is as wide as the root */
 			var rows = g.drawn().filter(function (r) { return r.w === 1180; }).map(function (r) { return r.y; });
 			rows.sort(function (a, b) { return b - a; });
 			g.click({ x: 10, y: rows[1], w: 1180, h: 15 });
-			var now = boxes(g), diff = now.filter(function (b, i) { return !file[i] || !sameBox(b, file[i]); });
-			ok("same boxes", now.length === file.length && diff.length === 0,
-			   now.length + " vs " + file.length + " boxes; first differing: " + JSON.stringify(diff.slice(0, 2)));
+			var now = boxes(g), mine = now.filter(function (b) { return !b.blend; }), blends = now.length - mine.length;
+			var diff = mine.filter(function (b, i) { return !file[i] || !sameBox(b, file[i]); });
+			ok("same boxes of a name's colour", mine.length === file.length && diff.length === 0,
+			   mine.length + " vs " + file.length + " boxes; first differing: " + JSON.stringify(diff.slice(0, 2)));
+			var m = imageMatchesCanvas(g, g.canvas());
+			info("the file's image against the canvas: " + m.n + " pixels compared");
+			ok("the file's image shows the blended boxes the page draws", m.n > 0 && m.bad.length === 0,
+			   m.n + " pixels compared; " + m.bad.slice(0, 3).join("; "));
+			ok("as many blends as the image has pixels a row, or up to twice", blends > 0 &&
+			   blends * 2 >= g.imageCells() && blends <= 2 * g.imageCells(), blends + " blends, " + g.imageCells() + " pixels");
+			if (!cfg.x.lone)
+				ok("fewer boxes than frames", now.length < cfg.x.frames * 0.6, now.length + " boxes, " + cfg.x.frames + " frames");
+			ok("blended boxes at most a pixel wide", blended(g, fm).every(function (r) { return r.w > 0 && r.w <= 1; }),
+			   JSON.stringify(blended(g, fm).filter(function (r) { return !(r.w > 0 && r.w <= 1); }).slice(0, 2)));
 			ok("zoomed", !hiddenEl(g.rz), "Reset Zoom hidden");
 			eq("zoomed: no box under a pixel in a name's colour", JSON.stringify(narrowExact(g, fm).slice(0, 2)), "[]");
+			ok("zoomed: the file's image hidden", !shownIn(fm.getElementsByTagName("image")[0], g.svg), "image shown");
 			g.press(g.rz);
 			ok("Reset Zoom restores the file's paths", g.geometry().join("|") === initial, "geometry differs");
+			ok("Reset Zoom shows the file's image", shownIn(fm.getElementsByTagName("image")[0], g.svg), "image hidden");
 		});
 		run("zoom into a quarter: no runs left", function () {
 			var q = g.drawn().filter(function (r) { return r.w > 200 && r.w < 400; })[0];
