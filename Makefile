@@ -127,7 +127,7 @@ $(O) $(O)/obj $(O)/obj/unit $(O)/gen $(O)/demo:
 	@mkdir -p $@
 
 # the page's script: its parts in this order, one closure (src/render/page/state.js)
-PAGE_JS := $(addprefix src/render/page/,state.js frames.js inflate.js format.js label.js geometry.js controls.js draw.js tree.js \
+PAGE_JS := $(addprefix src/render/page/,state.js frames.js unpack.js format.js label.js geometry.js controls.js draw.js tree.js \
 	hover.js zoom.js chart.js search.js field.js transforms.js views.js menu.js table.js url.js events.js main.js)
 $(O)/gen/svg_script.h: $(PAGE_JS) | $(O)/gen
 	@echo "  GEN   $@"

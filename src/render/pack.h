@@ -1,5 +1,6 @@
-/* pack.h: the interactive SVG's lists of integers, and its bulk data (frame names and frames, JSON
- * text) deflated and written in base64, as the page's inflate.js reads it.
+/* pack.h: the interactive SVG's lists of integers, and its bulk data (frame
+ * names and frames, JSON text) deflated and written in base64, as the page
+ * unpacks it (unpack.js: the browser's DecompressionStream).
  *
  * The browser parses every byte of the file before the first paint (about
  * 22 ms of CPU a megabyte of script text at 200k frames, issue 34), and a

@@ -904,7 +904,7 @@ static void data_frames(struct svg *g, const uint32_t *index, struct af_sink *ou
 }
 
 /* D, then the page. The names and frames (D.n, D.c, D.f), most of the data,
- * are JSON of D.zn bytes deflated into D.z (pack.h; page/inflate.js). */
+ * are JSON of D.zn bytes deflated into D.z (pack.h; page/unpack.js). */
 static int script(struct svg *g, struct af_diag *d)
 {
 	struct af_sink *out = g->out, js;

@@ -5,8 +5,9 @@
  * dispatches real DOM mouse and keyboard events on the graph, reads what the
  * graph shows (details line, tooltip, rect geometry, labels, "Matched:") and
  * writes one line per check between AFT-BEGIN and AFT-END into the document,
- * which run.sh reads back with --dump-dom. Everything runs synchronously
- * while the document is parsed: the graph's script has already run.
+ * which run.sh reads back (cdp.js, or --dump-dom). It starts while the
+ * document is parsed (the graph's script has run) and checks once every
+ * graph has its frames (data-ready on its <svg>, main.js), synchronously.
  *
  * AFT.mode: "known"   the folded input written by run.sh, exact expectations
  *           "fragment" the same graph loaded with #z=2&s=%5EBA&i=1
@@ -17,7 +18,8 @@
  *           "chart"   a flame chart: wheel, drag, W/S/A/D, the axis; prints
  *                     the link it then has (a window and a search)
  *           "chartlink" that chart opened from that link (AFT.x)
- *                     (these, fit, bigtable and refusedview: driver_page.js;
+ *                     (these, fit, bigtable, refusedview, queued and
+ *                     unpackfail: driver_page.js;
  *                     views, viewurl and merged: driver_views.js; run.sh
  *                     pastes both into this closure)
  *           "fit"     any graph in a window of AFT.x.size: nothing outside it
@@ -1005,10 +1007,18 @@
 		});
 		return;
 	}
-	/* the modes that read the file's image wait until it is decoded */
-	if (cfg.mode === "merged" || cfg.mode === "generic" || !cfg.mode) {
+	if (cfg.mode === "queued" || cfg.mode === "unpackfail") {   /* driver_page.js */
+		run(cfg.mode, function () { early(new Graph(svgs()[0])); });
+		return;
+	}
+	/* the frames are unpacked asynchronously (main.js): the checks start
+	 * once every graph has said data-ready (or after 20 s, and fail) */
+	(function wait(t) {
+		if (t < 20000 && !svgs().every(function (s) { return s.hasAttribute("data-ready"); }))
+			return setTimeout(wait, 20, t + 20);
+		/* the modes that read the file's image wait until it is decoded */
 		var g0 = svgs().length ? new Graph(svgs()[0]) : null;
-		if (g0) {
+		if (g0 && (cfg.mode === "merged" || cfg.mode === "generic" || !cfg.mode)) {
 			g0.readImage(function () {
 				run("driver", function () {
 					if (cfg.mode === "merged") merged(g0);
@@ -1018,30 +1028,30 @@
 			});
 			return;
 		}
-	}
-	run("driver", function () {
-		if (cfg.mode === "html") {
-			html();
-		} else {
-			var s = svgs();
-			if (!s.length) throw new Error("no graph in the document");
-			var g = new Graph(s[0]);
-			if (cfg.mode === "known") known(g);
-			else if (cfg.mode === "fragment") fragment(g);
-			else if (cfg.mode === "icicle") icicle(g);
-			else if (cfg.mode === "diff") diff(g);
-			else if (cfg.mode === "nameattr") nameattr(g);
-			else if (cfg.mode === "redos") redos(g);
-			else if (cfg.mode === "refusedview") refusedview(g);
-			else if (cfg.mode === "chart") chart(g);
-			else if (cfg.mode === "chartlink") chartlink(g);
-			else if (cfg.mode === "fit") fit(g);
-			else if (cfg.mode === "bigtable") bigtable(g);
-			else if (cfg.mode === "views") views(g);
-			else if (cfg.mode === "viewurl") viewurl(g);
-			else if (cfg.mode === "merged") merged(g);
-			else generic(g);
-		}
-	});
-	flush();
+		run("driver", function () {
+			if (cfg.mode === "html") {
+				html();
+			} else {
+				var s = svgs();
+				if (!s.length) throw new Error("no graph in the document");
+				var g = new Graph(s[0]);
+				if (cfg.mode === "known") known(g);
+				else if (cfg.mode === "fragment") fragment(g);
+				else if (cfg.mode === "icicle") icicle(g);
+				else if (cfg.mode === "diff") diff(g);
+				else if (cfg.mode === "nameattr") nameattr(g);
+				else if (cfg.mode === "redos") redos(g);
+				else if (cfg.mode === "refusedview") refusedview(g);
+				else if (cfg.mode === "chart") chart(g);
+				else if (cfg.mode === "chartlink") chartlink(g);
+				else if (cfg.mode === "fit") fit(g);
+				else if (cfg.mode === "bigtable") bigtable(g);
+				else if (cfg.mode === "views") views(g);
+				else if (cfg.mode === "viewurl") viewurl(g);
+				else if (cfg.mode === "merged") merged(g);
+				else generic(g);
+			}
+		});
+		flush();
+	})(0);
 })();

@@ -9,6 +9,8 @@
  *   bigtable   the function table of thousands of functions
  *   fit        nothing outside windows of 1200 and 800 px
  *   refusedview  a link with a view too costly, with and without a search
+ *   queued     the known input: events sent before the frames are unpacked
+ *   unpackfail the known input with its packed frames (D.z) cut short
  * This file is pasted into CDATA and into an HTML <script>: it must never
  * contain the CDATA end marker nor a closing script tag. */
 	/* a flame chart (issue 34, item 5): the wheel, drags, W/S/A/D, the
@@ -332,3 +334,66 @@
 		checkIntact("", cfg.scripts);
 	}
 
+
+	/* "queued": events sent while the document is parsed, before the page
+	 * has unpacked its frames (asynchronous: main.js), are handled once
+	 * it has, in order: hovers over bar then baz, a click zooming into foo,
+	 * Esc (the zoom reset), `/` (the field opened), "ba" typed (into the
+	 * field, not yet there when typed), hovers over bar then baz. In any
+	 * other order the zoom, the field or its text would differ; of the
+	 * hovers only the last shows. The keys' defaults are stopped at once.
+	 * "unpackfail": D.z cut short: the details line says so, data-ready is
+	 * "no", nothing is thrown, and events change nothing. Frames are found
+	 * by their widths in the file (the names need the frames). */
+	function early(g) {
+		var errors = [], fs = g.drawn(), XH = "http://www.w3.org/1999/xhtml";
+		window.addEventListener("error", function (e) { errors.push(String(e.message)); });
+		window.addEventListener("unhandledrejection", function (e) { errors.push("rejection: " + e.reason); });
+		function near(w) {   /* the frame whose width is w of the 1180 px of 9700 */
+			return fs.reduce(function (a, r) {
+				return Math.abs(r.w - w * 1180 / 9700) < Math.abs(a.w - w * 1180 / 9700) ? r : a;
+			}, fs[0]);
+		}
+		function sent(k) {
+			var e = new KeyboardEvent("keydown", { key: k, bubbles: true, cancelable: true });
+			return !(document.activeElement || document).dispatchEvent(e);
+		}
+		var bar = near(3000), baz = near(2000), foo = near(5500), line = g.dt.textContent, stopped;
+		g.over(bar);
+		g.over(baz);
+		g.click(foo);
+		sent("Escape");
+		stopped = sent("/");
+		sent("b");
+		sent("a");
+		g.over(bar);
+		g.over(baz);
+		ok("nothing handled before the frames are there", !g.svg.hasAttribute("data-ready") &&
+		   g.dt.textContent === line && !g.field(), g.dt.textContent);
+		if (cfg.mode === "queued") ok("the key's default stopped at once", stopped, "/ not prevented");
+		(function wait(t) {
+			if (!g.svg.hasAttribute("data-ready") && t < 10000) return setTimeout(wait, 20, t + 20);
+			run(cfg.mode, function () {
+				var tip = tipOf(g), f = g.field();
+				if (cfg.mode === "unpackfail") {
+					eq("refused", g.svg.getAttribute("data-ready"), "no");
+					ok("refused on the details line", /^Data refused: the frames did not unpack \(.+\)$/.test(g.dt.textContent),
+					   g.dt.textContent);
+					g.click(foo);
+					g.over(bar);
+					sent("/");
+					ok("events then change nothing", !f && !g.field() && g.drawn().length === fs.length &&
+					   !g.svg.getElementsByTagNameNS(XH, "canvas").length, "the page changed");
+				} else {
+					eq("ready", g.svg.getAttribute("data-ready"), "yes");
+					eq("the last hover shows", [parse(g.dt.textContent).name, tip[0]].join(), "baz,baz");
+					ok("the field opened by / after Esc, focused", f && document.activeElement === f, "no field focused");
+					eq("the keys typed before the field was there are in it", f && f.value, "ba");
+					eq("they searched", g.marked().join(","), "bar,baz");
+					eq("the zoom into foo reset by Esc", g.rect("bar").w, bar.w);
+				}
+				eq("nothing thrown", errors.join("; "), "");
+			});
+			flush();
+		})(0);
+	}

@@ -118,7 +118,14 @@
 
 	/* click the widest frame that is not the bottom "all" row of the graph
 	 * in sdoc (window sw); the drawing must change (the graph zooms) */
+	/* once the graph has unpacked its frames (data-ready: the page does it
+	 * asynchronously, main.js), a click on a frame redraws it */
 	function zoomOnce(sdoc, sw, name, next) {
+		wait(name + " (the frames unpacked)", 400, function () {
+			return sdoc.documentElement.getAttribute("data-ready") === "yes";
+		}, function () { clickZoom(sdoc, sw, name, next); });
+	}
+	function clickZoom(sdoc, sw, name, next) {
 		var g = frames(sdoc), bottom = 0, best = null, i;
 		for (i = 0; i < g.rects.length; i++) bottom = Math.max(bottom, g.rects[i].y);
 		for (i = 0; i < g.rects.length; i++) {

@@ -62,9 +62,10 @@ page_rows() {   # NAME FILE
 	{
 		echo '(function () { "use strict";'
 		sed -n '/^var D={/,/^.*"};$/p' "$TMP/pg.svg"
-		cat src/render/page/frames.js src/render/page/inflate.js
+		cat src/render/page/frames.js src/render/page/unpack.js
 		sed -n '/^function selfOf(i) {$/,/^}$/p' src/render/page/hover.js
 		cat <<'JS'
+unpack().then(function () {   /* D.z, as the page unpacks it */
 var fs = decode(), bad = [], i, r, k, R = fs.row, A = fs.rowAt, N = fs.nm;
 st = fs.st;
 wd = fs.wd;
@@ -78,6 +79,7 @@ for (r = 0; r < fs.nrows; r++)
 		if (st[R[k]] < st[R[k - 1]] + wd[R[k - 1]])
 			bad.push("row " + r + ": " + D.n[N[R[k - 1]]] + " and " + D.n[N[R[k]]]);
 console.log(bad.length ? bad.slice(0, 3).join("; ") : "ok " + fs.n + " frames " + fs.nrows + " rows");
+});
 })();
 JS
 	} >"$TMP/pg.js"

@@ -72,13 +72,14 @@ function tickText(v, step) {
 var drag = null, dragged = false;
 if (CHART) {
 	svg.addEventListener("wheel", function (e) {
-		ready();
-		var p = pointer(e);
-		if (!p || p.x < XP || p.x > XP + GW) return;
+		var p = pointer(e), m = svg.getScreenCTM();
+		if (!p || p.x < XP || p.x > XP + GW || refused) return;
 		e.preventDefault();
 		var s = e.deltaMode === 1 ? 16 : e.deltaMode === 2 ? 400 : 1;
-		if (Math.abs(e.deltaX) > Math.abs(e.deltaY)) pan(-e.deltaX * s / (svg.getScreenCTM() || { a: 1 }).a);
-		else zoomAt(p.x, Math.exp(e.deltaY * s * 0.002));
+		withFrames(function () {   /* main.js: once the frames are there */
+			if (Math.abs(e.deltaX) > Math.abs(e.deltaY)) pan(-e.deltaX * s / (m || { a: 1 }).a);
+			else zoomAt(p.x, Math.exp(e.deltaY * s * 0.002));
+		});
 	}, { passive: false });
 	svg.addEventListener("mousedown", function (e) {
 		var p = pointer(e);
@@ -95,14 +96,13 @@ if (CHART) {
 		if (!drag.moved && Math.abs(dx) < 4) return;
 		drag.moved = dragged = true;
 		drag.x = e.clientX;
-		pan(dx / (m ? m.a : 1));
+		withFrames(function () { pan(dx / (m ? m.a : 1)); });
 	});
 	window.addEventListener("mouseup", function () { drag = null; });
 }
 /* W/S/A/D, when the SVG is the page (events.js) */
 function chartKey(key) {
 	if (!CHART || "wsad".indexOf(key) < 0 || key.length !== 1) return false;
-	ready();
 	if (key === "w" || key === "s") zoomAt(lastX, key === "w" ? 0.8 : 1.25);
 	else pan((key === "a" ? 1 : -1) * GW * 0.2);
 	return true;

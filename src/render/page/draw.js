@@ -275,7 +275,7 @@ function raster() {
 /* V8 runs a function's first calls in its interpreter, and the first zoom
  * at 202k frames spent two to three times as long in merge() and raster()
  * as the second (docs/interactive.md). So once the frames are decoded
- * (ready() in main.js: after the first paint, or at the first event), the
+ * (start() in main.js: after the first paint, or at a URL's state), the
  * page draws the graph as the file has it once on the canvas, never shown:
  * V8 compiles both loops on the way, and the canvas is made. It costs what
  * a cold zoom did, once, where the decode already is. */

@@ -36,8 +36,7 @@ function field() {
 	sfInfo.className = "sn";
 	sfInfo.style.cssText = "white-space:nowrap;color:#505050";
 	sfIn.addEventListener("input", function () {
-		ready();
-		query(sfIn.value);
+		withFrames(function () { query(sfIn.value); });   /* main.js */
 	});
 	sfIn.addEventListener("keydown", fieldKey);
 }

@@ -54,13 +54,13 @@ function ints(s) {
 	if (typeof D[k] === "string") D[k] = ints(D[k]);
 });
 
-/* D.f decoded (see data_frames() in render_svg.c: per frame its levels
- * popped times two plus a flag, the flag's start gap, its name, its
- * parent's width minus its own), read straight into the frame set in one
+/* D.f decoded, once unpack() (unpack.js) has put it in D (see
+ * data_frames() in render_svg.c: per frame its levels popped times two
+ * plus a flag, the flag's start gap, its name, its parent's width minus
+ * its own), read straight into the frame set in one
  * pass over the string: at 200k frames a call per number (reader()) was a
  * fifth of the page's load */
 function decode() {
-	unpack();   /* inflate.js */
 	var s = D.f, L = s.length, cap = ((L / 3) | 0) + 1, next = [], path = [];
 	var nm = new Int32Array(cap), dp = new Int32Array(cap), par = new Int32Array(cap);
 	var en = new Int32Array(cap), st = new Float64Array(cap), wd = new Float64Array(cap);
