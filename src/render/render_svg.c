@@ -2,7 +2,8 @@
  *
  * The picture is complete without script (a browser showing the file through
  * <img> sees every frame and the labels of wide frames). Frames are rectangle
- * subpaths of one <path> per colour (see frames() for why); what the script
+ * subpaths of one <path> per colour (see frames() for why), the blended runs
+ * of frames under a pixel one embedded PNG image (blend.h); what the script
  * needs beyond pixels (names, exact weights, depths) travels once, compactly,
  * in a data block inside its CDATA section, names and frames deflated (pack.h).
  *

@@ -841,6 +841,7 @@
 		 * (the blended boxes) each pixel it covers on a row (a box covers
 		 * one or two, and two boxes at most share one) */
 		var rs = g.drawn(), n = rs.length + (g.canvas() ? 0 : g.imageCells());
+		g.image = null;   /* its pixels, megabytes, not kept through the timed zoom and search */
 		info(n + " frames drawn, " + Math.round(t0) + " ms from navigation to driver start");
 		run("script initialised", function () {
 			ok("script initialised", g.svg.classList.contains("js"), "svg has no class js");

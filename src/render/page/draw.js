@@ -3,7 +3,7 @@
  *
  * The file's own picture (one <path> per colour, see frames() in
  * render_svg.c; runs of frames narrower than a pixel as blended boxes in
- * the paths of <g class="fm">) is never rewritten: it is what the graph as
+ * one PNG <image> in <g class="fm">, blend.c) is never rewritten: it is what the graph as
  * written shows, and what a viewer without script shows. Any other state
  * (a zoom, a view) is drawn on a <canvas> in a <foreignObject> over the
  * frames' rows, right after <g class="fr">, while that group is hidden;
@@ -168,9 +168,11 @@ function focusFrame() {
 	fco.setAttribute("width", r1(Math.max(0, wOf(0) - 2)));
 	fco.setAttribute("height", FH - 2);
 }
-/* the file's frame paths shown (and the canvas hidden), or the reverse:
- * one class on <g class="fr">, however many paths it has (3.9k at 21k
- * frames, one per colour) */
+/* the file's frame paths and image shown (and the canvas hidden), or the
+ * reverse: one class on <g class="fr">, however many paths it has (3.9k at
+ * 21k frames, one per colour). The canvas draws the image's boxes by the
+ * same exact-area rule (raster() below), so a redraw at the file's scale
+ * shows the same pixels. */
 function showFile(on) {
 	fr.classList.toggle("h", !on);
 	if (fo) fo.classList.toggle("h", on);
