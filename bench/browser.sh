@@ -8,7 +8,8 @@
 #  - paint: navigation until two animation frames after the load event,
 #    when the picture a user waits for is on the screen (issue 34, item 1),
 #    interleaved with a 3-frame graph's in the same browser, and the ratio
-#    of the medians (target at 200k frames: 2.5);
+#    of the medians (target at 200k frames: 2.5); and when the frames were
+#    decoded (unpacked and primed, after the paint: the page's main.js);
 #  - zoom into a large frame with the redraw forced, and a search (a fresh
 #    browser each run, the driver hovering first);
 #  - SVG bytes per drawn frame.
@@ -63,7 +64,8 @@ ours() {
 }
 
 # painted TINY.svg BIG.svg: the medians of RUNS first paints of each,
-# interleaved in one browser, in ms
+# interleaved in one browser, and of BIG's frames decoded (the page's
+# work after the paint: main.js), in ms from navigation
 painted() {
 	local args=() out
 	for _ in $(seq "$RUNS"); do args+=("$1" "$2"); done
@@ -71,6 +73,7 @@ painted() {
 	for f in "$1" "$2"; do
 		sed -n "s/^INFO: $(basename "$f"): painted \([0-9]*\) ms from navigation/\1/p" <<<"$out" | median
 	done | paste -sd' '
+	sed -n "s/^INFO: $(basename "$2"): decoded \([0-9]*\) ms from navigation/\1/p" <<<"$out" | median
 }
 
 # theirs FILE.svg: the same for flamegraph.pl's SVG
@@ -124,12 +127,12 @@ for stacks in 480 4800; do
 	"$AF" "$tmp/in.folded" -o "$tmp/ours-$stacks.svg"
 	frames=$("$AF" --format frames "$tmp/in.folded" | grep -vc '^#')
 	bytes=$(stat -c %s "$tmp/ours-$stacks.svg")
-	read -r tp p < <(painted "$tmp/tiny.svg" "$tmp/ours-$stacks.svg")
+	{ read -r tp p; read -r dec; } < <(painted "$tmp/tiny.svg" "$tmp/ours-$stacks.svg")
 	read -r z s < <(ours "$tmp/ours-$stacks.svg")
 	printf '%-28s %9s %9s %7s %9s %9s %11s %7s\n' "aflame-render ${stacks} stacks" "$frames" "$p" \
 		"$(awk -v a="$p" -v b="$tp" 'BEGIN {printf "%.2f", (b > 0 ? a / b : 0)}')" "$z" "$s" "$bytes" \
 		"$(awk -v b="$bytes" -v f="$frames" 'BEGIN {printf "%.1f", b / f}')"
-	echo "  (the 3-frame graph in the same browser: paint $tp ms)"
+	echo "  (the 3-frame graph in the same browser: paint $tp ms; this graph's frames decoded at $dec ms)"
 	if [ -n "${FLAMEGRAPH_PL:-}" ]; then
 		perl "$FLAMEGRAPH_PL" "$tmp/in.folded" >"$tmp/pl.svg" 2>/dev/null
 		pframes=$(grep -c '<rect x=' "$tmp/pl.svg")

@@ -36,7 +36,8 @@
  *                     AFT.x.lone, frames 0.7 px wide, each alone in its
  *                     run and still drawn in a blend's colour
  *           "generic" any aflame-render SVG (also reports timings)
- *           "paint"   only the time to the first paint (bench/browser.sh)
+ *           "paint"   only the times to the first paint and to the frames
+ *                     decoded (bench/browser.sh)
  *           "deferred" the known input: the work the first picture does not
  *                     need is done after it, without an event
  * This file is pasted into CDATA and into an HTML <script>: it must never
@@ -957,59 +958,13 @@
 		checkIntact("", cfg.scripts);
 	}
 
-	/* "deferred" (the known input): what the first picture does not need
-	 * (decoding the frames, priming the drawing and the search: main.js)
-	 * waits until two animation frames after the load event, and is then
-	 * done without any event: prime() has made the canvas, and a search
-	 * and a zoom work on the frames decoded that way. No event may be sent
-	 * before the last check of the wait (any listener decodes at once). */
-	function deferred(g) {
-		var XH = "http://www.w3.org/1999/xhtml", t = 0;
-		function made() { return g.svg.getElementsByTagNameNS(XH, "canvas").length > 0; }
-		ok("nothing decoded while the document is parsed", !made(), "canvas made before the load event");
-		eq("a frame shows the pointer", getComputedStyle(g.fr.getElementsByTagName("path")[0]).cursor, "pointer");
-		function after() {
-			if (!made() && (t += 50) < 10000) return setTimeout(after, 50);
-			run("deferred", function () {
-				ok("the deferred work is done without an event", made(), "no canvas 10 s after the first paint");
-				g.search("ba", true);
-				eq("search after the deferred decode", g.marked().join(","), "bar,baz");
-				g.click(g.rect("foo"));
-				eq("zoom after the deferred decode", g.rect("bar").w, 643.6);
-			});
-			flush();
-		}
-		window.addEventListener("load", function () {
-			requestAnimationFrame(function () {
-				requestAnimationFrame(function () {
-					ok("nothing decoded before the second animation frame after load", !made(),
-					   "canvas made before the picture was shown");
-					setTimeout(after, 0);
-				});
-			});
+	/* these start before the page has its frames (driver_page.js) */
+	if (cfg.mode === "deferred" || cfg.mode === "paint" || cfg.mode === "queued" || cfg.mode === "unpackfail") {
+		run(cfg.mode, function () {
+			if (cfg.mode === "paint") paint();
+			else if (cfg.mode === "deferred") deferred(new Graph(svgs()[0]));
+			else early(new Graph(svgs()[0]));
 		});
-	}
-	if (cfg.mode === "deferred") {
-		run("deferred", function () { deferred(new Graph(svgs()[0])); });
-		return;
-	}
-
-	/* "paint": the time a user waits for the picture, navigation until two
-	 * animation frames after the load event (the first after it is painted
-	 * before the second starts); nothing else runs, so nothing else is timed */
-	if (cfg.mode === "paint") {
-		window.addEventListener("load", function () {
-			requestAnimationFrame(function () {
-				requestAnimationFrame(function () {
-					info("painted " + Math.round(performance.now()) + " ms from navigation");
-					flush();
-				});
-			});
-		});
-		return;
-	}
-	if (cfg.mode === "queued" || cfg.mode === "unpackfail") {   /* driver_page.js */
-		run(cfg.mode, function () { early(new Graph(svgs()[0])); });
 		return;
 	}
 	/* the frames are unpacked asynchronously (main.js): the checks start
