@@ -342,7 +342,7 @@
 	 * Esc (the zoom reset), `/` (the field opened), "ba" typed (into the
 	 * field, not yet there when typed), hovers over bar then baz. In any
 	 * other order the zoom, the field or its text would differ; of the
-	 * hovers only the last shows. The keys' defaults are stopped at once.
+	 * hovers only the last is handled (the details line never says bar). The keys' defaults are stopped at once.
 	 * "unpackfail": D.z cut short: the details line says so, data-ready is
 	 * "no", nothing is thrown, and events change nothing. Frames are found
 	 * by their widths in the file (the names need the frames). */
@@ -359,7 +359,9 @@
 			var e = new KeyboardEvent("keydown", { key: k, bubbles: true, cancelable: true });
 			return !(document.activeElement || document).dispatchEvent(e);
 		}
-		var bar = near(3000), baz = near(2000), foo = near(5500), line = g.dt.textContent, stopped;
+		var bar = near(3000), baz = near(2000), foo = near(5500), line = g.dt.textContent, stopped, shown = [];
+		new MutationObserver(function () { shown.push(g.dt.textContent); })
+			.observe(g.dt, { childList: true, characterData: true, subtree: true });
 		g.over(bar);
 		g.over(baz);
 		g.click(foo);
@@ -388,6 +390,8 @@
 				} else {
 					eq("ready", g.svg.getAttribute("data-ready"), "yes");
 					eq("the last hover shows", [parse(g.dt.textContent).name, tip[0]].join(), "baz,baz");
+					ok("the hovers before it never handled", !shown.some(function (t) { return /^bar /.test(t); }),
+					   JSON.stringify(shown));
 					ok("the field opened by / after Esc, focused", f && document.activeElement === f, "no field focused");
 					eq("the keys typed before the field was there are in it", f && f.value, "ba");
 					eq("they searched", g.marked().join(","), "bar,baz");
