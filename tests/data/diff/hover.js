@@ -2,7 +2,7 @@
  * tests/suites/diff.sh. Hovers the middle of every frame listed in
  * window.AFT_FRAMES ([depth, x, width] in SVG px, the --format frames dump)
  * and writes the details line it gets, one per line, into the document
- * between HOVER-BEGIN and HOVER-END, for chromium --dump-dom. It starts
+ * between HOVER-BEGIN and HOVER-END (then AFT-END), for cdp.js. It starts
  * once the page has its frames (data-ready, the aflameready event: the
  * page unpacks them asynchronously, main.js). */
 (function () {
@@ -21,8 +21,8 @@
 			out.push(dt ? dt.textContent : "?");
 		});
 		var t = document.createElementNS(NS, "text");
-		t.setAttribute("id", "hover-out");
-		t.textContent = "HOVER-" + "BEGIN\n" + out.join("\n") + "\nHOVER-" + "END";
+		t.setAttribute("id", "aft-out");   /* what tests/browser/cdp.js waits for */
+		t.textContent = "HOVER-" + "BEGIN\n" + out.join("\n") + "\nHOVER-" + "END\nAFT-" + "END\n";
 		svg.appendChild(t);
 	}
 })();
