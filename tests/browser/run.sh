@@ -117,12 +117,13 @@ report() {
 }
 
 # driver_js MODE LABEL NSCRIPTS [X]: the config (X: JSON for AFT.x) and the
-# driver as one script body: driver_views.js and driver_page.js inside
+# driver as one script body: driver_views.js, driver_kinds.js and
+# driver_page.js inside
 # driver.js's closure, before its last line
 driver_js() {
 	printf 'var AFT={mode:"%s",label:"%s",scripts:%s,x:%s};\n' "$1" "$2" "$3" "${4:-null}"
 	sed '$d' "$here/driver.js"
-	cat "$here/driver_views.js" "$here/driver_page.js"
+	cat "$here/driver_views.js" "$here/driver_kinds.js" "$here/driver_page.js"
 	tail -n 1 "$here/driver.js"
 }
 
