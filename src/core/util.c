@@ -95,12 +95,11 @@ char *af_xstrndup(const char *s, size_t n)
 	return p;
 }
 
-void af_grow(void *array_ptr, size_t *cap, size_t need, size_t elem)
+/* The capacity af_grow and af_grow_huge move to: cap doubled (16 at
+ * first) until it holds need; its bytes checked to fit a size_t. */
+static size_t grown_cap(size_t cap, size_t need, size_t elem)
 {
-	void **array = array_ptr;
-	if (need <= *cap)
-		return;
-	size_t n = *cap ? *cap : 16;
+	size_t n = cap ? cap : 16;
 	while (n < need) {
 		if (n > SIZE_MAX / 2)
 			out_of_memory(SIZE_MAX);
@@ -108,6 +107,15 @@ void af_grow(void *array_ptr, size_t *cap, size_t need, size_t elem)
 	}
 	if (!af_mul_ok(n, elem))
 		out_of_memory(SIZE_MAX);
+	return n;
+}
+
+void af_grow(void *array_ptr, size_t *cap, size_t need, size_t elem)
+{
+	void **array = array_ptr;
+	if (need <= *cap)
+		return;
+	size_t n = grown_cap(*cap, need, elem);
 	*array = af_xrealloc(*array, n * elem);
 	*cap = n;
 }
@@ -117,14 +125,7 @@ void af_grow_huge(void *array_ptr, size_t *cap, size_t need, size_t elem)
 	void **array = array_ptr;
 	if (need <= *cap)
 		return;
-	size_t n = *cap ? *cap : 16;
-	while (n < need) {
-		if (n > SIZE_MAX / 2)
-			out_of_memory(SIZE_MAX);
-		n *= 2;
-	}
-	if (!af_mul_ok(n, elem))
-		out_of_memory(SIZE_MAX);
+	size_t n = grown_cap(*cap, need, elem);
 	if (n * elem < ((size_t)1 << 20)) {
 		*array = af_xrealloc(*array, n * elem);
 	} else {   /* a copy: realloc keeps the bytes, not the placing */
