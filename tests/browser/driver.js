@@ -897,21 +897,11 @@
 				var s = svgs();
 				if (!s.length) throw new Error("no graph in the document");
 				var g = new Graph(s[0]);
-				if (cfg.mode === "known") known(g);
-				else if (cfg.mode === "fragment") fragment(g);
-				else if (cfg.mode === "icicle") icicle(g);
-				else if (cfg.mode === "diff") diff(g);
-				else if (cfg.mode === "nameattr") nameattr(g);
-				else if (cfg.mode === "redos") redos(g);
-				else if (cfg.mode === "refusedview") refusedview(g);
-				else if (cfg.mode === "chart") chart(g);
-				else if (cfg.mode === "chartlink") chartlink(g);
-				else if (cfg.mode === "fit") fit(g);
-				else if (cfg.mode === "bigtable") bigtable(g);
-				else if (cfg.mode === "views") views(g);
-				else if (cfg.mode === "viewurl") viewurl(g);
-				else if (cfg.mode === "merged") merged(g);
-				else generic(g);
+				var modes = { known: known, fragment: fragment, icicle: icicle, diff: diff,
+					      nameattr: nameattr, redos: redos, refusedview: refusedview,
+					      chart: chart, chartlink: chartlink, fit: fit, bigtable: bigtable,
+					      views: views, viewurl: viewurl, merged: merged };
+				(Object.prototype.hasOwnProperty.call(modes, cfg.mode) ? modes[cfg.mode] : generic)(g);
 			}
 		});
 		flush();

@@ -208,6 +208,25 @@ void test_read_event_pick(void)
 	OK(strstr(d.msg, "it has: cpu-cycles:u, cpu-cycles:k, cpu-clock:u") != NULL);
 }
 
+/* A temporary file (path: a mkstemp template) of n bytes in a pattern
+ * (i * mul + i / div), loaded into m, which must be a mapping; its bytes,
+ * for the caller to compare with and free. */
+static unsigned char *mapped_file(char *path, size_t n, size_t mul, size_t div, struct af_mapped *m,
+				  struct af_diag *d)
+{
+	int fd = mkstemp(path);
+	OK(fd >= 0);
+	unsigned char *want = malloc(n);
+	for (size_t i = 0; i < n; i++)
+		want[i] = (unsigned char)(i * mul + i / div);
+	OK(write(fd, want, n) == (ssize_t)n);
+	close(fd);
+	af_diag_init(d, path);
+	INT_EQ(af_input_load(m, path, UINT64_MAX, d), 0);
+	OK(m->in.mapped);
+	return want;
+}
+
 /* af_input_ahead over a mapped file: the pages ahead of the reader made,
  * those well behind dropped (the bytes read again through the mapping
  * are the file's), a call due again half a chunk on and never past the
@@ -216,19 +235,10 @@ void test_read_event_pick(void)
 void test_input_ahead(void)
 {
 	char path[] = "/tmp/af-ahead-XXXXXX";
-	int fd = mkstemp(path);
-	OK(fd >= 0);
 	size_t n = 5 << 20;
-	unsigned char *want = malloc(n);
-	for (size_t i = 0; i < n; i++)
-		want[i] = (unsigned char)(i * 13 + i / 4093);
-	OK(write(fd, want, n) == (ssize_t)n);
-	close(fd);
 	struct af_mapped m;
 	struct af_diag d;
-	af_diag_init(&d, path);
-	INT_EQ(af_input_load(&m, path, UINT64_MAX, &d), 0);
-	OK(m.in.mapped);
+	unsigned char *want = mapped_file(path, n, 13, 4093, &m, &d);
 	struct af_ahead a;
 	af_input_ahead_init(&a, &m.in);
 	INT_EQ(a.next, 0);
@@ -264,19 +274,10 @@ void test_input_ahead(void)
 void test_window(void)
 {
 	char path[] = "/tmp/af-window-XXXXXX";
-	int fd = mkstemp(path);
-	OK(fd >= 0);
 	size_t n = 3 << 20;
-	unsigned char *want = malloc(n);
-	for (size_t i = 0; i < n; i++)
-		want[i] = (unsigned char)(i * 7 + i / 251);
-	OK(write(fd, want, n) == (ssize_t)n);
-	close(fd);
 	struct af_mapped m;
 	struct af_diag d;
-	af_diag_init(&d, path);
-	INT_EQ(af_input_load(&m, path, UINT64_MAX, &d), 0);
-	OK(m.in.mapped);
+	unsigned char *want = mapped_file(path, n, 7, 251, &m, &d);
 	struct af_window w;
 	af_window_init(&w, &m.in);
 	OK(w.buffered);
