@@ -512,8 +512,9 @@ static bool profile_wire(uint32_t num, enum af_wire w)
  * file ends) have the numbers and wire types profile.proto gives them,
  * every sample type is a ValueType, and it has its string table (a
  * complete file must) or, when cut or long, a field other than a sample
- * type (the one cut short counts). A Perfetto trace (only field 1, packets that are rarely
- * ValueTypes) is none, nor is text (a wire type 3, 4, 6 or 7 soon). */
+ * type (the one cut short counts), once a field was whole. A Perfetto
+ * trace (only field 1, packets that are rarely ValueTypes) is none, nor is
+ * text (a wire type 3, 4, 6 or 7 soon, or a first field cut short). */
 static enum af_sniff sniff(const uint8_t *data, size_t len)
 {
 	struct af_proto m;
@@ -528,8 +529,12 @@ static enum af_sniff sniff(const uint8_t *data, size_t len)
 		other |= x.num != P_SAMPLE_TYPE;
 		fields++;
 	}
-	bool cut = rc < 0 && (strcmp(m.error, "length runs past the end of its message") == 0 ||
-			      strncmp(m.error, "truncated", 9) == 0);
+	/* a cut file has read whole at least its first field: text whose first
+	 * bytes read as a long field ("ja" is field 13, 97 bytes) is no cut
+	 * profile (a small "java;main 1" folded file was refused as one) */
+	bool cut = rc < 0 && fields > 0 &&
+		   (strcmp(m.error, "length runs past the end of its message") == 0 ||
+		    strncmp(m.error, "truncated", 9) == 0);
 	if (rc < 0 && !cut)
 		return AF_SNIFF_NO;
 	if (cut && !other) {   /* the field cut short may be the telling one */

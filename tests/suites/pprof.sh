@@ -116,3 +116,12 @@ if command -v go >/dev/null; then
 else
 	skip "pprof out: go tool pprof" "golang-go not installed"
 fi
+# Text whose first bytes read as a long field ("ja": field 13, 97 bytes) is
+# not a cut profile: small folded and perf script files opening with "java"
+# were refused as malformed pprof
+printf 'java;main;run 3\njava;main 2\n' >"$TMP/java.folded"
+got=$("$AFLAME" --format folded "$TMP/java.folded" 2>&1 | tr '\n' '|')
+check "pprof/a small folded file opening with 'java' is folded (got $got)" test "$got" = "java;main 2|java;main;run 3|"
+printf 'java 123 [000] 1.0: 1 cpu-clock:\n\t          7f12ab main (/bin/x)\n\n' >"$TMP/java.perf"
+got=$("$AFLAME" --format folded "$TMP/java.perf" 2>&1 | tr '\n' '|')
+check "pprof/a one-sample perf script of java is perf script (got $got)" test "$got" = "java (123);main 1|"
