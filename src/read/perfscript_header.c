@@ -7,6 +7,9 @@
 
 #include <stddef.h>
 #include <stdlib.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 /* The fields after the ids: [cpu], time, period, event; rest is what
  * follows the event (a frame, when samples have no callchain). */
@@ -97,15 +100,16 @@ static struct span moved(struct span t, const char *from, const char *to)
 	return t.s ? (struct span){ to + (t.s - from), t.n } : t;
 }
 
-/* Keep s[0..n) and what it held, h, in memo m, with the tokens that may
- * change: times and cpus that hold no part of a field h keeps, and the
- * period's. */
-static void remember(struct ps_memo *m, const char *s, size_t n, const struct ps_header *h)
+/* Keep s[0..n) (and the blanks after it, to raw) and what it held, h, in
+ * memo m, with the tokens that may change: times and cpus that hold no part
+ * of a field h keeps, and the period's. */
+static void remember(struct ps_memo *m, const char *s, size_t n, size_t raw, const struct ps_header *h)
 {
 	m->nslots = 0;
+	m->period_slot = -1;
 	m->thread = AF_NONE;
-	if (n <= PS_MEMO_SHORT)
-		memset(m->digits, 0, n);
+	m->whole = false;
+	memset(m->digits, 0, raw < PS_MEMO_SHORT ? raw : PS_MEMO_SHORT);
 	size_t at = 0;
 	for (struct span t; at < n && (t = token(s, n, &at)).n && m->nslots < PS_MEMO_SLOTS;) {
 		size_t ta = (size_t)(t.s - s);
@@ -116,13 +120,16 @@ static void remember(struct ps_memo *m, const char *s, size_t n, const struct ps
 		if (kind < 0 || overlaps(h->comm, s, ta, t.n) || overlaps(h->event, s, ta, t.n) ||
 		    overlaps(h->rest, s, ta, t.n))
 			continue;
+		if (kind == SLOT_PERIOD)
+			m->period_slot = (int)m->nslots;
 		m->slots[m->nslots++] = (struct ps_slot){ ta, t.n, kind };
 		if (n <= PS_MEMO_SHORT)   /* a time's and a cpu's digits are all but their ends */
 			for (size_t i = ta + (kind == SLOT_CPU); i < ta + t.n - (kind != SLOT_PERIOD); i++)
 				m->digits[i] = is_digit(s[i]) ? 0xff : 0;
 	}
 	m->line.len = 0;
-	af_buf_add(&m->line, s, n);
+	af_buf_add(&m->line, s, raw);
+	m->len = n;
 	m->h = *h;
 	m->h.comm = moved(h->comm, s, m->line.data);
 	m->h.event = moved(h->event, s, m->line.data);
@@ -221,7 +228,32 @@ static size_t slot_token(int kind, const char *s, size_t n, uint64_t *period)
 	return i == n || is_space(s[i]) ? i : 0;
 }
 
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#ifdef __SSE2__
+enum { DIGITS_FROM = 16 };   /* the shortest line digits_only takes */
+
+/* s[0..n) (16 bytes or more) against the first n bytes of the memo's line
+ * sixteen at a time: each byte equal, or a digit where the memo's slots
+ * have digits (the last sixteen overlap the ones before). */
+static bool digits_only(const struct ps_memo *m, const char *s, size_t n)
+{
+	const __m128i below = _mm_set1_epi8('0' - 1), above = _mm_set1_epi8('9' + 1);
+	for (size_t i = 0;; i += 16) {
+		if (i + 16 > n)
+			i = n - 16;
+		__m128i a = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
+		__m128i b = _mm_loadu_si128((const __m128i *)(const void *)(m->line.data + i));
+		__m128i may = _mm_loadu_si128((const __m128i *)(const void *)(m->digits + i));
+		__m128i digit = _mm_and_si128(_mm_cmpgt_epi8(a, below), _mm_cmplt_epi8(a, above));
+		__m128i ok = _mm_or_si128(_mm_cmpeq_epi8(a, b), _mm_and_si128(digit, may));
+		if (_mm_movemask_epi8(ok) != 0xffff)
+			return false;
+		if (i + 16 == n)
+			return true;
+	}
+}
+#elif defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+enum { DIGITS_FROM = 8 };
+
 /* 0xff at each byte of w that is not 0 */
 static uint64_t nonzero_bytes(uint64_t w)
 {
@@ -246,39 +278,46 @@ static bool digits_differ(const struct ps_memo *m, size_t i, uint64_t a, uint64_
 	return !(diff & ~may) && !(diff & other_bytes(a));
 }
 
-/* The common case of same_but_slots, in a few words' compares: s[0..n)
- * is as long as the memo's short line and differs from it in digits of
- * its slots alone (so its slot tokens are of their kinds, in their
- * places); *period is the period. */
-static bool same_but_digits(const struct ps_memo *m, const char *s, size_t n, uint64_t *period)
+/* s[0..n) (8 bytes or more) against the first n bytes of the memo's line
+ * a word at a time: each byte equal, or a digit where the memo's slots
+ * have digits (the last eight overlap the ones before). */
+static bool digits_only(const struct ps_memo *m, const char *s, size_t n)
 {
 	const char *old = m->line.data;
 	uint64_t a, b;
-	if (n != m->line.len || n < 8 || n > PS_MEMO_SHORT)
-		return false;
 	for (size_t i = 0; i + 8 < n; i += 8) {
 		memcpy(&a, s + i, 8), memcpy(&b, old + i, 8);
 		if (a != b && !digits_differ(m, i, a, b))
 			return false;
 	}
 	memcpy(&a, s + n - 8, 8), memcpy(&b, old + n - 8, 8);   /* the last eight */
-	if (a != b && !digits_differ(m, n - 8, a, b))
-		return false;
-	*period = m->h.period;
-	for (unsigned i = 0; i < m->nslots; i++) {
-		const struct ps_slot *t = &m->slots[i];
-		if (t->kind == SLOT_PERIOD && memcmp(s + t->at, old + t->at, t->len) != 0)
-			return parse_u64(s + t->at, t->len, period);
-	}
-	return true;
+	return a == b || digits_differ(m, n - 8, a, b);
 }
 #else
-static bool same_but_digits(const struct ps_memo *m, const char *s, size_t n, uint64_t *period)
+enum { DIGITS_FROM = PS_MEMO_SHORT + 1 };   /* none: same_but_slots reads each line */
+
+static bool digits_only(const struct ps_memo *m, const char *s, size_t n)
 {
-	(void)m, (void)s, (void)n, (void)period;
+	(void)m, (void)s, (void)n;
 	return false;
 }
 #endif
+
+/* The common case of same_but_slots, in a few words' compares: s[0..n)
+ * differs from the first n bytes of the memo's short line (n: its length
+ * with or without its trailing blanks) in digits of its slots alone (so
+ * its slot tokens are of their kinds, in their places); *period is the
+ * period. */
+static bool same_but_digits(const struct ps_memo *m, const char *s, size_t n, uint64_t *period)
+{
+	if (n < DIGITS_FROM || n > PS_MEMO_SHORT || !digits_only(m, s, n))
+		return false;
+	*period = m->h.period;
+	if (m->period_slot < 0)
+		return true;
+	const struct ps_slot *t = &m->slots[m->period_slot];
+	return same_bytes(s + t->at, m->line.data + t->at, t->len) || parse_u64(s + t->at, t->len, period);
+}
 
 /* Whether s[0..n) is memo m's line with other slot tokens of the same
  * kinds: the same bytes between them (so the same tokens around them).
@@ -291,7 +330,7 @@ static bool same_but_slots(const struct ps_memo *m, const char *s, size_t n, ptr
 	shift[0] = 0;
 	*period = m->h.period;
 	for (unsigned i = 0; i <= m->nslots; i++) {
-		size_t to = i < m->nslots ? m->slots[i].at : m->line.len, fixed = to - op;
+		size_t to = i < m->nslots ? m->slots[i].at : m->len, fixed = to - op;
 		if (n - np < fixed || !same_bytes(s + np, old + op, fixed))
 			return false;
 		np += fixed;
@@ -307,19 +346,55 @@ static bool same_but_slots(const struct ps_memo *m, const char *s, size_t n, ptr
 	return false;
 }
 
+/* The offset of the first '[' or ':' in s[0..n), or n. */
+static size_t cpu_or_time_mark(const char *s, size_t n)
+{
+	size_t i = 0;
+#ifdef __SSE2__
+	const __m128i open = _mm_set1_epi8('['), colon = _mm_set1_epi8(':');
+	for (; n - i >= 16; i += 16) {
+		__m128i a = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
+		unsigned hit = (unsigned)_mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(a, open), _mm_cmpeq_epi8(a, colon)));
+		if (hit)
+			return i + (unsigned)__builtin_ctz(hit);
+	}
+#endif
+	while (i < n && s[i] != '[' && s[i] != ':')
+		i++;
+	return i;
+}
+
+/* Where the token that ends at s[i] begins: past the last blank of
+ * s[0..i), or 0. */
+static size_t token_start(const char *s, size_t i)
+{
+#ifdef __SSE2__
+	if (i >= 16) {   /* a time is seldom longer */
+		__m128i a = _mm_loadu_si128((const __m128i *)(const void *)(s + i - 16));
+		__m128i blank = _mm_or_si128(_mm_cmpeq_epi8(a, _mm_set1_epi8(' ')),
+					     _mm_or_si128(_mm_cmpeq_epi8(a, _mm_set1_epi8('\t')),
+							  _mm_cmpeq_epi8(a, _mm_set1_epi8('\r'))));
+		unsigned hit = (unsigned)_mm_movemask_epi8(blank);
+		if (hit)
+			return i - 16 + 32 - (unsigned)__builtin_clz(hit);
+		i -= 16;
+	}
+#endif
+	while (i > 0 && !is_space(s[i - 1]))
+		i--;
+	return i;
+}
+
 /* Where a header's memo is kept: its bytes before its first token shaped
  * as a time or a cpu (its comm and ids: the thread's), or all of them. */
 static struct ps_memo *memo_of(struct ps_header_memo *hm, const char *s, size_t n)
 {
-	size_t i = 0, end = n;
+	size_t end = n;
 	uint64_t period;
 	/* most often the first '[' opens the cpu, or the first ':' ends the
 	 * time (perf's default fields); else token by token */
-	while (i < n && s[i] != '[' && s[i] != ':')
-		i++;
-	size_t j = i;
-	while (i < n && j > 0 && s[i] == ':' && !is_space(s[j - 1]))
-		j--;
+	size_t i = cpu_or_time_mark(s, n);
+	size_t j = i < n && s[i] == ':' ? token_start(s, i) : i;
 	if (i < n && (j == 0 || is_space(s[j - 1])) &&
 	    slot_token(s[i] == '[' ? SLOT_CPU : SLOT_TIME, s + j, n - j, &period))
 		return &hm->m[ps_mix(s, j, 0) & (PS_MEMOS - 1)];
@@ -338,24 +413,31 @@ static struct ps_memo *memo_of(struct ps_header_memo *hm, const char *s, size_t 
 	return &hm->m[ps_mix(s, end, 0) & (PS_MEMOS - 1)];
 }
 
+/* Whether s[0..n) is memo m's line but for its slots (n == m->len: what
+ * the digits' test is given). */
+static bool same_line(const struct ps_memo *m, const char *s, size_t n, ptrdiff_t **shift, ptrdiff_t *shifts,
+		      uint64_t *period)
+{
+	*shift = NULL;
+	return m->used && ((n == m->len && same_but_digits(m, s, n, period)) ||
+			   same_but_slots(m, s, n, *shift = shifts, period));
+}
+
 int ps_parse_header(struct ps_header_memo *hm, struct af_diag *d, uint64_t line, const char *s, size_t n,
-		    struct ps_header *h, uint32_t **thread)
+		    size_t raw, struct ps_header *h, struct ps_memo **memo)
 {
 	ptrdiff_t shifts[PS_MEMO_SLOTS + 1], *shift = NULL;   /* NULL: nothing moved */
 	if (!hm->m)
 		hm->m = af_xcalloc(PS_MEMOS, sizeof *hm->m);
 	struct ps_memo *m = hm->last;   /* most often the thread of the header before */
 	uint64_t period = 0;
-	bool same = m && m->used &&
-		    (same_but_digits(m, s, n, &period) || same_but_slots(m, s, n, shift = shifts, &period));
+	bool same = m && same_line(m, s, n, &shift, shifts, &period);
 	if (!same) {
 		m = memo_of(hm, s, n);
-		shift = NULL;
-		same = m != hm->last && m->used &&
-		       (same_but_digits(m, s, n, &period) || same_but_slots(m, s, n, shift = shifts, &period));
+		same = m != hm->last && same_line(m, s, n, &shift, shifts, &period);
 		hm->last = m;
 	}
-	*thread = &m->thread;
+	*memo = m;
 	if (same) {
 		*h = m->h;
 		h->period = period;
@@ -367,8 +449,37 @@ int ps_parse_header(struct ps_header_memo *hm, struct af_diag *d, uint64_t line,
 	}
 	if (parse_header(d, line, s, n, h) < 0)
 		return -1;
-	remember(m, s, n, h);
+	remember(m, s, n, raw, h);
 	return 0;
+}
+
+struct ps_memo *ps_header_again(struct ps_header_memo *hm, const char *s, size_t avail, size_t *line,
+			       uint64_t *period)
+{
+	struct ps_memo *m = hm->last;
+	if (!m)
+		return NULL;
+	/* the line's end is where the memo's was, if it is the memo's line
+	 * (a shorter line has a newline where the memo has none) */
+	size_t raw = m->line.len;
+	if (m->used && raw < avail && s[raw] == '\n' && same_but_digits(m, s, raw, period)) {
+		*line = raw;
+		return m;
+	}
+	const char *nl = memchr(s, '\n', avail);
+	if (!nl)
+		return NULL;
+	*line = raw = (size_t)(nl - s);
+	size_t n = raw;
+	while (n && is_space(s[n - 1]))
+		n--;
+	if (!n)
+		return NULL;
+	m = memo_of(hm, s, n);
+	if (m == hm->last || !m->used || m->line.len != raw || !same_but_digits(m, s, raw, period))
+		return NULL;
+	hm->last = m;
+	return m;
 }
 
 void ps_header_memo_release(struct ps_header_memo *hm)

@@ -158,11 +158,17 @@ struct ps_slot { size_t at, len; int kind; };   /* a token that may change */
 #define PS_MEMO_SHORT 256   /* lines this long have their digits marked */
 struct ps_memo {
 	bool used;
-	struct af_buf line;      /* its bytes */
+	struct af_buf line;      /* its bytes, with the blanks that ended it */
+	size_t len;              /* its length without them */
 	struct ps_header h;      /* spans into line */
 	struct ps_slot slots[PS_MEMO_SLOTS];
 	unsigned nslots;
-	uint32_t thread;         /* what the reader made of it, AF_NONE until then */
+	int period_slot;         /* the period's slot, -1 if none */
+	/* what the reader made of it: its thread (AF_NONE until then), and
+	 * whether its samples are drawn with their frames on lines of their
+	 * own (false until the reader says so) */
+	uint32_t thread;
+	bool whole;
 	/* a short line: 0xff at each digit of a slot (the bytes that may
 	 * change when the line's length does not) */
 	unsigned char digits[PS_MEMO_SHORT];
@@ -172,13 +178,20 @@ struct ps_header_memo {
 	struct ps_memo *last;    /* the one that served last, tried first */
 };
 
-/* A header line s[0..n) (trailing blanks dropped, line its number) into h.
- * *thread is where the reader keeps what it made of h's comm and ids: the
- * same for every line that differs from this one in a slot alone, AF_NONE
- * the first time. */
-/* A zeroed struct ps_header_memo is empty. */
+/* A header line s[0..n) (trailing blanks dropped, up to s[raw]; line its
+ * number) into h. *memo is where the reader keeps what it made of h (its
+ * thread, whole): the same for every line that differs from this one in a
+ * slot alone, AF_NONE and false the first time. A zeroed struct
+ * ps_header_memo is empty. */
 int ps_parse_header(struct ps_header_memo *hm, struct af_diag *d, uint64_t line, const char *s, size_t n,
-		    struct ps_header *h, uint32_t **thread);
+		    size_t raw, struct ps_header *h, struct ps_memo **memo);
+/* The memo of the header line that opens s[0..avail) when it is a line
+ * read before byte for byte, blanks and all, but for digits of its slots
+ * (the last one read, or the memo of its thread): its length to its
+ * newline in *line, its period in *period; NULL if none. What the line
+ * holds is then the memo's, h, with *period. */
+struct ps_memo *ps_header_again(struct ps_header_memo *hm, const char *s, size_t avail, size_t *line,
+			       uint64_t *period);
 void ps_header_memo_release(struct ps_header_memo *hm);
 /* A header line: a "pid/tid" or number token after the comm, then one
  * ending in ':'. */

@@ -415,11 +415,11 @@ static bool inline_frame(struct span r)
 	return hex && at < r.n && r.s[r.n - 1] == ')';
 }
 
-static int take_header(struct ps *f, const char *s, size_t n, bool prescan)
+static int take_header(struct ps *f, const char *s, size_t n, size_t raw, bool prescan)
 {
 	struct ps_header h;
-	uint32_t *thread;   /* the thread of these fields, if known */
-	if (ps_parse_header(&f->memo, f->d, f->line, s, n, &h, &thread) < 0)
+	struct ps_memo *m;   /* what was made of these fields before, if anything */
+	if (ps_parse_header(&f->memo, f->d, f->line, s, n, raw, &h, &m) < 0)
 		return -1;
 	struct span e = h.has_event ? h.event : (struct span){ "", 0 };
 	if (prescan) {
@@ -442,12 +442,36 @@ static int take_header(struct ps *f, const char *s, size_t n, bool prescan)
 	else
 		f->no_periods = true;
 	f->weight = h.has_period ? h.period : 1;
-	f->th = *thread != AF_NONE ? &f->threads[*thread] : thread_of(f, h.pid, h.tid, h.comm);
-	*thread = (uint32_t)(f->th - f->threads);
+	f->th = m->thread != AF_NONE ? &f->threads[m->thread] : thread_of(f, h.pid, h.tid, h.comm);
+	m->thread = (uint32_t)(f->th - f->threads);
 	if (h.rest.n && inline_frame(h.rest))
 		take_frame(f, h.rest, 0, false, true);
 	f->sample_first = f->nframes == 0;   /* frames on lines of their own: maybe seen before */
+	m->whole = f->sample_first;
 	return 0;
+}
+
+/* A header line at s (no sample open, so a line that is no frame, comment
+ * or blank line is a header) that is one read before but for the digits
+ * of its time, cpu or period, and whose samples are drawn with their frames
+ * on lines of their own: the sample opened as take_header opens it, from
+ * what was made of that line. Its length with its newline, or 0 if it is
+ * not such a line. */
+static size_t header_again(struct ps *f, const char *s, size_t avail)
+{
+	size_t n;
+	uint64_t period = 0;
+	struct ps_memo *m = ps_header_again(&f->memo, s, avail, &n, &period);
+	if (!m || !m->whole)
+		return 0;
+	f->line++;
+	f->last_seen = AF_NONE;
+	f->open = f->drawn = true;
+	f->nframes = 0;
+	f->weight = m->h.has_period ? period : 1;
+	f->th = &f->threads[m->thread];
+	f->sample_first = true;
+	return n + 1;
 }
 
 /* "# cmdline : perf record ...": kept for --info. */
@@ -460,6 +484,7 @@ static void comment(struct ps *f, const char *s, size_t n)
 
 static int take_line(struct ps *f, const char *s, size_t n, bool prescan)
 {
+	size_t raw = n;
 	f->line++;
 	while (n && is_space(s[n - 1]))
 		n--;
@@ -478,7 +503,7 @@ static int take_line(struct ps *f, const char *s, size_t n, bool prescan)
 	bool header = s[0] != '\t' && (!f->open || ps_header_shaped(s, n));
 	if (header) {
 		end_sample(f);
-		return take_header(f, s, n, prescan);
+		return take_header(f, s, n, raw, prescan);
 	}
 	if (!f->open) {   /* a frame after the blank line that ended its sample */
 		if (!f->stray++)
@@ -644,9 +669,11 @@ static void note_line(struct ps *f, const char *base, size_t at)
 
 /* Every line of the input, straight from its memory (a mapped file made
  * and dropped a chunk at a time, af_input_ahead); with prescan, only the
- * headers' event names. A drawn sample seen before is taken whole
- * (sample_seen); a frame line of one that was not is hashed while its end
- * is found (one pass) and looked up among the lines seen. */
+ * headers' event names. A header that is its thread's last but for its
+ * digits opens its sample from what that one held (header_again); a drawn
+ * sample seen before is taken whole (sample_seen); a frame line of one
+ * that was not is hashed while its end is found (one pass) and looked up
+ * among the lines seen. */
 static int read_lines(struct ps *f, bool prescan)
 {
 	const char *base = (const char *)f->in->data;
@@ -660,6 +687,10 @@ static int read_lines(struct ps *f, bool prescan)
 	while (rc == 0 && pos < len) {
 		if (pos >= ahead.next && af_input_ahead(&ahead, f->in, pos, f->d) < 0)
 			return -1;
+		if (!f->open && !prescan && (used = header_again(f, base + pos, len - pos)) != 0) {
+			pos += used;
+			continue;
+		}
 		if (f->sample_first) {
 			f->sample_first = false;
 			if (sample_seen(f, base + pos, len - pos, pos, &used)) {

@@ -330,3 +330,29 @@ void test_perfscript_headers_read_before(void)
 	STR_EQ(r.folded, "1.0: (3);main 1\n2.0: (3);main 1\n");
 	read_result_release(&r);
 }
+
+/* A header after a blank line that is the last one of its thread byte for
+ * byte but for digits of its time, cpu or period is taken from what that
+ * one held (ps_header_again): its own period; and only so where the bytes
+ * that differ are digits (not '/', ':' or a byte past 0x7f in a time, not
+ * '/' in a period) and every other byte is the same, the blanks after it
+ * and the bytes past the first sixteen included. Each such header follows
+ * one of the thread's that is drawn. */
+void test_perfscript_headers_again(void)
+{
+	static const char *const next[] = { "2.000002: 2000 cycles:", "3.000003: 4000 cyclez:",
+					    "4.000004: 8000 cycles: ", "5.000005: /000 cycles:",
+					    "6.00000/: 1000 cycles:", "6.00000:: 1000 cycles:",
+					    "6.00000\xb9: 1000 cycles:", "7.000007: 1000 cycles:x" };
+	struct af_buf in;
+	af_buf_init(&in);
+	for (size_t i = 0; i < sizeof next / sizeof *next; i++)
+		af_buf_printf(&in, "x 7/7 [000] 1.000001: 1000 cycles:\n\t  400000 main (/bin/x)\n\n"
+				   "x 7/7 [001] %s\n\t  400000 main (/bin/x)\n\n", next[i]);
+	same_with_and_without_cache(in.data, "x (7);x (7);main 18001\n");
+	struct read_result r;
+	run(&r, in.data, NULL);
+	STR_EQ(af_profile_get_info(&r.p, "samples"), "11 drawn, 5 of other event types");
+	read_result_release(&r);
+	af_buf_release(&in);
+}
