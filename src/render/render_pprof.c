@@ -14,13 +14,13 @@
  * counts such as 0.5) are refused. --format pprof (-o x.pb.gz, x.pprof)
  * writes it gzip'd, pprof-pb (-o x.pb) plain. */
 #include "render.h"
+#include "gzpar.h"
 #include "core/pbwrite.h"
 #include "core/util.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-#include <zlib.h>
 
 /* the sample type for a unit, and what a weight is multiplied by */
 struct ptype { const char *type, *unit; uint64_t scale; };
@@ -47,18 +47,20 @@ static struct ptype sample_type(const char *unit)
  * it: a sample's location ids are its stack's codes copied leaf first */
 struct step { uint8_t code[8]; size_t n, sum; };
 
-/* The profile leaves in pieces as it is made (gzip'd or not), not whole
- * at the end: the bench's 9 MB were fresh pages (2,000 page faults) in a
- * buffer grown by copies, then read again from memory by zlib; a piece is
- * still in the cache. Only when no sample can be refused (weights_fit):
- * else whole, so that a refusal leaves no part of it on stdout. zlib's
- * output does not depend on how its input is cut. */
-enum { PIECE = 1 << 18 };
+/* The profile leaves in pieces as it is made, not whole at the end: the
+ * bench's 9 MB were fresh pages (2,000 page faults) in a buffer grown by
+ * copies, then read again from memory by zlib; a piece is still in the
+ * cache. gzip'd, the pieces go to the deflater (gzpar.h), which writes
+ * nothing before the end, and its chunks are deflated on a second thread
+ * while the next are made. Plain, only when no sample can be refused
+ * (weights_fit): else whole, so that a refusal leaves no part of it on
+ * stdout. */
+enum { PIECE = 1 << 16 };
 
 struct pw {
 	struct af_sink *out;
-	z_stream *z;                     /* NULL: written plain */
-	bool pieces;                     /* sent in pieces (weights_fit) */
+	struct af_gzpar *gz;             /* NULL: written plain */
+	bool pieces;                     /* sent in pieces (gzip'd, or weights_fit) */
 	struct af_tree *t;
 	const uint8_t *excluded;
 	struct af_buf b;
@@ -116,45 +118,23 @@ static int write_sample(struct pw *w, size_t depth, uint64_t self, struct af_dia
 	return 0;
 }
 
-/* w->b's bytes out, deflated when w->z (level 1, as the profile is written
- * once and read by programs: level 6 took several times longer for a tenth
- * less); last: the end of the stream. w->b is left empty. */
-static int drain(struct pw *w, bool last, struct af_diag *d)
+/* w->b's bytes out, to the deflater when gzip'd (level 1, as the profile
+ * is written once and read by programs: level 6 took several times longer
+ * for a tenth less). w->b is left empty. */
+static void drain(struct pw *w)
 {
-	z_stream *z = w->z;
-	if (!z) {
+	if (w->gz)
+		af_gzpar_add(w->gz, w->b.data, w->b.len);
+	else
 		af_sink_write(w->out, w->b.data, w->b.len);
-		w->b.len = 0;
-		return 0;
-	}
-	uint8_t chunk[1 << 16];
-	z->next_in = (Bytef *)(uintptr_t)w->b.data;
-	z->avail_in = 0;
-	size_t left = w->b.len;
-	int zr;
-	bool more;
-	do {
-		if (z->avail_in == 0 && left) {
-			z->avail_in = left > (1u << 30) ? 1u << 30 : (uInt)left;
-			left -= z->avail_in;
-		}
-		z->next_out = chunk;
-		z->avail_out = sizeof chunk;
-		zr = deflate(z, left || z->avail_in || !last ? Z_NO_FLUSH : Z_FINISH);
-		af_sink_write(w->out, chunk, sizeof chunk - z->avail_out);
-		more = last ? zr == Z_OK || (zr == Z_BUF_ERROR && z->avail_out == 0)
-			    : (zr == Z_OK || zr == Z_BUF_ERROR) && (left || z->avail_in || z->avail_out == 0);
-	} while (more);
 	w->b.len = 0;
-	if (last ? zr != Z_STREAM_END : zr != Z_OK && zr != Z_BUF_ERROR)
-		return af_diag_error(d, "gzip compression failed");
-	return 0;
 }
 
 /* A piece out once the buffer holds one (only between messages) */
-static int piece(struct pw *w, struct af_diag *d)
+static void piece(struct pw *w)
 {
-	return w->pieces && w->b.len >= PIECE ? drain(w, false, d) : 0;
+	if (w->pieces && w->b.len >= PIECE)
+		drain(w);
 }
 
 /* Whether every node's self weight, scaled, adds up below 2^63: then no
@@ -190,7 +170,7 @@ static int write_samples(struct pw *w, uint32_t root, struct af_diag *d)
 			continue;
 		set_step(w, v.depth, function_of(w, nd->name));
 		if (nd->self && (rc = write_sample(w, v.depth, nd->self, d)) == 0)
-			rc = piece(w, d);
+			piece(w);
 		for (uint32_t c = nd->first_child; c != AF_NONE; c = w->t->nodes[c].next_sibling) {
 			af_grow(&stack, &cap, n + 1, sizeof *stack);
 			stack[n++] = (struct visit){ c, v.depth + 1 };
@@ -234,11 +214,8 @@ int af_write_pprof(struct af_tree *t, uint32_t root, const uint8_t *excluded, un
 		return af_diag_error(d, "pprof values are integers, and these weights have %u decimal%s "
 				     "(folded counts such as 0.5)", decimals, decimals > 1 ? "s" : "");
 	struct ptype pt = sample_type(unit);
-	z_stream z = { 0 };
-	if (gzip && deflateInit2(&z, 1, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
-		return af_diag_error(d, "cannot start the gzip compressor");
-	struct pw w = { .out = out, .z = gzip ? &z : NULL, .pieces = weights_fit(t, pt.scale), .t = t,
-			.excluded = excluded, .scale = pt.scale };
+	struct pw w = { .out = out, .gz = gzip ? af_gzpar_new(1) : NULL, .pieces = gzip || weights_fit(t, pt.scale),
+			.t = t, .excluded = excluded, .scale = pt.scale };
 	af_buf_init(&w.b);
 	w.fid = af_xcalloc(t->nnames ? t->nnames : 1, sizeof *w.fid);
 	w.names = af_xcalloc(t->nnames ? t->nnames : 1, sizeof *w.names);
@@ -249,10 +226,11 @@ int af_write_pprof(struct af_tree *t, uint32_t root, const uint8_t *excluded, un
 	int rc = write_samples(&w, root, d);
 	if (rc == 0) {
 		write_tables(&w, pt);
-		rc = drain(&w, true, d);
+		drain(&w);
+		if (gzip)
+			rc = af_gzpar_finish(w.gz, out, d);
 	}
-	if (gzip)
-		deflateEnd(&z);
+	af_gzpar_free(w.gz);
 	af_buf_release(&w.b);
 	free(w.fid);
 	free(w.names);

@@ -116,6 +116,22 @@ if command -v go >/dev/null; then
 else
 	skip "pprof out: go tool pprof" "golang-go not installed"
 fi
+# A profile of more than two of the deflater's chunks (256 KiB of protobuf
+# each, render/gzpar.h), deflated on two threads: one gzip member of the
+# plain bytes, the same bytes on one thread, read by go tool pprof
+awk 'BEGIN { for (i = 1; i <= 15000; i++) printf "main;a%d;b%d;c%d;d%d %d\n", i % 50, i % 700, i, (i * 7) % 1000, i }' \
+	>"$TMP/big.folded"
+"$AFLAME" -o "$TMP/big.pb" "$TMP/big.folded" 2>/dev/null
+"$AFLAME" -o "$TMP/big.pb.gz" "$TMP/big.folded" 2>/dev/null
+AFLAME_NO_THREADS=1 "$AFLAME" -o "$TMP/big1.pb.gz" "$TMP/big.folded" 2>/dev/null
+check "pprof out: a profile of 3 chunks ($(wc -c <"$TMP/big.pb") bytes) is gzip, of the plain bytes" \
+	sh -c "[ $(wc -c <"$TMP/big.pb") -gt 524288 ] && gzip -t '$TMP/big.pb.gz' && gzip -dc '$TMP/big.pb.gz' | cmp - '$TMP/big.pb'"
+check "pprof out: the same bytes with AFLAME_NO_THREADS" cmp "$TMP/big.pb.gz" "$TMP/big1.pb.gz"
+if command -v go >/dev/null; then
+	go tool pprof -traces -unit=ns "$TMP/big.pb.gz" >"$TMP/go.traces" 2>/dev/null
+	check "pprof out: go tool pprof -traces reads the 3-chunk profile as the same stacks and totals" \
+		python3 tests/tools/pprof_traces.py --exact --scale 1 "$TMP/go.traces" "$TMP/big.folded"
+fi
 # Text whose first bytes read as a long field ("ja": field 13, 97 bytes) is
 # not a cut profile: small folded and perf script files opening with "java"
 # were refused as malformed pprof

@@ -9,9 +9,11 @@
 #include "support.h"
 #include "core/pbwrite.h"
 #include "read/proto.h"
+#include "render/gzpar.h"
 #include "render/render.h"
 
 #include <stdlib.h>
+#include <zlib.h>
 
 /* strings of every profile here */
 static const char *const strs[] = {
@@ -556,8 +558,9 @@ void test_pprof_fold_sorted(void)
 	af_buf_release(&b);
 }
 
-/* A profile of several pieces (render_pprof.c sends 256 KiB at a time)
- * reads back whole, gzip'd or plain; a tree whose weights pass what pprof
+/* A profile of several pieces (render_pprof.c sends 64 KiB at a time)
+ * reads back whole, gzip'd or plain; gzip'd, it is one gzip member of the
+ * plain bytes, the same with the deflater on one thread; a tree whose weights pass what pprof
  * holds is refused with no part of it written (sent whole, not in pieces,
  * when a sample could be refused). */
 void test_pprof_write_pieces(void)
@@ -568,20 +571,39 @@ void test_pprof_write_pieces(void)
 		af_buf_printf(&text, "main;f%d;g%d %d\n", i, i % 97, i + 1);
 	struct read_result in, back;
 	read_input(&in, text.data, text.len, "t.folded", NULL, NULL);
-	for (int gzip = 0; gzip < 2; gzip++) {
+	struct af_buf outs[3];   /* plain, gzip'd, gzip'd on one thread */
+	for (int k = 0; k < 3; k++) {
 		struct af_sink s;
 		struct af_diag d;
 		af_diag_init(&d, "out.pb");
-		af_buf_init(&pb);
-		af_sink_init(&s, af_write_buf, &pb);
-		INT_EQ(af_write_pprof(&in.p.tree, AF_ROOT, NULL, 0, in.p.unit, gzip, &s, &d), 0);
+		af_buf_init(&outs[k]);
+		af_sink_init(&s, af_write_buf, &outs[k]);
+		if (k == 2)
+			setenv("AFLAME_NO_THREADS", "1", 1);
+		INT_EQ(af_write_pprof(&in.p.tree, AF_ROOT, NULL, 0, in.p.unit, k > 0, &s, &d), 0);
+		unsetenv("AFLAME_NO_THREADS");
 		af_sink_finish(&s);
-		OK(pb.len > (gzip ? 100000u : 600000u));
-		read_input(&back, pb.data, pb.len, "out.pb", NULL, NULL);
+		read_input(&back, outs[k].data, outs[k].len, "out.pb", NULL, NULL);
 		STR_EQ(back.folded, in.folded);
 		read_result_release(&back);
-		af_buf_release(&pb);
 	}
+	/* the plain profile spans more than two of the deflater's chunks */
+	OK(outs[0].len > 2 * AF_GZPAR_CHUNK + 100000 && outs[1].len > 100000);
+	OK(outs[1].len == outs[2].len && memcmp(outs[1].data, outs[2].data, outs[1].len) == 0);
+	uLongf n = (uLongf)outs[0].len + 1;
+	char *back_pb = malloc(n);
+	z_stream z = { 0 };
+	INT_EQ(inflateInit2(&z, 16 + 15), Z_OK);
+	z.next_in = (Bytef *)outs[1].data;
+	z.avail_in = (uInt)outs[1].len;
+	z.next_out = (Bytef *)back_pb;
+	z.avail_out = (uInt)n;
+	INT_EQ(inflate(&z, Z_FINISH), Z_STREAM_END);
+	OK(z.avail_in == 0 && z.total_out == outs[0].len && memcmp(back_pb, outs[0].data, outs[0].len) == 0);
+	inflateEnd(&z);
+	free(back_pb);
+	for (int k = 0; k < 3; k++)
+		af_buf_release(&outs[k]);
 	read_result_release(&in);
 	af_buf_puts(&text, "huge 9223372036854775800\n");   /* the last sample written */
 	read_input(&in, text.data, text.len, "t.folded", NULL, NULL);

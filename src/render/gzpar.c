@@ -1,0 +1,263 @@
+/* gzpar.c: one gzip member deflated in chunks on two threads (gzpar.h).
+ *
+ * The chunks are a list the writer (the caller's thread) appends to. A
+ * chunk is published (counted in `ready`) once the byte after it arrives,
+ * so a published chunk is full and never the last, and the last is known
+ * at the finish. Published chunks are only read. They are claimed in
+ * order (`claimed`), each once, by the job, which deflates them while the
+ * writer fills the next ones, or by the writer when the job falls behind
+ * (or is not running: then the writer does them all); at the finish by
+ * both. Whoever deflates a chunk makes the same bytes. */
+#include "gzpar.h"
+#include "core/job.h"
+#include "core/util.h"
+
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+enum {
+	WINDOW = 1 << 15,   /* deflate's window: the dictionary a chunk takes */
+	BEHIND = 3,         /* chunks waiting when the writer deflates one itself */
+};
+
+struct chunk {
+	uint8_t *raw;                /* AF_GZPAR_CHUNK bytes of room */
+	size_t len;
+	struct chunk *next;          /* set before the next one is published */
+	bool last, failed;
+	atomic_bool done;            /* deflated: z, zlen, crc, failed are set */
+	uint32_t crc;
+	uint8_t *z;                  /* its deflated bytes */
+	size_t zlen;
+};
+
+/* a thread's deflater (made on its first chunk, reset for each), its
+ * output's room, and its place in the list */
+struct worker {
+	z_stream z;
+	bool made;
+	uint8_t *out;
+	size_t room;
+	struct chunk *at, *before;   /* chunk `index`, and the one before */
+	size_t index;
+};
+
+struct af_gzpar {
+	int level;
+	struct chunk *head, *tail;   /* tail: being filled, not published */
+	size_t published;            /* chunks before tail */
+	atomic_size_t ready;         /* the same, for the job */
+	atomic_size_t claimed;       /* chunks taken to deflate */
+	struct af_job job;
+	bool job_on;                 /* started and not yet joined */
+	struct worker mine, theirs;  /* the writer's, the job's */
+	struct chunk *spent;         /* the first chunk whose raw bytes are kept */
+	uint8_t **spare;             /* raw buffers to reuse */
+	size_t nspare, cap_spare;
+};
+
+static struct chunk *new_chunk(struct af_gzpar *g)
+{
+	struct chunk *c = af_xcalloc(1, sizeof *c);
+	c->raw = g->nspare ? g->spare[--g->nspare] : af_xmalloc(AF_GZPAR_CHUNK);
+	atomic_init(&c->done, false);
+	return c;
+}
+
+struct af_gzpar *af_gzpar_new(int level)
+{
+	struct af_gzpar *g = af_xcalloc(1, sizeof *g);
+	g->level = level;
+	g->head = g->tail = g->spent = new_chunk(g);
+	atomic_init(&g->ready, 0);
+	atomic_init(&g->claimed, 0);
+	g->mine.at = g->theirs.at = g->head;
+	return g;
+}
+
+/* w's deflater reset for a chunk after `before` (NULL: the first) */
+static bool start(struct worker *w, const struct chunk *before, int level)
+{
+	bool ok = w->made ? deflateReset(&w->z) == Z_OK
+		: (w->made = deflateInit2(&w->z, level, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY) == Z_OK);
+	if (ok && !w->out) {   /* one deflate call's bound, and a sync flush's empty stored block */
+		w->room = deflateBound(&w->z, AF_GZPAR_CHUNK) + 16;
+		w->out = af_xmalloc(w->room);
+	}
+	if (ok && before)      /* published before c, so whole: AF_GZPAR_CHUNK bytes */
+		ok = deflateSetDictionary(&w->z, before->raw + before->len - WINDOW, WINDOW) == Z_OK;
+	return ok;
+}
+
+/* c raw-deflated with the window before it as dictionary, and its CRC */
+static void deflate_chunk(struct worker *w, struct chunk *c, const struct chunk *before, int level)
+{
+	c->crc = (uint32_t)crc32(0, c->raw, (uInt)c->len);
+	c->failed = !start(w, before, level);
+	if (!c->failed) {
+		w->z.next_in = c->raw;
+		w->z.avail_in = (uInt)c->len;
+		w->z.next_out = w->out;
+		w->z.avail_out = (uInt)w->room;
+		int zr = deflate(&w->z, c->last ? Z_FINISH : Z_SYNC_FLUSH);
+		c->zlen = w->room - w->z.avail_out;
+		c->failed = c->last ? zr != Z_STREAM_END : zr != Z_OK || w->z.avail_in || !w->z.avail_out;
+		c->z = af_xmalloc(c->zlen ? c->zlen : 1);
+		memcpy(c->z, w->out, c->zlen);
+	}
+	atomic_store_explicit(&c->done, true, memory_order_release);
+}
+
+/* Claim the next published chunk and deflate it; false when none is left. */
+static bool deflate_one(struct af_gzpar *g, struct worker *w)
+{
+	size_t ready = atomic_load_explicit(&g->ready, memory_order_acquire);
+	size_t i = atomic_load_explicit(&g->claimed, memory_order_relaxed);
+	do {
+		if (i >= ready)
+			return false;
+	} while (!atomic_compare_exchange_weak_explicit(&g->claimed, &i, i + 1, memory_order_relaxed,
+							 memory_order_relaxed));
+	while (w->index < i) {   /* chunks below ready are linked */
+		w->before = w->at;
+		w->at = w->at->next;
+		w->index++;
+	}
+	deflate_chunk(w, w->at, w->before, g->level);
+	return true;
+}
+
+static void job_fn(void *arg)
+{
+	struct af_gzpar *g = arg;
+	while (deflate_one(g, &g->theirs))
+		;
+}
+
+/* The job on what is published, unless it is still busy. */
+static void help(struct af_gzpar *g)
+{
+	if (g->job_on) {
+		if (!af_job_done(&g->job))
+			return;
+		af_job_join(&g->job);
+	}
+	af_job_start(&g->job, job_fn, g);
+	g->job_on = true;
+}
+
+/* Raw buffers of chunks deflated, whose next (which takes its window) is
+ * deflated too, are reused: a few stay in the cache, where fresh ones
+ * would each be page faults. */
+static void reuse(struct af_gzpar *g)
+{
+	struct chunk *c = g->spent;
+	while (c->next && c->next != g->tail && atomic_load_explicit(&c->done, memory_order_acquire) &&
+	       atomic_load_explicit(&c->next->done, memory_order_acquire)) {
+		af_grow(&g->spare, &g->cap_spare, g->nspare + 1, sizeof *g->spare);
+		g->spare[g->nspare++] = c->raw;
+		c->raw = NULL;
+		c = c->next;
+	}
+	g->spent = c;
+}
+
+static void publish(struct af_gzpar *g)
+{
+	reuse(g);
+	struct chunk *c = new_chunk(g);
+	g->tail->next = c;
+	g->tail = c;
+	atomic_store_explicit(&g->ready, ++g->published, memory_order_release);
+	help(g);
+	if (g->published - atomic_load_explicit(&g->claimed, memory_order_relaxed) >= BEHIND)
+		deflate_one(g, &g->mine);
+}
+
+void af_gzpar_add(struct af_gzpar *g, const void *data, size_t len)
+{
+	const uint8_t *p = data;
+	while (len) {
+		if (g->tail->len == AF_GZPAR_CHUNK)
+			publish(g);
+		size_t n = AF_GZPAR_CHUNK - g->tail->len;
+		if (n > len)
+			n = len;
+		memcpy(g->tail->raw + g->tail->len, p, n);
+		g->tail->len += n;
+		p += n;
+		len -= n;
+	}
+}
+
+static void put_le32(uint8_t *p, uint32_t v)
+{
+	for (int i = 0; i < 4; i++)
+		p[i] = (uint8_t)(v >> (8 * i));
+}
+
+/* zlib's gzip header (no name, no time, the level's flag, Unix), the
+ * chunks, and the trailer (CRC-32 and length mod 2^32, little-endian) */
+static int put_member(struct af_gzpar *g, struct af_sink *out, struct af_diag *d)
+{
+	uint32_t crc = 0, len = 0;
+	for (struct chunk *c = g->head; c; c = c->next) {
+		if (c->failed)
+			return af_diag_error(d, "gzip compression failed");
+		crc = (uint32_t)crc32_combine(crc, c->crc, (z_off_t)c->len);
+		len += (uint32_t)c->len;
+	}
+	uint8_t head[10] = { 0x1f, 0x8b, 8, 0, 0, 0, 0, 0,
+			     (uint8_t)(g->level == 9 ? 2 : g->level < 2 ? 4 : 0), 3 };
+	af_sink_write(out, head, sizeof head);
+	for (struct chunk *c = g->head; c; c = c->next)
+		af_sink_write(out, c->z, c->zlen);
+	uint8_t tail[8];
+	put_le32(tail, crc);
+	put_le32(tail + 4, len);
+	af_sink_write(out, tail, sizeof tail);
+	return 0;
+}
+
+int af_gzpar_finish(struct af_gzpar *g, struct af_sink *out, struct af_diag *d)
+{
+	g->tail->last = true;
+	atomic_store_explicit(&g->ready, ++g->published, memory_order_release);
+	if (g->published > 1)   /* one chunk: no second thread for it */
+		help(g);
+	while (deflate_one(g, &g->mine))
+		;
+	if (g->job_on)
+		af_job_join(&g->job);
+	g->job_on = false;
+	return put_member(g, out, d);
+}
+
+static void end_worker(struct worker *w)
+{
+	if (w->made)
+		deflateEnd(&w->z);
+	free(w->out);
+}
+
+void af_gzpar_free(struct af_gzpar *g)
+{
+	if (!g)
+		return;
+	if (g->job_on)   /* stopped before the finish: the job may be reading */
+		af_job_join(&g->job);
+	for (struct chunk *c = g->head, *next; c; c = next) {
+		next = c->next;
+		free(c->raw);
+		free(c->z);
+		free(c);
+	}
+	for (size_t i = 0; i < g->nspare; i++)
+		free(g->spare[i]);
+	free(g->spare);
+	end_worker(&g->mine);
+	end_worker(&g->theirs);
+	free(g);
+}

@@ -1,0 +1,32 @@
+/* gzpar.h: one gzip member deflated on two threads while it is still being
+ * written (pigz's way): the bytes are cut in chunks of a fixed size (by
+ * their place in the stream, never by what the threads do), each chunk is
+ * deflated raw with the 32 KiB before it as dictionary and ends with a sync
+ * flush (the last one finishes the stream), and their CRCs are combined
+ * for the one trailer. The chunks are deflated by a job (core/job.h) as
+ * they fill, and by both threads once the stream is whole; so the output is
+ * the same bytes whether a second thread runs or not. An output of one
+ * chunk or less is what zlib's own gzip writer makes at the same level. */
+#ifndef AF_GZPAR_H
+#define AF_GZPAR_H
+
+#include <stddef.h>
+#include "core/buf.h"
+#include "core/diag.h"
+
+/* the chunk size: a chunk's deflate is work enough to share (~2 ms), and
+ * the last one, which one thread does alone, short */
+enum { AF_GZPAR_CHUNK = 1 << 18 };
+
+struct af_gzpar;
+
+/* A stream deflated at level (1-9); caller frees with af_gzpar_free. */
+struct af_gzpar *af_gzpar_new(int level);
+/* The next len bytes of the stream (copied). */
+void af_gzpar_add(struct af_gzpar *g, const void *data, size_t len);
+/* Deflate what is left, then write the whole gzip member to out: 0, or -1
+ * with d set (nothing written) when zlib failed. */
+int af_gzpar_finish(struct af_gzpar *g, struct af_sink *out, struct af_diag *d);
+void af_gzpar_free(struct af_gzpar *g);
+
+#endif
