@@ -7,14 +7,19 @@
  * frames, making their names or finding them in the tree. Bytes are
  * compared in full, never a hash alone; memory is capped (emptied when
  * full); the entries tried for a key are few, so a file of stacks that
- * share long beginnings costs a bounded number of compares a sample. */
+ * share long beginnings costs a bounded number of compares a sample. The
+ * keys' low bits pick a bucket of a table of its own (an idmap hashed
+ * them again and cost a fifth of the finds' instructions). */
 #include "perfscript_int.h"
 #include "core/util.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-enum { TRIES = 8 };   /* entries of one key compared before giving up */
+/* entries of one key compared before giving up, and entries of a bucket
+ * looked at (those of other keys too: keys are the reader's keyed hashes,
+ * so a bucket holds few, but a bound is a bound) */
+enum { TRIES = 8, WALK = 32 };
 
 static size_t test_max;   /* tests only: what a test set, 0 if none */
 
@@ -31,13 +36,12 @@ void ps_cache_test_max(size_t max)
 void ps_cache_init(struct ps_cache *c, size_t max)
 {
 	memset(c, 0, sizeof *c);
-	af_idmap_init(&c->heads);
 	c->max = max;
 }
 
 void ps_cache_release(struct ps_cache *c)
 {
-	af_idmap_release(&c->heads);
+	free(c->buckets);
 	free(c->arena);
 	free(c->e);
 	memset(c, 0, sizeof *c);
@@ -63,30 +67,55 @@ void ps_cache_expect(struct ps_cache *c, size_t bytes)
 	af_grow_huge(&c->arena, &c->arena_cap, bytes < c->max ? bytes : c->max, 1);
 }
 
+static uint32_t *bucket(const struct ps_cache *c, uint64_t key)
+{
+	return &c->buckets[key & (c->nbuckets - 1)];
+}
+
 const struct ps_cached *ps_cache_find(struct ps_cache *c, uint64_t key, uint32_t thread, const char *s,
 				      size_t avail)
 {
-	uint32_t head = c->n ? af_idmap_get(&c->heads, key) : AF_NONE, prev = AF_NONE;
-	unsigned tries = 0;
-	for (uint32_t i = head; i != AF_NONE && tries < TRIES; prev = i, i = c->e[i].next, tries++) {
+	if (!c->n)
+		return NULL;
+	uint32_t *head = bucket(c, key), prev = AF_NONE;
+	unsigned tries = 0, walked = 0;
+	for (uint32_t i = *head; i != AF_NONE && tries < TRIES && walked++ < WALK; prev = i, i = c->e[i].next) {
 		struct ps_cached *e = &c->e[i];
+		if (e->key != key)
+			continue;
+		tries++;
 		if (!same_sample(c, e, thread, s, avail))
 			continue;
 		if (prev != AF_NONE) {   /* to the front: the stacks that repeat stay first */
 			c->e[prev].next = e->next;
-			e->next = head;
-			af_idmap_put(&c->heads, key, i);
+			e->next = *head;
+			*head = i;
 		}
 		return e;
 	}
 	return NULL;
 }
 
-/* What the cache holds, in bytes: the arena, its entries and their heads
- * (an idmap slot is a key and a value, at most half the slots used). */
+/* What the cache holds, in bytes: the arena, its entries and their
+ * buckets (at most four a entry). */
 static size_t held(const struct ps_cache *c, size_t more_bytes)
 {
-	return c->arena_len + more_bytes + (c->n + 1) * (sizeof *c->e + 2 * (sizeof(uint64_t) + sizeof(uint32_t)));
+	return c->arena_len + more_bytes + (c->n + 1) * (sizeof *c->e + 4 * sizeof *c->buckets);
+}
+
+/* Buckets for more entries (twice as many, from 1024), the entries chained
+ * in them again, newest first. */
+static void more_buckets(struct ps_cache *c)
+{
+	free(c->buckets);
+	c->nbuckets = c->nbuckets ? 2 * c->nbuckets : 1024;
+	c->buckets = af_xmalloc(c->nbuckets * sizeof *c->buckets);
+	memset(c->buckets, 0xff, c->nbuckets * sizeof *c->buckets);   /* AF_NONE */
+	for (size_t i = 0; i < c->n; i++) {
+		uint32_t *head = bucket(c, c->e[i].key);
+		c->e[i].next = *head;
+		*head = (uint32_t)i;
+	}
 }
 
 uint32_t ps_cache_put(struct ps_cache *c, uint64_t key, uint32_t thread, const char *s, size_t len, uint32_t lines,
@@ -95,17 +124,18 @@ uint32_t ps_cache_put(struct ps_cache *c, uint64_t key, uint32_t thread, const c
 	if (len == 0 || len > c->max / 4 || len > UINT32_MAX)
 		return AF_NONE;
 	if (held(c, len) > c->max) {   /* full: begin again with the samples that follow */
-		af_idmap_release(&c->heads);
-		af_idmap_init(&c->heads);
+		if (c->nbuckets)
+			memset(c->buckets, 0xff, c->nbuckets * sizeof *c->buckets);   /* AF_NONE */
 		c->arena_len = 0;
 		c->n = 0;
 		c->resets++;
 	}
 	if (c->n == c->cap)
 		af_grow(&c->e, &c->cap, c->n + 1, sizeof *c->e);
-	bool found;
-	uint32_t *head = af_idmap_slot(&c->heads, key, &found);
-	c->e[c->n] = (struct ps_cached){ c->arena_len, (uint32_t)len, lines, thread, leaf, found ? *head : AF_NONE };
+	if (2 * (c->n + 1) > c->nbuckets)
+		more_buckets(c);
+	uint32_t *head = bucket(c, key);
+	c->e[c->n] = (struct ps_cached){ c->arena_len, (uint32_t)len, lines, thread, leaf, *head, key };
 	*head = (uint32_t)c->n++;
 	af_grow_huge(&c->arena, &c->arena_cap, c->arena_len + len, 1);
 	memcpy(c->arena + c->arena_len, s, len);

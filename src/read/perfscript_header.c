@@ -423,19 +423,30 @@ static bool same_line(const struct ps_memo *m, const char *s, size_t n, ptrdiff_
 			   same_but_slots(m, s, n, *shift = shifts, period));
 }
 
+/* m served last: first of the recent ones. */
+static void promote(struct ps_header_memo *hm, struct ps_memo *m)
+{
+	unsigned i = 0;
+	while (i < PS_RECENT - 1 && hm->recent[i] != m)
+		i++;
+	for (; i > 0; i--)
+		hm->recent[i] = hm->recent[i - 1];
+	hm->recent[0] = m;
+}
+
 int ps_parse_header(struct ps_header_memo *hm, struct af_diag *d, uint64_t line, const char *s, size_t n,
 		    size_t raw, struct ps_header *h, struct ps_memo **memo)
 {
 	ptrdiff_t shifts[PS_MEMO_SLOTS + 1], *shift = NULL;   /* NULL: nothing moved */
 	if (!hm->m)
 		hm->m = af_xcalloc(PS_MEMOS, sizeof *hm->m);
-	struct ps_memo *m = hm->last;   /* most often the thread of the header before */
+	struct ps_memo *m = hm->recent[0];   /* most often the thread of the header before */
 	uint64_t period = 0;
 	bool same = m && same_line(m, s, n, &shift, shifts, &period);
 	if (!same) {
 		m = memo_of(hm, s, n);
-		same = m != hm->last && same_line(m, s, n, &shift, shifts, &period);
-		hm->last = m;
+		same = m != hm->recent[0] && same_line(m, s, n, &shift, shifts, &period);
+		promote(hm, m);
 	}
 	*memo = m;
 	if (same) {
@@ -456,29 +467,34 @@ int ps_parse_header(struct ps_header_memo *hm, struct af_diag *d, uint64_t line,
 struct ps_memo *ps_header_again(struct ps_header_memo *hm, const char *s, size_t avail, size_t *line,
 			       uint64_t *period)
 {
-	struct ps_memo *m = hm->last;
-	if (!m)
-		return NULL;
-	/* the line's end is where the memo's was, if it is the memo's line
-	 * (a shorter line has a newline where the memo has none) */
-	size_t raw = m->line.len;
-	if (m->used && raw < avail && s[raw] == '\n' && same_but_digits(m, s, raw, period)) {
-		*line = raw;
-		return m;
+	/* threads take turns: the memos of the last few headers first. The
+	 * line's end is where a memo's was, if it is that memo's line (a
+	 * shorter line has a newline where the memo has none) */
+	for (unsigned k = 0; k < PS_RECENT && hm->recent[k]; k++) {
+		struct ps_memo *m = hm->recent[k];
+		size_t raw = m->line.len;
+		if (m->used && raw < avail && s[raw] == '\n' && same_but_digits(m, s, raw, period)) {
+			promote(hm, m);
+			*line = raw;
+			return m;
+		}
 	}
-	const char *nl = memchr(s, '\n', avail);
+	const char *nl = hm->recent[0] ? memchr(s, '\n', avail) : NULL;
 	if (!nl)
 		return NULL;
-	*line = raw = (size_t)(nl - s);
-	size_t n = raw;
+	size_t raw = (size_t)(nl - s), n = raw;
 	while (n && is_space(s[n - 1]))
 		n--;
 	if (!n)
 		return NULL;
-	m = memo_of(hm, s, n);
-	if (m == hm->last || !m->used || m->line.len != raw || !same_but_digits(m, s, raw, period))
+	struct ps_memo *m = memo_of(hm, s, n);
+	for (unsigned k = 0; k < PS_RECENT; k++)
+		if (hm->recent[k] == m)   /* tried */
+			return NULL;
+	if (!m->used || m->line.len != raw || !same_but_digits(m, s, raw, period))
 		return NULL;
-	hm->last = m;
+	promote(hm, m);
+	*line = raw;
 	return m;
 }
 

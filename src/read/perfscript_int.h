@@ -173,9 +173,11 @@ struct ps_memo {
 	 * change when the line's length does not) */
 	unsigned char digits[PS_MEMO_SHORT];
 };
+#define PS_RECENT 4
 struct ps_header_memo {
 	struct ps_memo *m;       /* PS_MEMOS of them, made at the first header */
-	struct ps_memo *last;    /* the one that served last, tried first */
+	/* those that served last, the latest first (NULL: none yet) */
+	struct ps_memo *recent[PS_RECENT];
 };
 
 /* A header line s[0..n) (trailing blanks dropped, up to s[raw]; line its
@@ -207,14 +209,17 @@ struct ps_cached {
 	uint64_t off;          /* its bytes in the cache's arena */
 	uint32_t len, lines;   /* bytes, frame lines */
 	uint32_t thread, leaf; /* nodes */
-	uint32_t next;         /* the next entry of its key, AF_NONE at the end */
+	uint32_t next;         /* the next entry of its bucket, AF_NONE at the end */
+	uint64_t key;
 };
 
 /* Entries by a key the caller makes (the thread's and the first line's
- * hashes); entries of one key chained newest first, a hit moved to the
- * front. A key is only a way in: a hit has every byte equal. */
+ * hashes, so its low bits pick a bucket as they are); the entries of a
+ * bucket chained newest first, a hit moved to the front. A key is only a
+ * way in: a hit has every byte equal. */
 struct ps_cache {
-	struct af_idmap heads;   /* key -> its first entry */
+	uint32_t *buckets;       /* each its first entry, AF_NONE if none */
+	size_t nbuckets;         /* a power of two, at least twice n (0: none yet) */
 	struct ps_cached *e;
 	size_t n, cap;
 	char *arena;             /* the entries' bytes */

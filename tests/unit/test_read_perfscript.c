@@ -257,9 +257,9 @@ void test_perfscript_samples_cache_full(void)
 }
 
 /* The cache itself: an entry is found only with every byte equal, below
- * its thread, followed by a blank line; entries of one key that differ
- * are kept apart; when full it is emptied, and a sample larger than a
- * quarter of it is not kept. */
+ * its thread, followed by a blank line, under its own key; entries of one
+ * key that differ are kept apart; when full it is emptied, and a sample
+ * larger than a quarter of it is not kept. */
 void test_perfscript_cache_entries(void)
 {
 	struct ps_cache c;
@@ -292,6 +292,18 @@ void test_perfscript_cache_entries(void)
 	probe[sizeof line] = '\n';
 	e = ps_cache_find(&c, 139, 1, probe, sizeof probe);
 	OK(e && e->leaf == 39);
+	ps_cache_release(&c);
+	/* keys that share their low bits share a bucket, told apart by the
+	 * rest; a find looks at the first 32 entries of a bucket, newest first */
+	ps_cache_init(&c, 1 << 20);
+	for (uint64_t k = 0; k < 40; k++)
+		ps_cache_put(&c, k << 32 | 7, 1, "\tA\n", 3, 1, (uint32_t)k);
+	e = ps_cache_find(&c, (uint64_t)39 << 32 | 7, 1, "\tA\n\n", 4);
+	OK(e && e->leaf == 39);
+	e = ps_cache_find(&c, (uint64_t)8 << 32 | 7, 1, "\tA\n\n", 4);
+	OK(e && e->leaf == 8);
+	OK(!ps_cache_find(&c, (uint64_t)40 << 32 | 7, 1, "\tA\n\n", 4));   /* another key */
+	OK(!ps_cache_find(&c, 7, 1, "\tA\n\n", 4));   /* the 40th of its bucket */
 	ps_cache_release(&c);
 }
 
