@@ -52,8 +52,8 @@ void ps_cache_release(struct ps_cache *c)
 static bool same_sample(const struct ps_cache *c, const struct ps_cached *e, uint32_t thread, const char *s,
 			size_t avail)
 {
-	return e->thread == thread && e->len < avail && s[e->len] == '\n' &&
-	       memcmp(c->arena + e->off, s, e->len) == 0;
+	return e->thread == thread && e->len < avail && memcmp(c->arena + e->off, s, e->len) == 0 &&
+	       s[e->len] == '\n';
 }
 
 const struct ps_cached *ps_cache_again(const struct ps_cache *c, uint32_t i, uint32_t thread, const char *s,
