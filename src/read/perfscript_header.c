@@ -464,6 +464,22 @@ int ps_parse_header(struct ps_header_memo *hm, struct af_diag *d, uint64_t line,
 	return 0;
 }
 
+/* Whether m is one of the memos that served last (tried already). */
+static bool recent(const struct ps_header_memo *hm, const struct ps_memo *m)
+{
+	for (unsigned k = 0; k < PS_RECENT; k++)
+		if (hm->recent[k] == m)
+			return true;
+	return false;
+}
+
+/* Whether s[0..raw) (blanks and all) is memo m's line but for the digits
+ * of its slots. */
+static bool same_raw_line(const struct ps_memo *m, const char *s, size_t raw, uint64_t *period)
+{
+	return m->used && m->line.len == raw && same_but_digits(m, s, raw, period);
+}
+
 struct ps_memo *ps_header_again(struct ps_header_memo *hm, const char *s, size_t avail, size_t *line,
 			       uint64_t *period)
 {
@@ -487,11 +503,9 @@ struct ps_memo *ps_header_again(struct ps_header_memo *hm, const char *s, size_t
 		n--;
 	if (!n)
 		return NULL;
+	/* the memo found last for the line's guessed key, else its memo */
 	struct ps_memo *m = memo_of(hm, s, n);
-	for (unsigned k = 0; k < PS_RECENT; k++)
-		if (hm->recent[k] == m)   /* tried */
-			return NULL;
-	if (!m->used || m->line.len != raw || !same_but_digits(m, s, raw, period))
+	if (recent(hm, m) || !same_raw_line(m, s, raw, period))
 		return NULL;
 	promote(hm, m);
 	*line = raw;

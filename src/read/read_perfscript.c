@@ -92,6 +92,7 @@ struct ps {
 	struct seen *seen;      /* open addressing, a power of two long */
 	size_t seen_cap, nseen;
 	uint32_t last_seen;     /* the slot of the line before, if it was one */
+	bool frame_line;        /* take_line read a frame line (seen_line sets it false first) */
 	struct af_buf arena;
 	/* whole samples seen before (perfscript_int.h); the one being read */
 	struct ps_cache cache;
@@ -461,6 +462,8 @@ static size_t header_again(struct ps *f, const char *s, size_t avail)
 {
 	size_t n;
 	uint64_t period = 0;
+	if (s[0] == '#' || s[0] == '\t' || s[0] == '\n')   /* a comment, a frame, a blank line */
+		return 0;
 	struct ps_memo *m = ps_header_again(&f->memo, s, avail, &n, &period);
 	if (!m || !m->whole)
 		return 0;
@@ -514,6 +517,7 @@ static int take_line(struct ps *f, const char *s, size_t n, bool prescan)
 		size_t i = 0, tab = s[0] == '\t';
 		while (i < n && is_space(s[i]))
 			i++;
+		f->frame_line = true;
 		take_frame(f, (struct span){ s + i, n - i }, i - tab, tab, false);
 	}
 	return 0;
@@ -577,8 +581,10 @@ static void seen_after(struct ps *f, uint32_t k)
 	f->last_seen = k;
 }
 
-/* A frame line s[0..n) (no newline) that hashes to hash: its frame from
- * the lines seen before, else read and, if it made one frame, kept. */
+/* A line s[0..n) (no newline) that hashes to hash, in a drawn sample,
+ * opening with a tab or a blank: its frame from the frame lines seen
+ * before, else read and, if it was a frame line (not a header: old perf
+ * does not indent frames with a tab) that made one frame, kept. */
 static int seen_line(struct ps *f, const char *s, size_t n, uint64_t hash)
 {
 	bool hit = false;
@@ -590,9 +596,11 @@ static int seen_line(struct ps *f, const char *s, size_t n, uint64_t hash)
 		return 0;
 	}
 	size_t before = f->nframes;
+	f->frame_line = false;
 	if (take_line(f, s, n, false) < 0)
 		return -1;
-	if (f->nframes != before + 1 || f->nseen >= SEEN_MAX || f->arena.len + n > SEEN_ARENA_MAX) {
+	if (!f->frame_line || f->nframes != before + 1 || f->nseen >= SEEN_MAX ||
+	    f->arena.len + n > SEEN_ARENA_MAX) {
 		seen_after(f, AF_NONE);
 		return 0;
 	}
@@ -701,12 +709,13 @@ static int read_lines(struct ps *f, bool prescan)
 		const char *nl = NULL;
 		size_t at = pos;
 		uint32_t k;
-		if (f->drawn && base[pos] == '\t' && (k = predicted(f, base + pos, len - pos)) != AF_NONE) {
+		bool framed = f->drawn && (base[pos] == '\t' || base[pos] == ' ');   /* maybe a frame line */
+		if (framed && (k = predicted(f, base + pos, len - pos)) != AF_NONE) {
 			f->line++;
 			push_frame(f, f->seen[k].name);
 			seen_after(f, k);
 			nl = base + pos + f->seen[k].len;
-		} else if (f->drawn && base[pos] == '\t') {
+		} else if (framed) {
 			size_t n;
 			uint64_t h = af_hash_keyed_until(base + pos, len - pos, '\n', &n);
 			nl = n < len - pos ? base + pos + n : NULL;   /* NULL: the last line, no newline */

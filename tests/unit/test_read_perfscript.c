@@ -368,3 +368,18 @@ void test_perfscript_headers_again(void)
 	read_result_release(&r);
 	af_buf_release(&in);
 }
+
+/* Old perf's frame lines, indented with blanks, not a tab, are looked up
+ * among the lines seen before as tabbed ones are; a header opening with a
+ * blank (no comm printed) right after a header is a header each time,
+ * though the frame on its line is the one frame it made (it is no frame
+ * line, so it is not kept as one). */
+void test_perfscript_old_perf_frames_seen(void)
+{
+	static const char once[] = "x 7 1.0: 1 cycles:\n 8 2.0: 2 cycles:  401000 f (/bin/x)\n";
+	static const char sample[] = "x 7 3.0: 4 cycles:\n            401000 f (/bin/x)\n"
+				     "            400000 main (/bin/x)\n\n";
+	char in[2 * sizeof once + 2 * sizeof sample];
+	snprintf(in, sizeof in, "%s%s%s%s", once, once, sample, sample);
+	same_with_and_without_cache(in, "thread-8 (8);f 4\nx (7) 2\nx (7);main;f 8\n");
+}
