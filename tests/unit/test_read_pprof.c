@@ -338,6 +338,46 @@ void test_pprof_write_round_trip(void)
 	read_result_release(&in);
 }
 
+/* Function and location ids go by how often the samples name them, most
+ * first (a in 4 samples, b in 3: ids 1 and 2, their names the string
+ * table's first after the sample type's, though x and y are met first); a stack
+ * of 3,000 frames (2-byte ids, 6 KB: the ids' stack grows in front) and
+ * one branching off it halfway read back whole. */
+void test_pprof_write_numbered_by_use(void)
+{
+	static const char folded[] = "x 1\ny;a;b 1\na;b;c 1\na;b;d 1\na;e 1\n";
+	struct read_result in, back;
+	struct af_buf pb, text;
+	char err[200];
+	read_input(&in, folded, sizeof folded - 1, "t.folded", NULL, NULL);
+	INT_EQ(write_pprof(&in, NULL, AF_ROOT, &pb, err, sizeof err), 0);
+	static const char strings[] = "\x32\x00\x32\x07" "samples\x32\x05" "count\x32\x01" "a\x32\x01" "b\x32";
+	bool found = false;
+	for (size_t i = 0; !found && i + sizeof strings - 1 <= pb.len; i++)
+		found = memcmp(pb.data + i, strings, sizeof strings - 1) == 0;
+	OK(found);
+	read_input(&back, pb.data, pb.len, "out.pb", NULL, NULL);
+	STR_EQ(back.folded, "a;b;c 1\na;b;d 1\na;e 1\nx 1\ny;a;b 1\n");
+	read_result_release(&back);
+	af_buf_release(&pb);
+	read_result_release(&in);
+	af_buf_init(&text);
+	for (int i = 0; i < 3000; i++)
+		af_buf_printf(&text, "f%d;", i);
+	size_t half = text.len / 2;
+	af_buf_puts(&text, "leaf 5\n");
+	af_buf_add(&text, text.data, half);
+	af_buf_puts(&text, "branch 7\n");
+	read_input(&in, text.data, text.len, "t.folded", NULL, NULL);
+	INT_EQ(write_pprof(&in, NULL, AF_ROOT, &pb, err, sizeof err), 0);
+	read_input(&back, pb.data, pb.len, "out.pb", NULL, NULL);
+	STR_EQ(back.folded, in.folded);
+	read_result_release(&back);
+	af_buf_release(&pb);
+	read_result_release(&in);
+	af_buf_release(&text);
+}
+
 /* A nested message longer than 127 bytes gets a longer length in front of
  * it on closing (the message moved), inside another; packed varints of
  * every width. */
