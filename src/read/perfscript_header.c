@@ -242,11 +242,13 @@ static bool digits_only(const struct ps_memo *m, const char *s, size_t n)
 			i = n - 16;
 		__m128i a = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
 		__m128i b = _mm_loadu_si128((const __m128i *)(const void *)(m->line.data + i));
-		__m128i may = _mm_loadu_si128((const __m128i *)(const void *)(m->digits + i));
-		__m128i digit = _mm_and_si128(_mm_cmpgt_epi8(a, below), _mm_cmplt_epi8(a, above));
-		__m128i ok = _mm_or_si128(_mm_cmpeq_epi8(a, b), _mm_and_si128(digit, may));
-		if (_mm_movemask_epi8(ok) != 0xffff)
-			return false;
+		__m128i same = _mm_cmpeq_epi8(a, b);
+		if (_mm_movemask_epi8(same) != 0xffff) {   /* most sixteen are the same */
+			__m128i may = _mm_loadu_si128((const __m128i *)(const void *)(m->digits + i));
+			__m128i digit = _mm_and_si128(_mm_cmpgt_epi8(a, below), _mm_cmplt_epi8(a, above));
+			if (_mm_movemask_epi8(_mm_or_si128(same, _mm_and_si128(digit, may))) != 0xffff)
+				return false;
+		}
 		if (i + 16 == n)
 			return true;
 	}
