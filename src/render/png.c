@@ -2,8 +2,12 @@
  * zlib, RGB or RGBA. Rows are stored unfiltered at level 3: on flame graphs this is
  * 4-5 times faster than libpng's default (level 6, every filter tried per
  * row) and within a few per cent of its size, sometimes smaller, because
- * deflate matches each row against the one above by itself (png.h). */
+ * deflate matches each row against the one above by itself (png.h); and a
+ * run of rows equal to the one above (a frame row's 15 pixel rows) is not
+ * given to deflate at all, but written as copies of the row above
+ * (zrows.h). */
 #include "png.h"
+#include "zrows.h"
 #include "core/escape.h"
 #include "core/util.h"
 
@@ -70,34 +74,6 @@ static void text_chunk(struct af_sink *out, const struct af_png_text *t)
 	free(v);
 }
 
-/* Everything deflate has made so far, as IDAT chunks of at most IDAT_MAX
- * bytes; with finish, the rest too. */
-static void flush_idat(struct af_sink *out, z_stream *z, unsigned char *zbuf, bool finish)
-{
-	size_t have = IDAT_MAX - z->avail_out;
-	if (have && (finish || z->avail_out == 0)) {
-		chunk(out, "IDAT", zbuf, have);
-		z->next_out = zbuf;
-		z->avail_out = IDAT_MAX;
-	}
-}
-
-/* Feed n bytes to deflate (Z_NO_FLUSH), or finish the stream. */
-static int feed(struct af_sink *out, z_stream *z, unsigned char *zbuf, const unsigned char *in,
-		size_t n, bool finish)
-{
-	z->next_in = (Bytef *)(uintptr_t)in;
-	z->avail_in = (uInt)n;
-	for (;;) {
-		int rc = deflate(z, finish ? Z_FINISH : Z_NO_FLUSH);
-		if (rc == Z_STREAM_ERROR)
-			return -1;
-		flush_idat(out, z, zbuf, finish && rc == Z_STREAM_END);
-		if (finish ? rc == Z_STREAM_END : z->avail_in == 0 && z->avail_out != 0)
-			return 0;
-	}
-}
-
 /* One row: filter type 0 (none), then R, G, B of each pixel (from
  * 0x00RRGGBB words), or R, G, B, A as they are (alpha). */
 static void pack_row(unsigned char *row, const unsigned char *src, uint32_t width, bool alpha)
@@ -117,27 +93,46 @@ static void pack_row(unsigned char *row, const unsigned char *src, uint32_t widt
 	}
 }
 
+/* the zlib stream as IDAT chunks of at most IDAT_MAX bytes */
+static void idat_chunks(struct af_sink *out, const struct af_buf *zs)
+{
+	for (size_t at = 0; at < zs->len; at += IDAT_MAX) {
+		size_t n = zs->len - at < IDAT_MAX ? zs->len - at : IDAT_MAX;
+		chunk(out, "IDAT", zs->data + at, n);
+	}
+}
+
+/* The rows, each with the count of rows after it equal to it (zrows.h:
+ * such runs cost next to nothing), as one zlib stream, in IDAT chunks. */
 static int image_data(struct af_sink *out, const unsigned char *px, uint32_t width,
 		      uint32_t height, size_t stride, bool alpha, struct af_diag *d)
 {
-	z_stream z;
-	memset(&z, 0, sizeof z);
-	if (deflateInit(&z, PNG_LEVEL) != Z_OK)
-		return af_diag_error(d, "cannot write PNG: out of memory for zlib");
 	size_t row_len = 1 + (size_t)width * (alpha ? 4 : 3);
-	unsigned char *row = af_xmalloc(row_len), *zbuf = af_xmalloc(IDAT_MAX);
+	struct af_buf zs;
+	af_buf_init(&zs);
+	struct af_zrows *z = af_zrows_new(&zs, PNG_LEVEL, row_len);
+	if (!z)
+		return af_diag_error(d, "cannot write PNG: out of memory for zlib");
+	unsigned char *row = af_xmalloc(row_len), *next = af_xmalloc(row_len);
 	int rc = 0;
-	z.next_out = zbuf;
-	z.avail_out = IDAT_MAX;
-	for (uint32_t y = 0; y < height && rc == 0; y++) {
-		pack_row(row, px + (size_t)y * stride, width, alpha);
-		rc = feed(out, &z, zbuf, row, row_len, false);
+	pack_row(row, px, width, alpha);
+	for (uint32_t y = 0, k; y < height && rc == 0; y += 1 + k) {
+		for (k = 0; y + 1 + k < height; k++) {
+			pack_row(next, px + (size_t)(y + 1 + k) * stride, width, alpha);
+			if (memcmp(next, row, row_len) != 0)
+				break;
+		}
+		rc = af_zrows_put(z, row, k);
+		unsigned char *t = row;
+		row = next;
+		next = t;
 	}
+	rc = af_zrows_finish(z) < 0 ? -1 : rc;
 	if (rc == 0)
-		rc = feed(out, &z, zbuf, NULL, 0, true);
-	deflateEnd(&z);
+		idat_chunks(out, &zs);
+	af_buf_release(&zs);
 	free(row);
-	free(zbuf);
+	free(next);
 	return rc == 0 ? 0 : af_diag_error(d, "cannot write PNG: zlib failed");
 }
 

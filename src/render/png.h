@@ -8,7 +8,7 @@
  * the one above, which deflate finds unfiltered and at a low level: 127M
  * instructions (10-15 ms), in a file within a few per cent of the size,
  * sometimes smaller. The pixels are the same; only the compressed bytes
- * differ. */
+ * differ. Runs of equal rows skip deflate (zrows.h). */
 #ifndef AF_PNG_H
 #define AF_PNG_H
 
