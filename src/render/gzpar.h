@@ -1,11 +1,12 @@
 /* gzpar.h: one gzip member deflated on two threads while it is still being
  * written (pigz's way): the bytes are cut in chunks of a fixed size (by
  * their place in the stream, never by what the threads do), each chunk is
- * deflated raw with the 32 KiB before it as dictionary and ends with a sync
+ * deflated raw with the 8 KiB before it as dictionary and ends with a sync
  * flush (the last one finishes the stream), and their CRCs are combined
  * for the one trailer. The chunks are deflated by a job (core/job.h) as
- * they fill, and by both threads once the stream is whole; so the output is
- * the same bytes whether a second thread runs or not. An output of one
+ * they fill (by the writer too when the job falls behind), and by both
+ * threads once the stream is whole; so the output is the same bytes
+ * whether a second thread runs or not. An output of one
  * chunk or less is what zlib's own gzip writer makes at the same level. */
 #ifndef AF_GZPAR_H
 #define AF_GZPAR_H
