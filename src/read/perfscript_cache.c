@@ -62,6 +62,17 @@ const struct ps_cached *ps_cache_again(const struct ps_cache *c, uint32_t i, uin
 	return i < c->n && same_sample(c, &c->e[i], thread, s, avail) ? &c->e[i] : NULL;
 }
 
+void ps_cache_follows(struct ps_cache *c, uint32_t prev, uint32_t next)
+{
+	if (prev < c->n)
+		c->e[prev].after = next;
+}
+
+uint32_t ps_cache_after(const struct ps_cache *c, uint32_t prev)
+{
+	return prev < c->n ? c->e[prev].after : AF_NONE;
+}
+
 void ps_cache_expect(struct ps_cache *c, size_t bytes)
 {
 	af_grow_huge(&c->arena, &c->arena_cap, bytes < c->max ? bytes : c->max, 1);
@@ -135,7 +146,7 @@ uint32_t ps_cache_put(struct ps_cache *c, uint64_t key, uint32_t thread, const c
 	if (2 * (c->n + 1) > c->nbuckets)
 		more_buckets(c);
 	uint32_t *head = bucket(c, key);
-	c->e[c->n] = (struct ps_cached){ c->arena_len, (uint32_t)len, lines, thread, leaf, *head, key };
+	c->e[c->n] = (struct ps_cached){ c->arena_len, (uint32_t)len, lines, thread, leaf, *head, AF_NONE, key };
 	*head = (uint32_t)c->n++;
 	af_grow_huge(&c->arena, &c->arena_cap, c->arena_len + len, 1);
 	memcpy(c->arena + c->arena_len, s, len);

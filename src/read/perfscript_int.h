@@ -210,6 +210,7 @@ struct ps_cached {
 	uint32_t len, lines;   /* bytes, frame lines */
 	uint32_t thread, leaf; /* nodes */
 	uint32_t next;         /* the next entry of its bucket, AF_NONE at the end */
+	uint32_t after;        /* the entry its thread's next sample was last time */
 	uint64_t key;
 };
 
@@ -254,6 +255,11 @@ const struct ps_cached *ps_cache_find(struct ps_cache *c, uint64_t key, uint32_t
  * sample's since the cache was emptied, is simply not found). */
 const struct ps_cached *ps_cache_again(const struct ps_cache *c, uint32_t i, uint32_t thread, const char *s,
 				       size_t avail);
+/* Entry next was the sample after entry prev of their thread (either may
+ * be AF_NONE or out of range); the entry that came after prev last time,
+ * AF_NONE if none. */
+void ps_cache_follows(struct ps_cache *c, uint32_t prev, uint32_t next);
+uint32_t ps_cache_after(const struct ps_cache *c, uint32_t prev);
 /* Keep s[0..len) (lines frame lines, ended by a blank line) of thread, as
  * ending at leaf: its index. When the cache would hold more than max bytes
  * it is emptied first; a sample too large for it is not kept (AF_NONE). */

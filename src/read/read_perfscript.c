@@ -631,9 +631,13 @@ static bool sample_seen(struct ps *f, const char *s, size_t avail, size_t at, si
 	if (s[0] != '\t')
 		return false;
 	/* a third of the bench's samples are their thread's last one again
-	 * (a loop, an idle thread): that one is tried first */
+	 * (a loop, an idle thread): that one is tried first, then the one
+	 * that came after it last time (a loop of a few stacks) */
 	uint64_t key = 0;
-	const struct ps_cached *e = ps_cache_again(&f->cache, f->th->last_sample, f->th->node, s, avail);
+	uint32_t last = f->th->last_sample;
+	const struct ps_cached *e = ps_cache_again(&f->cache, last, f->th->node, s, avail);
+	if (!e)
+		e = ps_cache_again(&f->cache, ps_cache_after(&f->cache, last), f->th->node, s, avail);
 	if (!e) {
 		/* its first bytes (a sample of a line or less also has the blank
 		 * line and the next header's first bytes there, so is seldom found) */
@@ -649,6 +653,7 @@ static bool sample_seen(struct ps *f, const char *s, size_t avail, size_t at, si
 		return false;
 	}
 	f->th->last_sample = (uint32_t)(e - f->cache.e);
+	ps_cache_follows(&f->cache, last, f->th->last_sample);
 	f->line += e->lines + 1;
 	af_tree_add_self(&f->p->tree, e->leaf, f->weight);
 	f->p->threads[f->th->index].events++;
@@ -670,9 +675,12 @@ static void note_line(struct ps *f, const char *base, size_t at)
 		return;
 	}
 	f->block_ok = false;
-	if (base[at] == '\n' && f->leaf != AF_NONE && f->block_lines)
-		f->th->last_sample = ps_cache_put(&f->cache, f->block_key, f->th->node, base + f->block_from,
-						  at - f->block_from, f->block_lines, f->leaf);
+	if (base[at] == '\n' && f->leaf != AF_NONE && f->block_lines) {
+		uint32_t i = ps_cache_put(&f->cache, f->block_key, f->th->node, base + f->block_from, at - f->block_from,
+					  f->block_lines, f->leaf);
+		ps_cache_follows(&f->cache, f->th->last_sample, i);
+		f->th->last_sample = i;
+	}
 }
 
 /* Every line of the input, straight from its memory (a mapped file made

@@ -183,7 +183,7 @@ static void same_with_and_without_cache(const char *in, const char *want)
  * its own weight; the same frames below another thread are that thread's;
  * a sample that is another's frame lines and one more, or differs from it
  * in one byte only past the bytes that find it (its first 32), is its own
- * stack. */
+ * stack, also where it comes where the other came last time. */
 void test_perfscript_samples_seen_before(void)
 {
 	static const char a[] = "\t  401000 leaf_function_with_a_long_name (/bin/x)\n\t  400000 main (/bin/x)\n";
@@ -192,16 +192,16 @@ void test_perfscript_samples_seen_before(void)
 	static const char a_byte[] = "\t  401000 leaf_function_with_a_long_name (/bin/x)\n\t  400000 maim (/bin/x)\n";
 	struct af_buf in;
 	af_buf_init(&in);
-	for (int round = 0; round < 3; round++) {
+	for (int round = 0; round < 4; round++) {   /* the last round in another order */
 		af_buf_printf(&in, "x 7/7 [000] %d.000001: %d cycles:\n%s\n", round, 1 << round, a);
 		af_buf_printf(&in, "y 7/8 [001] %d.000002: 100 cycles:\n%s\n", round, a);
-		af_buf_printf(&in, "x 7/7 [002] %d.000003: 1000 cycles:\n%s\n", round, a_deeper);
-		af_buf_printf(&in, "x 7/7 [003] %d.000004: 10000 cycles:\n%s\n", round, a_byte);
+		af_buf_printf(&in, "x 7/7 [002] %d.000003: 1000 cycles:\n%s\n", round, round < 3 ? a_deeper : a_byte);
+		af_buf_printf(&in, "x 7/7 [003] %d.000004: 10000 cycles:\n%s\n", round, round < 3 ? a_byte : a_deeper);
 	}
-	same_with_and_without_cache(in.data, "x (7);x (7);_start;main;leaf_function_with_a_long_name 3000\n"
-					     "x (7);x (7);maim;leaf_function_with_a_long_name 30000\n"
-					     "x (7);x (7);main;leaf_function_with_a_long_name 7\n"
-					     "x (7);y (8);main;leaf_function_with_a_long_name 300\n");
+	same_with_and_without_cache(in.data, "x (7);x (7);_start;main;leaf_function_with_a_long_name 13000\n"
+					     "x (7);x (7);maim;leaf_function_with_a_long_name 31000\n"
+					     "x (7);x (7);main;leaf_function_with_a_long_name 15\n"
+					     "x (7);y (8);main;leaf_function_with_a_long_name 400\n");
 	af_buf_release(&in);
 }
 
@@ -304,6 +304,16 @@ void test_perfscript_cache_entries(void)
 	OK(e && e->leaf == 8);
 	OK(!ps_cache_find(&c, (uint64_t)40 << 32 | 7, 1, "\tA\n\n", 4));   /* another key */
 	OK(!ps_cache_find(&c, 7, 1, "\tA\n\n", 4));   /* the 40th of its bucket */
+	/* what came after an entry: none at first, then the latest noted;
+	 * indices out of range are nothing */
+	INT_EQ(ps_cache_after(&c, 3), AF_NONE);
+	ps_cache_follows(&c, 3, 5);
+	ps_cache_follows(&c, 3, 9);
+	INT_EQ(ps_cache_after(&c, 3), 9);
+	ps_cache_follows(&c, 40, 1);
+	ps_cache_follows(&c, AF_NONE, 1);
+	INT_EQ(ps_cache_after(&c, 40), AF_NONE);
+	INT_EQ(ps_cache_after(&c, AF_NONE), AF_NONE);
 	ps_cache_release(&c);
 }
 
