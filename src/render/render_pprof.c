@@ -265,23 +265,52 @@ static int write_samples(struct pw *w, struct af_diag *d)
 	return 0;
 }
 
-/* Functions, their locations (one line each) and the string table:
- * "", the sample type's two strings, then each function's name. */
+/* Function id k's location (of one line, the function), or the function
+ * (its name the string k + 2), as af_pb_open/uint/close write them, put
+ * in place: each is shorter than 128 bytes, so one length byte. */
+static void put_location(struct pw *w, uint32_t k)
+{
+	af_buf_reserve(&w->b, 16);
+	uint8_t *start = (uint8_t *)w->b.data + w->b.len, *p = start;
+	size_t n = w->codes[k - 1].n;
+	*p++ = 4 << 3 | 2;                  /* location */
+	*p++ = (uint8_t)(2 * n + 4);
+	*p++ = 1 << 3;                      /* its id */
+	p += af_pb_put_varint(p, k);
+	*p++ = 4 << 3 | 2;                  /* its line */
+	*p++ = (uint8_t)(n + 1);
+	*p++ = 1 << 3;                      /* the function's id */
+	p += af_pb_put_varint(p, k);
+	w->b.len += (size_t)(p - start);
+	w->b.data[w->b.len] = 0;
+}
+
+static void put_function(struct pw *w, uint32_t k)
+{
+	af_buf_reserve(&w->b, 16);
+	uint8_t *start = (uint8_t *)w->b.data + w->b.len, *p = start;
+	size_t n = w->codes[k - 1].n, m = af_pb_varint_len((uint64_t)k + 2);
+	*p++ = 5 << 3 | 2;                  /* function */
+	*p++ = (uint8_t)(n + m + 2);
+	*p++ = 1 << 3;                      /* its id */
+	p += af_pb_put_varint(p, k);
+	*p++ = 2 << 3;                      /* its name */
+	p += af_pb_put_varint(p, (uint64_t)k + 2);
+	w->b.len += (size_t)(p - start);
+	w->b.data[w->b.len] = 0;
+}
+
+/* Locations, functions and the string table: "", the sample type's two
+ * strings, then each function's name. In pieces, as the samples. */
 static void write_tables(struct pw *w, struct ptype pt)
 {
 	for (uint32_t k = 1; k <= w->nfns; k++) {
-		size_t loc = af_pb_open(&w->b, 4);
-		af_pb_uint(&w->b, 1, k);
-		size_t line = af_pb_open(&w->b, 4);
-		af_pb_uint(&w->b, 1, k);
-		af_pb_close(&w->b, line);
-		af_pb_close(&w->b, loc);
+		put_location(w, k);
+		piece(w);
 	}
 	for (uint32_t k = 1; k <= w->nfns; k++) {
-		size_t fn = af_pb_open(&w->b, 5);
-		af_pb_uint(&w->b, 1, k);
-		af_pb_uint(&w->b, 2, (uint64_t)k + 2);
-		af_pb_close(&w->b, fn);
+		put_function(w, k);
+		piece(w);
 	}
 	af_pb_bytes(&w->b, 6, "", 0);
 	af_pb_str(&w->b, 6, pt.type);
@@ -289,6 +318,7 @@ static void write_tables(struct pw *w, struct ptype pt)
 	for (uint32_t k = 0; k < w->nfns; k++) {
 		uint32_t name = w->names[k];
 		af_pb_bytes(&w->b, 6, af_tree_name(w->t, name), af_tree_name_len(w->t, name));
+		piece(w);
 	}
 }
 
