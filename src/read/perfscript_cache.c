@@ -47,32 +47,6 @@ void ps_cache_release(struct ps_cache *c)
 	memset(c, 0, sizeof *c);
 }
 
-/* Whether entry e is s's sample below thread: every byte, and the blank
- * line after them. */
-static bool same_sample(const struct ps_cache *c, const struct ps_cached *e, uint32_t thread, const char *s,
-			size_t avail)
-{
-	return e->thread == thread && e->len < avail && memcmp(c->arena + e->off, s, e->len) == 0 &&
-	       s[e->len] == '\n';
-}
-
-const struct ps_cached *ps_cache_again(const struct ps_cache *c, uint32_t i, uint32_t thread, const char *s,
-				       size_t avail)
-{
-	return i < c->n && same_sample(c, &c->e[i], thread, s, avail) ? &c->e[i] : NULL;
-}
-
-void ps_cache_follows(struct ps_cache *c, uint32_t prev, uint32_t next)
-{
-	if (prev < c->n)
-		c->e[prev].after = next;
-}
-
-uint32_t ps_cache_after(const struct ps_cache *c, uint32_t prev)
-{
-	return prev < c->n ? c->e[prev].after : AF_NONE;
-}
-
 void ps_cache_expect(struct ps_cache *c, size_t bytes)
 {
 	af_grow_huge(&c->arena, &c->arena_cap, bytes < c->max ? bytes : c->max, 1);
@@ -95,7 +69,7 @@ const struct ps_cached *ps_cache_find(struct ps_cache *c, uint64_t key, uint32_t
 		if (e->key != key)
 			continue;
 		tries++;
-		if (!same_sample(c, e, thread, s, avail))
+		if (!ps_same_sample(c, e, thread, s, avail))
 			continue;
 		if (prev != AF_NONE) {   /* to the front: the stacks that repeat stay first */
 			c->e[prev].next = e->next;

@@ -234,7 +234,7 @@ enum { DIGITS_FROM = 16 };   /* the shortest line digits_only takes */
 /* s[0..n) (16 bytes or more) against the first n bytes of the memo's line
  * sixteen at a time: each byte equal, or a digit where the memo's slots
  * have digits (the last sixteen overlap the ones before). */
-static bool digits_only(const struct ps_memo *m, const char *s, size_t n)
+static inline bool digits_only(const struct ps_memo *m, const char *s, size_t n)
 {
 	const __m128i below = _mm_set1_epi8('0' - 1), above = _mm_set1_epi8('9' + 1);
 	for (size_t i = 0;; i += 16) {
@@ -283,7 +283,7 @@ static bool digits_differ(const struct ps_memo *m, size_t i, uint64_t a, uint64_
 /* s[0..n) (8 bytes or more) against the first n bytes of the memo's line
  * a word at a time: each byte equal, or a digit where the memo's slots
  * have digits (the last eight overlap the ones before). */
-static bool digits_only(const struct ps_memo *m, const char *s, size_t n)
+static inline bool digits_only(const struct ps_memo *m, const char *s, size_t n)
 {
 	const char *old = m->line.data;
 	uint64_t a, b;
@@ -298,7 +298,7 @@ static bool digits_only(const struct ps_memo *m, const char *s, size_t n)
 #else
 enum { DIGITS_FROM = PS_MEMO_SHORT + 1 };   /* none: same_but_slots reads each line */
 
-static bool digits_only(const struct ps_memo *m, const char *s, size_t n)
+static inline bool digits_only(const struct ps_memo *m, const char *s, size_t n)
 {
 	(void)m, (void)s, (void)n;
 	return false;
@@ -310,7 +310,7 @@ static bool digits_only(const struct ps_memo *m, const char *s, size_t n)
  * with or without its trailing blanks) in digits of its slots alone (so
  * its slot tokens are of their kinds, in their places); *period is the
  * period. */
-static bool same_but_digits(const struct ps_memo *m, const char *s, size_t n, uint64_t *period)
+static inline bool same_but_digits(const struct ps_memo *m, const char *s, size_t n, uint64_t *period)
 {
 	if (n < DIGITS_FROM || n > PS_MEMO_SHORT || !digits_only(m, s, n))
 		return false;

@@ -251,15 +251,38 @@ void ps_cache_release(struct ps_cache *c);
  * first few of key. */
 const struct ps_cached *ps_cache_find(struct ps_cache *c, uint64_t key, uint32_t thread, const char *s,
 				      size_t avail);
+/* Whether entry e is s's sample below thread: every byte, and the blank
+ * line after them (its bytes compared first: the byte past them is some
+ * way ahead of the reader, a cache miss of its own read before them). */
+static inline bool ps_same_sample(const struct ps_cache *c, const struct ps_cached *e, uint32_t thread,
+				  const char *s, size_t avail)
+{
+	return e->thread == thread && e->len < avail && memcmp(c->arena + e->off, s, e->len) == 0 &&
+	       s[e->len] == '\n';
+}
+
 /* The same test of entry i alone (any index: one out of range, or another
- * sample's since the cache was emptied, is simply not found). */
-const struct ps_cached *ps_cache_again(const struct ps_cache *c, uint32_t i, uint32_t thread, const char *s,
-				       size_t avail);
+ * sample's since the cache was emptied, is simply not found). Here, not in
+ * perfscript_cache.c: the reader calls it twice a sample. */
+static inline const struct ps_cached *ps_cache_again(const struct ps_cache *c, uint32_t i, uint32_t thread,
+						     const char *s, size_t avail)
+{
+	return i < c->n && ps_same_sample(c, &c->e[i], thread, s, avail) ? &c->e[i] : NULL;
+}
+
 /* Entry next was the sample after entry prev of their thread (either may
  * be AF_NONE or out of range); the entry that came after prev last time,
  * AF_NONE if none. */
-void ps_cache_follows(struct ps_cache *c, uint32_t prev, uint32_t next);
-uint32_t ps_cache_after(const struct ps_cache *c, uint32_t prev);
+static inline void ps_cache_follows(struct ps_cache *c, uint32_t prev, uint32_t next)
+{
+	if (prev < c->n)
+		c->e[prev].after = next;
+}
+
+static inline uint32_t ps_cache_after(const struct ps_cache *c, uint32_t prev)
+{
+	return prev < c->n ? c->e[prev].after : AF_NONE;
+}
 /* Keep s[0..len) (lines frame lines, ended by a blank line) of thread, as
  * ending at leaf: its index. When the cache would hold more than max bytes
  * it is emptied first; a sample too large for it is not kept (AF_NONE). */
