@@ -41,6 +41,9 @@ struct svg {
 	size_t nna;
 	bool per_frame;        /* colours are not a function of the name
 				  (differential graphs): groups go per frame */
+	struct af_buf ztext;   /* D.z's JSON, deflated by pack while the rest
+				  of the file is written (pack_begin()) */
+	struct af_pack pack;
 };
 
 /* flamegraph.pl's annotations ("_[k]" ...) choose the colour and are not
@@ -904,30 +907,44 @@ static void data_frames(struct svg *g, const uint32_t *index, struct af_sink *ou
 	free(next);
 }
 
-/* D, then the page. The names and frames (D.n, D.c, D.f), most of the data,
- * are JSON of D.zn bytes deflated into D.z (pack.h; page/unpack.js). */
-static int script(struct svg *g, struct af_diag *d)
+/* The names and frames (D.n, D.c, D.f), most of the data, as JSON, and
+ * its deflating started on a second thread (pack.h): at 200k frames or on
+ * the pprof bench input that is 130M instructions that the blends' image,
+ * the paths and the labels are written beside. */
+static void pack_begin(struct svg *g)
 {
-	struct af_sink *out = g->out, js;
-	struct af_buf text;
+	struct af_sink js;
 	uint32_t *index = af_xmalloc((g->l->tree->nnames ? g->l->tree->nnames : 1) * sizeof *index);
-	af_buf_init(&text);
-	af_sink_init(&js, af_write_buf, &text);
+	af_buf_init(&g->ztext);
+	af_sink_init(&js, af_write_buf, &g->ztext);
 	af_sink_putc(&js, '{');
 	data_names(g, index, &js);
 	data_frames(g, index, &js);
 	af_sink_putc(&js, '}');
 	af_sink_finish(&js);
 	free(index);
-	af_sink_puts(out, "<script type=\"text/ecmascript\"><![CDATA[\n(function(){\"use strict\";\n");
-	data_scalars(g);
-	data_per_frame(g);
-	af_sink_printf(out, ",\nzn:%zu,z:", text.len);
-	int rc = af_pack_string(out, text.data, text.len, d);
-	af_buf_release(&text);
-	af_sink_puts(out, "};\n");
-	af_sink_write(out, af_svg_script, sizeof af_svg_script - 1);
-	af_sink_puts(out, "})();\n]]></script>\n");
+	af_pack_begin(&g->pack, g->ztext.data, g->ztext.len);
+}
+
+/* D, then the page; D.z is the JSON of D.zn bytes deflated (pack_begin(),
+ * page/unpack.js). With out NULL (the file failed before), only waits for
+ * the deflate. */
+static int script(struct svg *g, struct af_sink *out, struct af_diag *d)
+{
+	int rc = 0;
+	if (out) {
+		af_sink_puts(out, "<script type=\"text/ecmascript\"><![CDATA[\n(function(){\"use strict\";\n");
+		data_scalars(g);
+		data_per_frame(g);
+		af_sink_printf(out, ",\nzn:%zu,z:", g->ztext.len);
+		rc = af_pack_end(&g->pack, out, d);
+		af_sink_puts(out, "};\n");
+		af_sink_write(out, af_svg_script, sizeof af_svg_script - 1);
+		af_sink_puts(out, "})();\n]]></script>\n");
+	} else {
+		af_pack_cancel(&g->pack);
+	}
+	af_buf_release(&g->ztext);
 	return rc;
 }
 
@@ -943,6 +960,8 @@ int af_render_svg(const struct af_layout *l, const struct af_render_opts *o,
 		return af_diag_error(d, "font size must be positive");
 	make_id(&g);
 	g.ngroups = colour_groups(l, &g.group, &g.colour, &g.per_frame);
+	if (!o->no_js)
+		pack_begin(&g);
 	header(&g);
 	style(&g);
 	bands(&g);
@@ -951,8 +970,10 @@ int af_render_svg(const struct af_layout *l, const struct af_render_opts *o,
 	labels(&g);
 	name_attributes(&g);
 	axis(&g);
-	if (rc == 0 && !o->no_js)
-		rc = script(&g, d);
+	if (!o->no_js) {
+		int script_rc = script(&g, rc == 0 ? out : NULL, d);
+		rc = rc == 0 ? script_rc : rc;
+	}
 	af_sink_puts(out, "</svg>\n");
 	free(g.na);
 	free(g.group);
