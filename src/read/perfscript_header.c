@@ -153,7 +153,7 @@ static struct span rebase(const struct ps_memo *m, struct span t, const char *s,
 
 /* s[0..n) equals t[0..n): most runs between slots are a few bytes, too
  * short to be worth memcmp's call. */
-static bool same_bytes(const char *s, const char *t, size_t n)
+static inline bool same_bytes(const char *s, const char *t, size_t n)
 {
 	uint64_t a, b;
 	uint32_t c, e;
