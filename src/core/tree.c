@@ -47,6 +47,7 @@ void af_tree_release(struct af_tree *t)
 	free(t->nodes);
 	free(t->child_slots);
 	free(t->path_slots);
+	free(t->unhashed);
 	free(t->names);
 	free(t->name_slots);
 	free(t->rank);
@@ -315,9 +316,16 @@ static void reserve_names(struct af_tree *t, size_t nodes)
 		rehash_names(t, slots);
 }
 
-void af_tree_path_reserve(struct af_tree *t, size_t nodes)
+void af_tree_reserve(struct af_tree *t, size_t nodes)
 {
 	reserve_names(t, nodes);
+	/* the node array too, so it is not copied to grow */
+	if (nodes > t->cap_nodes && nodes < AF_NONE)
+		move_nodes(t, nodes);
+}
+
+void af_tree_path_reserve(struct af_tree *t, size_t nodes)
+{
 	/* small inputs get a small table: a zeroed page is a page fault, and
 	 * on a small run page faults are most of the CPU (issue 19) */
 	size_t n = 64;
@@ -325,15 +333,13 @@ void af_tree_path_reserve(struct af_tree *t, size_t nodes)
 		n *= 2;
 	if (!t->path_closed)
 		rehash_paths(t, n);
-	/* the node array too, so it is not copied to grow */
-	if (nodes > t->cap_nodes && nodes < AF_NONE)
-		move_nodes(t, nodes);
+	af_tree_reserve(t, nodes);
 }
 
-/* The first (parent, name) lookup: every node made by path goes into the
- * child table, which serves all lookups from then on. The path table holds
- * exactly those nodes (thread roots made by af_tree_add_child between them
- * are in neither). */
+/* The first (parent, name) lookup: every node made by path or by
+ * af_tree_new_child goes into the child table, which serves all lookups
+ * from then on. The path table and the runs hold exactly those nodes
+ * (thread roots made by af_tree_add_child between them are in neither). */
 static void close_paths(struct af_tree *t)
 {
 	t->path_closed = true;
@@ -345,6 +351,26 @@ static void close_paths(struct af_tree *t)
 		if (slots[i].node != EMPTY_SLOT)
 			hash_node(t, slots[i].node);
 	free(slots);
+	for (size_t r = 0; r < t->nunhashed; r++)
+		for (uint32_t id = t->unhashed[r].from; id < t->unhashed[r].to; id++)
+			hash_node(t, id);
+	free(t->unhashed);
+	t->unhashed = NULL;
+	t->nunhashed = t->cap_unhashed = 0;
+}
+
+uint32_t af_tree_new_child(struct af_tree *t, uint32_t parent, uint32_t name)
+{
+	uint32_t id = new_node(t, parent, name);
+	if (t->path_closed) {
+		hash_node(t, id);
+	} else if (t->nunhashed && t->unhashed[t->nunhashed - 1].to == id) {
+		t->unhashed[t->nunhashed - 1].to = id + 1;   /* most come one after another */
+	} else {
+		af_grow(&t->unhashed, &t->cap_unhashed, t->nunhashed + 1, sizeof *t->unhashed);
+		t->unhashed[t->nunhashed++] = (struct af_node_run){ id, id + 1 };
+	}
+	return id;
 }
 
 /* The bytes of name id are s[0..len) */

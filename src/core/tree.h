@@ -43,9 +43,13 @@ struct af_tree {
 	 * table index its low bits (so growing needs no node) */
 	struct af_path_slot { uint32_t key, parent, name, node; } *path_slots;
 	size_t npath_slots, npathed;
-	/* path_closed once the child table has the nodes made by path
-	 * (af_tree_child was called) and the path table is gone */
+	/* path_closed once the child table has the nodes made by path and
+	 * by af_tree_new_child (af_tree_child was called) and the path table
+	 * is gone */
 	bool path_closed;
+	/* the nodes af_tree_new_child made before then: runs [from, to) */
+	struct af_node_run { uint32_t from, to; } *unhashed;
+	size_t nunhashed, cap_unhashed;
 	/* af_tree_adopt() was used: a parent may come after its children */
 	bool adopted;
 	/* interned names: bytes in blocks, id -> (offset, len) */
@@ -153,6 +157,17 @@ static inline uint64_t af_tree_name_key(const struct af_tree *t, uint32_t name)
 {
 	return t->names[name].hash;
 }
+
+/* A new child of parent named name, which has no child of that name yet
+ * (the caller knows: a tree built from sorted stacks, where a parent's
+ * children are all made while its stacks are read). No table is probed or
+ * filled: af_tree_child() finds it later, as it finds the nodes made by
+ * path (its first call puts them in its table). Not for a parent whose
+ * children are found by path. */
+uint32_t af_tree_new_child(struct af_tree *t, uint32_t parent, uint32_t name);
+/* Room for `nodes` nodes and their names (af_tree_path_reserve without
+ * its path table). */
+void af_tree_reserve(struct af_tree *t, size_t nodes);
 
 /* A new child that af_tree_child() will never return (thread/process roots). */
 uint32_t af_tree_add_child(struct af_tree *t, uint32_t parent, uint32_t name);

@@ -1,24 +1,29 @@
-/* pprof_fold.c: a pprof profile's samples into the call tree, in an order
- * that keeps together the samples that share their callers: sorted by
- * thread and by their first location ids from the root. Folded one after
- * another in the file's order (Go's is no order of stacks), nearly every
- * frame was a lookup in a path table of every node (16 MiB for the bench's
- * 10 MB profile), a cache miss each, and each sample's new nodes landed
- * far from its callers'. In this order a sample shares most of its
- * callers with the one before, found without a lookup (fold_frames), and
- * the nodes are made depth first, so the walks of every back end read the
- * node array nearly in order. The tree is the same in any order; only the
- * order of siblings, which every drawing sorts, follows it. */
+/* pprof_fold.c: a pprof profile's samples into the call tree, built as a
+ * trie: the samples below a node are split by their next frame, and each
+ * part goes below the child of that name, made once when the part is. A
+ * node's children are then made while its samples are read, and never
+ * again: no child is looked up in a table (the path table of every node
+ * was 16 MiB for the bench's 10 MB profile, a cache miss a frame), and the
+ * nodes are made depth first, so the walks of every back end read the node
+ * array nearly in order.
+ *
+ * The samples start in an order that keeps together those that share
+ * their callers (sorted by thread and by their first location ids from
+ * the root), and each part keeps it, so a node's children are made in the
+ * order in which the samples first reach them: the order of siblings, which
+ * the pprof writer follows, is that of folding the samples one after
+ * another in that order, as this reader did before. */
 #include "pprof_int.h"
 #include "radix.h"
 #include "core/tree.h"
 #include "core/util.h"
 
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
 /* Samples kept at most before those are folded: a profile of many small
- * samples keeps a bounded few MiB (80 bytes a sample while sorted), not a
+ * samples keeps a bounded few MiB (about 100 bytes a sample while folded), not a
  * record of every sample. */
 enum { PENDING_MAX = 1 << 18 };
 
@@ -32,65 +37,48 @@ void pp_fold_reserve(struct pp *f, uint64_t n)
 	}
 }
 
-void pp_fold_later(struct pp *f, uint32_t root, uint64_t w, const uint8_t *ids, size_t len, size_t nlocs,
-		   size_t nframes)
+/* Pack f->stack[0..nlocs) into recoded; the bytes' offset there (*len: how many) */
+static size_t recode(struct pp *f, size_t nlocs, size_t *len)
+{
+	af_grow(&f->recoded, &f->cap_recoded, f->nrecoded + nlocs * 10, 1);
+	size_t from = f->nrecoded;
+	for (size_t i = 0; i < nlocs; i++) {
+		uint64_t v = f->stack[i];
+		for (; v >= 0x80; v >>= 7)
+			f->recoded[f->nrecoded++] = (uint8_t)(v | 0x80);
+		f->recoded[f->nrecoded++] = (uint8_t)v;
+	}
+	*len = f->nrecoded - from;
+	return from;
+}
+
+/* The sample kept in pending, not folded yet */
+static void keep(struct pp *f, uint32_t root, uint64_t w, const uint8_t *ids, size_t len, size_t nlocs,
+		 uint64_t at)
 {
 	if (!ids) {   /* ids not as one packed field: packed here */
-		af_grow(&f->recoded, &f->cap_recoded, f->nrecoded + nlocs * 10, 1);
-		size_t from = f->nrecoded;
-		for (size_t i = 0; i < nlocs; i++) {
-			uint64_t v = f->stack[i];
-			for (; v >= 0x80; v >>= 7)
-				f->recoded[f->nrecoded++] = (uint8_t)(v | 0x80);
-			f->recoded[f->nrecoded++] = (uint8_t)v;
-		}
-		len = f->nrecoded - from;
+		size_t from = recode(f, nlocs, &len);
 		af_grow(&f->late, &f->cap_late, f->nlate + 2, sizeof *f->late);
 		f->late[f->nlate++] = f->npending;
 		f->late[f->nlate++] = from;
 	}
-	/* a sample of at most MAX_FRAMES frames (fold_sample): len and nframes fit */
 	af_grow_huge(&f->pending, &f->cap_pending, f->npending + 1, sizeof *f->pending);
-	f->pending[f->npending++] = (struct pending){ ids, w, (uint32_t)len, (uint32_t)nframes, root, 0 };
-	if (f->npending == PENDING_MAX)
-		pp_fold_all(f);
+	f->pending[f->npending++] = (struct pending){ ids, w, at, (uint32_t)len, root };
 }
 
-/* The key of the frames right below node (a root, a thread or a process
- * made by af_tree_add_child): keyed by the node, so no two threads share
- * their frames' keys. */
-static uint64_t root_key(uint32_t node)
+int pp_fold_later(struct pp *f, uint32_t root, uint64_t w, const uint8_t *ids, size_t len, size_t nlocs,
+		  uint64_t at)
 {
-	return node == AF_ROOT ? AF_PATH_ROOT_KEY
-			       : af_tree_path_key(AF_PATH_ROOT_KEY, af_hash_keyed_bytes(&node, sizeof node));
+	keep(f, root, w, ids, len, nlocs, at);
+	return f->npending == PENDING_MAX ? pp_fold_all(f) : 0;
 }
 
-/* Fold n frames (root first) below root; returns the leaf's node. Frames
- * the sample folded before had from the same root keep their nodes (the
- * first `same` known to be those, names[0..same) not read); the
- * others' path keys are worked
- * out and their slots prefetched before the first is looked up, so one
- * stack's probes wait for memory together (the tree's table is far larger
- * than the caches). */
-static uint32_t fold_frames(struct pp *f, uint32_t root, const struct lf *names, size_t n, size_t same)
+/* recoded is where it stays now: the samples kept there point into it */
+static void place_recoded(struct pp *f)
 {
-	struct af_tree *t = &f->p->tree;
-	if (root == f->path_root)
-		while (same < n && same < f->depth && f->path[same].name == names[same].name)
-			same++;
-	af_grow(&f->path, &f->cap_path, n, sizeof *f->path);
-	uint64_t key = same ? f->path[same - 1].key : root_key(root);
-	for (size_t i = same; i < n; i++) {
-		f->path[i].name = names[i].name;
-		f->path[i].key = key = af_tree_path_key(key, names[i].hash);
-		af_tree_path_prefetch(t, key);
-	}
-	uint32_t node = same ? f->path[same - 1].node : root;
-	for (size_t i = same; i < n; i++)
-		f->path[i].node = node = af_tree_key_child(t, node, f->path[i].key, f->path[i].name);
-	f->depth = n;
-	f->path_root = root;
-	return node;
+	for (size_t i = 0; i < f->nlate; i += 2)
+		f->pending[f->late[i]].ids = f->recoded + f->late[i + 1];
+	f->nlate = 0;
 }
 
 /* ---- the order ---- */
@@ -98,11 +86,22 @@ static uint32_t fold_frames(struct pp *f, uint32_t root, const struct lf *names,
 /* A sample's place: its thread, then the first KEY_BYTES bytes of its ids
  * from the root's end (the encodings of its outermost callers; zeros past
  * its first id), then its place in the file. Equal callers have equal
- * bytes, so the samples that share them sort together; how the samples
- * with equal first bytes are ordered changes no node, so the key stops
- * there: a radix sort of KEY_DIGITS + 1 digits of 32 bits, linear in the
- * samples whatever their depth. */
+ * bytes, so the samples that share them sort together: a radix sort of
+ * KEY_DIGITS + 1 digits of 32 bits, linear in the samples whatever their
+ * depth. */
 enum { KEY_DIGITS = 6, KEY_BYTES = 4 * KEY_DIGITS };
+
+/* The 4 bytes of ids[0..j) that end at j, the last the highest; zeros
+ * before ids[0]. */
+static uint32_t key_digit(const uint8_t *ids, size_t j)
+{
+	if (j >= 4)
+		return (uint32_t)af_le(ids + j - 4, 4);
+	uint32_t v = 0;
+	for (size_t b = 0; b < 4; b++)
+		v = v << 8 | (j ? ids[--j] : 0);
+	return v;
+}
 
 /* digit d (0 the most significant) of every sample, digit-major: the
  * passes read one small array each */
@@ -112,14 +111,9 @@ static uint32_t *key_digits(const struct pp *f)
 	uint32_t *digits = af_xmalloc_huge((KEY_DIGITS + 1) * (n ? n : 1) * sizeof *digits);
 	for (size_t i = 0; i < n; i++) {
 		const struct pending *s = &f->pending[i];
-		size_t j = s->len;
 		digits[i] = s->root;
-		for (int d = 1; d <= KEY_DIGITS; d++) {
-			uint32_t v = 0;
-			for (int b = 0; b < 4; b++)
-				v = v << 8 | (j ? s->ids[--j] : 0);
-			digits[(size_t)d * n + i] = v;
-		}
+		for (size_t d = 0; d < KEY_DIGITS; d++)
+			digits[(d + 1) * n + i] = s->len > 4 * d ? key_digit(s->ids, s->len - 4 * d) : 0;
 	}
 	return digits;
 }
@@ -153,98 +147,360 @@ static uint32_t *sample_order(const struct pp *f)
 	return order;
 }
 
-/* How many bytes at the end of s's ids are the end of the previous
- * sample's too, from a varint's start (0 for another thread): those ids
- * are its callers' and need no decoding. */
-static size_t shared_end(const struct pp *f, const struct pending *s)
+/* How many bytes at the end of b's ids are the end of a's too, from a
+ * varint's start: those ids are the same callers. */
+static uint32_t shared_end(const struct pending *a, const struct pending *b)
 {
-	if (!f->prev_ids || s->root != f->prev_root)
-		return 0;
-	const uint8_t *a = s->ids + s->len, *b = f->prev_ids + f->prev_len;
-	size_t k = 0, most = s->len < f->prev_len ? s->len : f->prev_len;
+	const uint8_t *x = a->ids + a->len, *y = b->ids + b->len;
+	size_t k = 0, most = a->len < b->len ? a->len : b->len;
 	for (; k + 8 <= most; k += 8) {   /* 8 bytes a step: the last byte is the highest */
-		uint64_t x, y;
-		memcpy(&x, a - k - 8, 8);
-		memcpy(&y, b - k - 8, 8);
-		if (x != y) {
-			k += (size_t)__builtin_clzll(x ^ y) / 8;
+		uint64_t u = af_le(x - k - 8, 8), v = af_le(y - k - 8, 8);
+		if (u != v) {
+			k += (size_t)__builtin_clzll(u ^ v) / 8;
 			goto cut;
 		}
 	}
-	while (k < most && a[-1 - (ptrdiff_t)k] == b[-1 - (ptrdiff_t)k])
+	while (k < most && x[-1 - (ptrdiff_t)k] == y[-1 - (ptrdiff_t)k])
 		k++;
 cut:;
-	bool whole = (k == s->len || a[-1 - (ptrdiff_t)k] < 0x80) && (k == f->prev_len || b[-1 - (ptrdiff_t)k] < 0x80);
+	bool whole = (k == a->len || x[-1 - (ptrdiff_t)k] < 0x80) && (k == b->len || y[-1 - (ptrdiff_t)k] < 0x80);
 	if (whole || k == 0)
-		return k;
-	const uint8_t *p = a - k;   /* a varint cut: from the end of its last byte on */
+		return (uint32_t)k;
+	const uint8_t *p = y - k;   /* a varint cut: from the end of its last byte on */
 	while (*p >= 0x80)
 		p++;
-	return (size_t)(a - p - 1);
+	return (uint32_t)(y - p - 1);
 }
 
-/* Fold sample s: its locations from the last (the root), each one's
- * frames root-most first. The ids it shares at the root's end with the
- * sample before (sorted, most of them) are those frames already folded:
- * only the rest is decoded (fold_sample read them: known, whole). */
-static void fold_one(struct pp *f, const struct pending *s)
+/* ---- the trie ---- */
+
+enum { END = UINT32_MAX, BAD = UINT32_MAX - 1 };   /* no next sample or frame; a bad id */
+
+/* A sample while folded: its location ids ids[0..left) still to read,
+ * from the end, and nmulti frames of the last read at frames[multi...);
+ * next: the sample after it below the same node; share: how many bytes
+ * at the end of its ids are those of the sample before it in the order. */
+struct cur { const uint8_t *ids; uint64_t weight; uint32_t len, left, multi, nmulti, next, share; };
+
+/* The samples below a node at a depth, listed: those of a root (name
+ * END), or of the child of node named name, made when they are folded
+ * (depth first: a subtree's nodes are one run of the array); a kid, a
+ * child being given the part of a group's samples below it. */
+struct group { uint32_t node, name, head, depth; };
+struct kid { uint32_t name, head, tail; };
+/* which kid of the current group a name is (when gen is the group's) */
+struct memo { uint32_t gen, kid; };
+
+struct trie {
+	struct pp *f;
+	struct af_tree *t;
+	struct cur *cur;
+	uint32_t fresh;                /* nodes from this one on are this batch's */
+	uint32_t gen;
+	uint64_t frames, most;         /* frames folded, and at most */
+	struct memo *memo;             /* by name */
+	struct kid *kids; size_t cap_kids;
+	struct group *stack; size_t nstack, cap_stack;
+};
+
+/* The varint of ids[0..*left) that ends at its end, *left moved to its
+ * start; false if longer than 10 bytes. The last byte of the ids is the
+ * end of one (fast_sample). */
+static inline bool back_id(const uint8_t *ids, uint32_t *left, uint64_t *v)
 {
-	size_t k = shared_end(f, s), shared = 0, at = s->len - k;
-	for (; at + 8 <= s->len; at += 8) {   /* a varint's last byte is below 0x80 */
-		uint64_t x;
-		memcpy(&x, s->ids + at, 8);
-		shared += (size_t)__builtin_popcountll(~x & 0x8080808080808080ull);
-	}
-	for (; at < s->len; at++)
-		shared += s->ids[at] < 0x80;
-	size_t nlocs = af_proto_unpack(s->ids, s->len - k, f->stack), same = f->prev_frames[shared], n = same;
-	struct lf *names = f->names;   /* room for the most frames (pp_fold_all) */
-	for (size_t i = nlocs; i-- > 0;) {
-		struct lf v = pp_location(f, f->stack[i]);
-		if (v.name & MULTI) {
-			memcpy(names + n, f->frames + (v.name & ~MULTI), v.hash * sizeof *names);
-			n += v.hash;
-		} else {
-			names[n++] = v;
+	uint32_t n = *left;
+	if (n >= 4) {   /* ids of one to three bytes, most of a profile's */
+		uint32_t w = (uint32_t)af_le(ids + n - 4, 4), stop = ~w & 0x00808080u;
+		if (stop) {
+			unsigned skip = 32 - (unsigned)__builtin_clz(stop);   /* 8, 16 or 24 bits */
+			*left = n - 4 + skip / 8;
+			w >>= skip;
+			*v = (w & 0x7f) | (w >> 1 & 0x3f80) | (w >> 2 & 0x1fc000);
+			return true;
 		}
-		shared++;
-		f->prev_frames[shared] = (uint32_t)n;
 	}
-	f->prev_ids = s->ids;
-	f->prev_len = s->len;
-	f->prev_root = s->root;
-	af_tree_add_self(&f->p->tree, fold_frames(f, s->root, names, n, same), s->weight);
+	uint32_t from = n - 1;
+	while (from && ids[from - 1] >= 0x80)
+		from--;
+	*left = from;
+	return af_proto_unpack(ids + from, n - from, v) == 1;
 }
 
-void pp_fold_all(struct pp *f)
+/* The next frame of sample c from the root; END past its leaf, BAD for an
+ * id the profile does not have or too long. */
+static inline uint32_t next_frame(const struct pp *f, struct cur *c)
 {
-	size_t most = 0;
-	for (size_t i = 0; i < f->nlate; i += 2)   /* recoded is where it stays now */
-		f->pending[f->late[i]].ids = f->recoded + f->late[i + 1];
-	size_t frames = 0;
-	for (size_t i = 0; i < f->npending; i++) {
-		most = f->pending[i].len > most ? f->pending[i].len : most;
-		frames = f->pending[i].nframes > frames ? f->pending[i].nframes : frames;
+	if (c->nmulti) {
+		c->nmulti--;
+		return f->frames[c->multi++].name;
 	}
-	af_grow(&f->stack, &f->cap_stack, most, sizeof *f->stack);   /* a value a byte at most */
-	af_grow(&f->names, &f->cap_names, frames, sizeof *f->names);
-	af_grow(&f->prev_frames, &f->cap_prev_frames, most + 1, sizeof *f->prev_frames);
-	f->prev_frames[0] = 0;
-	f->prev_ids = NULL;   /* the last batch's recoded ids are gone */
+	uint64_t id;
+	if (!c->left)
+		return END;
+	if (!back_id(c->ids, &c->left, &id))
+		return BAD;
+	struct lf v = pp_location(f, id);
+	if (!(v.name & MULTI))
+		return v.name;
+	if (v.name == AF_NONE)
+		return BAD;
+	c->multi = (v.name & ~MULTI) + 1;
+	c->nmulti = v.hash - 1;
+	return f->frames[v.name & ~MULTI].name;
+}
+
+/* The child of node named name: new, unless node is of an earlier batch,
+ * whose children may be in the tree already. */
+static uint32_t child(struct trie *b, uint32_t node, uint32_t name)
+{
+	return node >= b->fresh ? af_tree_new_child(b->t, node, name) : af_tree_child(b->t, node, name);
+}
+
+static void push(struct trie *b, uint32_t node, uint32_t name, uint32_t head, uint32_t depth)
+{
+	if (b->nstack == b->cap_stack)
+		af_grow(&b->stack, &b->cap_stack, b->nstack + 1, sizeof *b->stack);
+	b->stack[b->nstack++] = (struct group){ node, name, head, depth };
+}
+
+/* One sample below node at depth: the rest of its frames, one below the
+ * other. -1 for a bad id or too many frames. */
+static int fold_alone(struct trie *b, uint32_t node, struct cur *c, uint32_t depth)
+{
+	for (uint32_t name; (name = next_frame(b->f, c)) != END;) {
+		if (name == BAD || ++depth > MAX_FRAMES)
+			return -1;
+		node = child(b, node, name);
+		b->frames++;
+	}
+	af_tree_add_self(b->t, node, c->weight);
+	return 0;
+}
+
+/* The kid of the current group for name, made if it is the first. */
+static uint32_t kid_of(struct trie *b, uint32_t name, uint32_t k, size_t *nk)
+{
+	struct memo *m = &b->memo[name];
+	if (m->gen == b->gen)
+		return m->kid;
+	if (*nk == b->cap_kids)
+		af_grow(&b->kids, &b->cap_kids, *nk + 1, sizeof *b->kids);
+	*m = (struct memo){ b->gen, (uint32_t)*nk };
+	b->kids[*nk] = (struct kid){ name, k, k };
+	return (uint32_t)(*nk)++;
+}
+
+/* The samples of group g, split by their next frame in their order, each
+ * part listed below its child (to fold next); those with none left end at
+ * g's node. A sample whose next ids are those of the one before it (in
+ * the order: sorted, most are) goes where it went, read or not. */
+static int fold_group(struct trie *b, struct group g)
+{
+	struct cur *cur = b->cur;
+	if (cur[g.head].next == END)
+		return fold_alone(b, g.node, &cur[g.head], g.depth);
+	if (++b->gen == 0) {   /* every memo stale again */
+		memset(b->memo, 0, b->t->nnames * sizeof *b->memo);
+		b->gen = 1;
+	}
+	size_t nk = 0;
+	uint32_t last = END, lastkid = END;
+	for (uint32_t k = g.head, next; k != END; last = k, k = next) {
+		struct cur *c = &cur[k];
+		next = c->next;
+		b->frames++;
+		if (lastkid != END && k == last + 1 && cur[last].len - cur[last].left <= c->share) {
+			const struct cur *p = &cur[last];
+			c->left = c->len - (p->len - p->left);   /* and p->next is k already */
+			c->multi = p->multi;
+			c->nmulti = p->nmulti;
+			b->kids[lastkid].tail = k;
+			continue;
+		}
+		uint32_t name = next_frame(b->f, c);
+		if (name >= BAD) {
+			if (name == BAD)
+				return -1;
+			af_tree_add_self(b->t, g.node, c->weight);
+			b->frames--;
+			lastkid = END;
+			continue;
+		}
+		size_t made = nk;
+		uint32_t kid = kid_of(b, name, k, &nk);
+		if (kid != lastkid && nk == made)   /* else p->next is k already, or k its first */
+			cur[b->kids[kid].tail].next = k;
+		b->kids[kid].tail = k;
+		lastkid = kid;
+	}
+	if (nk && g.depth >= MAX_FRAMES)
+		return -1;
+	while (nk--) {   /* the first child on top: folded first */
+		cur[b->kids[nk].tail].next = END;
+		push(b, g.node, b->kids[nk].name, b->kids[nk].head, g.depth + 1);
+	}
+	return 0;
+}
+
+/* The samples in order (cur, from pending by order), as lists of those of
+ * one root, each shared bytes with the one before it noted. */
+static void list_samples(struct trie *b, const uint32_t *order, size_t n)
+{
+	const struct pending *pd = b->f->pending;
+	for (size_t i = n; i-- > 0;) {
+		const struct pending *s = &pd[order[i]], *before = i ? &pd[order[i - 1]] : NULL;
+		bool first = !before || before->root != s->root;
+		bool last = i + 1 == n || pd[order[i + 1]].root != s->root;
+		b->cur[i] = (struct cur){ s->ids, s->weight, s->len, s->len, 0, 0, last ? END : (uint32_t)i + 1,
+					  first ? 0 : shared_end(before, s) };
+		if (first)
+			push(b, s->root, END, (uint32_t)i, 0);
+	}
+}
+
+/* Fold the samples listed, depth first; -1 if one is refused (a bad id,
+ * too many frames), with the tree part made. */
+static int fold_lists(struct trie *b)
+{
+	while (b->nstack) {
+		struct group g = b->stack[--b->nstack];
+		if (g.name != END)
+			g.node = child(b, g.node, g.name);
+		if (fold_group(b, g) < 0 || b->frames > b->most)
+			return -1;
+	}
+	return 0;
+}
+
+/* ---- checks ---- */
+
+/* A location id at *q, before end: the varint as af_proto_unpack reads
+ * it, 4 bytes at a time where 4 are left (ids of up to 4 bytes, most of a
+ * profile's, without a loop); false if cut short or too long. */
+static inline bool next_id(const uint8_t **q, const uint8_t *end, uint64_t *v)
+{
+	const uint8_t *p = *q;
+	if (end - p >= 4) {
+		uint32_t w = (uint32_t)af_le(p, 4), stop = ~w & 0x80808080u;
+		if (stop) {
+			unsigned bits = (unsigned)__builtin_ctz(stop) + 1;   /* 8, 16, 24 or 32 */
+			w &= (uint32_t)(((uint64_t)1 << bits) - 1);
+			*v = (w & 0x7f) | (w >> 1 & 0x3f80) | (w >> 2 & 0x1fc000) | (w >> 3 & 0xfe00000);
+			*q = p + bits / 8;
+			return true;
+		}
+	}
+	const uint8_t *e = end - p > 10 ? p + 10 : end, *last = p;
+	while (last < e && *last >= 0x80)
+		last++;
+	if (last == e || af_proto_unpack(p, (size_t)(last + 1 - p), v) != 1)
+		return false;
+	*q = last + 1;
+	return true;
+}
+
+int pp_frames_of(const struct pp *f, const uint8_t *ids, size_t len, size_t *n, uint64_t *bad)
+{
+	const uint8_t *p = ids, *end = ids + len;
+	size_t total = 0;
+	while (p < end) {
+		uint64_t id;
+		if (!next_id(&p, end, &id))
+			return -1;
+		size_t k = pp_location_frames(f, id);
+		if (k == 0)
+			return *bad = id, 1;
+		total += k;
+	}
+	*n = total;
+	return 0;
+}
+
+/* what fold_sample had counted before a sample: pp_fold_check's */
+struct tally { uint64_t weight, folded, frames; };
+
+/* The checks of the sample at offset at of weight w whose ids are
+ * ids[0..len), as fold_sample made them in the file's order before they
+ * moved here: its locations, its weight, its frames, its count. */
+static int check_one(struct pp *f, const uint8_t *ids, size_t len, uint64_t at, uint64_t w, struct tally *t)
+{
+	size_t n;
+	uint64_t bad;
+	int rc = pp_frames_of(f, ids, len, &n, &bad);
+	if (rc < 0)   /* as the walker says it of a sample read in place */
+		return pp_bad(f, at, "packed varints cut short");
+	if (rc > 0)
+		return af_diag_offset(f->d, at, "malformed pprof profile: a sample names location %" PRIu64
+				      ", which the profile does not have", bad);
+	if (w > UINT64_MAX - t->weight)
+		return af_diag_offset(f->d, at, "the sample values add up past 2^64");
+	/* a few bytes of ids may name locations of many lines: bounded, so
+	 * the work stays linear in the file */
+	t->frames += n;
+	if (n > MAX_FRAMES || t->frames > 64 * (uint64_t)f->len + (1u << 20))
+		return af_diag_offset(f->d, at, "malformed pprof profile: a sample of %zu frames, or the samples' "
+				      "stacks far larger than the file", n);
+	if (t->folded >= UINT32_MAX - 1)   /* as when they were numbered in 32 bits */
+		return af_diag_offset(f->d, at, "more than 2^32 samples: not read");
+	t->weight += w;
+	t->folded++;
+	return 0;
+}
+
+/* The checks of the samples kept, in order; *t what they count. */
+static int check_kept(struct pp *f, struct tally *t)
+{
+	place_recoded(f);
+	*t = (struct tally){ f->batch_weight, f->batch_folded, f->frames_total };
+	for (size_t i = 0; i < f->npending; i++) {
+		const struct pending *s = &f->pending[i];
+		if (check_one(f, s->ids, s->len, s->at, s->weight, t) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+int pp_fold_check(struct pp *f)
+{
+	struct tally t;
+	return check_kept(f, &t);
+}
+
+int pp_fold_refuse(struct pp *f, uint64_t w, const uint8_t *ids, size_t len, size_t nlocs, uint64_t at)
+{
+	struct tally t;
+	if (check_kept(f, &t) < 0)
+		return -1;
+	if (!ids)
+		ids = f->recoded + recode(f, nlocs, &len);
+	if (check_one(f, ids, len, at, w, &t) < 0)
+		return -1;
+	return pp_bad(f, at, "a sample refused");   /* not reached: the caller saw why */
+}
+
+int pp_fold_all(struct pp *f)
+{
+	place_recoded(f);
+	size_t n = f->npending;
 	uint32_t *order = sample_order(f);
-	/* in this order the samples' records and ids are read at random:
-	 * each fetched some samples ahead, its record first */
-	enum { AHEAD = 8 };
-	for (size_t i = 0; i < f->npending; i++) {
-		if (i + 2 * AHEAD < f->npending)
-			__builtin_prefetch(&f->pending[order[i + 2 * AHEAD]]);
-		if (i + AHEAD < f->npending) {
-			const struct pending *s = &f->pending[order[i + AHEAD]];
-			__builtin_prefetch(s->ids);
-			__builtin_prefetch(s->ids + s->len - 1);
-		}
-		fold_one(f, &f->pending[order[i]]);
-	}
+	struct af_tree *t = &f->p->tree;
+	/* the first batch: every node with frames below it is new */
+	struct trie b = { .f = f, .t = t, .fresh = f->batches++ ? (uint32_t)t->nnodes : 0,
+			  .most = 64 * (uint64_t)f->len + (1u << 20) - f->frames_total };
+	b.cur = af_xmalloc_huge((n ? n : 1) * sizeof *b.cur);
+	list_samples(&b, order, n);
 	free(order);
-	f->npending = f->nrecoded = f->nlate = 0;   /* their room serves the next ones */
+	b.memo = af_xcalloc(t->nnames ? t->nnames : 1, sizeof *b.memo);
+	int rc = fold_lists(&b);
+	free(b.cur);
+	free(b.memo);
+	free(b.kids);
+	free(b.stack);
+	if (rc < 0)   /* which sample, and why: as they were checked before */
+		return pp_fold_check(f) < 0 ? -1 : pp_bad(f, 0, "a sample refused");
+	f->frames_total += b.frames;
+	f->batch_weight = f->weight;
+	f->batch_folded = f->folded;
+	f->npending = f->nrecoded = 0;   /* their room serves the next ones */
+	return 0;
 }

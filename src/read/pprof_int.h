@@ -32,10 +32,11 @@ enum {
 };
 #define NO_STRING UINT64_MAX
 #define MULTI 0x80000000u       /* a struct lf of a location of several frames */
-#define RESERVE_DIV 14          /* the tree's tables: a node per 14 bytes of samples
-				 * (bench/gen_pprof's: 15.2); less, a rehash and a copy */
-#define RESERVE_MAX (1u << 22) /* at most (128 MiB of nodes, 128 of path slots): more grow */
+#define RESERVE_DIV 14          /* the tree's nodes: one per 14 bytes of samples
+				 * (bench/gen_pprof's: 21.6); less, a copy */
+#define RESERVE_MAX (1u << 22) /* at most (128 MiB of nodes): more grow */
 #define MAX_FRAMES 65536u       /* frames of one sample (Go stops at 512) */
+#define MAX_IDS_BYTES (10 * MAX_FRAMES)   /* more: an id too long or too many frames */
 
 struct span { size_t off; size_t n; };
 struct vtype { uint64_t type, unit, at; };
@@ -58,13 +59,10 @@ struct proc { uint64_t pid; uint32_t node; };
  * several frames, MULTI | the index of its first in frames, and their count. */
 struct lf { uint32_t name, hash; };
 
-/* a frame of the sample being folded: its name, path key (tree.h), node */
-struct frame { uint64_t key; uint32_t name, node; };
-
-/* A sample to fold (pprof_fold.c): its nlocs location ids, leaf first,
- * are the packed varints ids[0..len) (in the file, or packed again in
- * recoded); its weight goes below node root. */
-struct pending { const uint8_t *ids; uint64_t weight; uint32_t len, nframes, root, pad; };
+/* A sample to fold (pprof_fold.c), at offset at: its location ids, leaf
+ * first, are the packed varints ids[0..len) (in the file, or packed again
+ * in recoded); its weight goes below node root. */
+struct pending { const uint8_t *ids; uint64_t weight, at; uint32_t len, root; };
 
 /* the labels of one sample that say where it ran */
 struct where { uint64_t pid, tid; struct span name; bool has_pid, has_tid, has_name; };
@@ -90,13 +88,8 @@ struct pp {
 	struct pending *pending; size_t npending, cap_pending;   /* the samples to fold */
 	uint8_t *recoded; size_t nrecoded, cap_recoded;  /* ids not in one packed field, packed */
 	size_t *late; size_t nlate, cap_late;       /* pending[late[2i]].ids is recoded + late[2i + 1] */
-	/* the sample folded last (pprof_fold.c): its ids, and the frames of
-	 * its first k locations from the root at prev_frames[k] */
-	const uint8_t *prev_ids; size_t prev_len; uint32_t prev_root;
-	uint32_t *prev_frames; size_t cap_prev_frames;
-	struct lf *names; size_t cap_names;         /* a sample's frames, root first */
-	struct frame *path; size_t cap_path, depth; /* the frames of the last sample folded */
-	uint32_t path_root;                         /* the node they are below */
+	uint32_t batches;                           /* of samples folded so far */
+	uint64_t batch_weight, batch_folded;        /* weight and folded before this batch */
 	struct pthread_ *threads; size_t nthreads, cap_threads;
 	struct proc *procs; size_t nprocs, cap_procs;
 	struct af_idmap thread_keys, proc_keys;
@@ -110,15 +103,31 @@ struct pp {
 
 /* ---- pprof_fold.c ---- */
 
-/* A sample of weight w below node root, to fold: its nlocs location ids
- * (known to the profile), of nframes frames, are the packed field
- * ids[0..len), or, when ids is NULL, f->stack[0..nlocs). */
-void pp_fold_later(struct pp *f, uint32_t root, uint64_t w, const uint8_t *ids, size_t len, size_t nlocs,
-		   size_t nframes);
+/* A sample at offset at of weight w below node root, to fold: its nlocs
+ * location ids are the packed field ids[0..len) (len at most
+ * MAX_IDS_BYTES), or, when ids is NULL, f->stack[0..nlocs) (nlocs at most
+ * MAX_FRAMES). Its weight and count were checked; its locations and frames
+ * are checked as it is folded (fold_sample's checks that come before
+ * those of later samples: pp_fold_check). -1 if this or an earlier sample
+ * is refused. */
+int pp_fold_later(struct pp *f, uint32_t root, uint64_t w, const uint8_t *ids, size_t len, size_t nlocs,
+		  uint64_t at);
 /* Room for the samples to fold, of which the file has n at most. */
 void pp_fold_reserve(struct pp *f, uint64_t n);
-/* Fold every sample given so far (read_pprof.c frees their room). */
-void pp_fold_all(struct pp *f);
+/* Fold every sample given so far (read_pprof.c frees their room); -1 if
+ * one is refused. */
+int pp_fold_all(struct pp *f);
+/* The first error of the samples given to fold but not folded, in the
+ * file's order, as fold_sample checks a sample: its locations, its weight,
+ * its frames, its count; -1 then, else 0. */
+int pp_fold_check(struct pp *f);
+/* The same, when sample at offset at (as pp_fold_later's) is refused for
+ * its weight or count or ids' length: that or an earlier error; -1. */
+int pp_fold_refuse(struct pp *f, uint64_t w, const uint8_t *ids, size_t len, size_t nlocs, uint64_t at);
+/* The frames (*n) of the locations whose ids are the packed varints
+ * ids[0..len); 1 with *bad the first id the profile does not have; -1 if
+ * a varint is cut short or longer than 10 bytes. */
+int pp_frames_of(const struct pp *f, const uint8_t *ids, size_t len, size_t *n, uint64_t *bad);
 
 /* ---- pprof_tables.c ---- */
 

@@ -119,7 +119,17 @@ static void name_processes(struct pp *f)
 /* ---- samples ---- */
 
 /* ids: its location ids when they are one packed field, ids_len bytes */
-struct sample { size_t nlocs, nvalues, loc_fields, ids_len; const uint8_t *ids; int64_t value; struct where w; };
+/* packed: the ids are not in f->stack (fast_sample); frames: of its
+ * locations, unless unknown: then bad is the first id the profile does
+ * not have */
+struct sample {
+	size_t nlocs, nvalues, loc_fields, ids_len, frames;
+	const uint8_t *ids;
+	int64_t value;
+	uint64_t bad;
+	struct where w;
+	bool packed, unknown;
+};
 
 /* A decimal label value ("1234"), for writers that give ids as strings. */
 static bool decimal(const uint8_t *s, size_t n, uint64_t *v)
@@ -205,24 +215,49 @@ static size_t unpack(const uint8_t *p, uint64_t n, uint64_t **v, size_t *cap)
 
 /* The commonest sample in place (Go's and most writers'): its location
  * ids packed, then its values packed, nothing else; false, with nothing
- * read, for any other (the walker reads it, and says what is wrong). */
+ * read, for any other (the walker reads it, and says what is wrong). The
+ * ids are left packed: fold_sample reads them. */
 static bool fast_sample(struct pp *f, const struct af_proto *m, struct sample *s)
 {
 	const uint8_t *p = m->c.data + m->c.pos, *end = m->c.data + m->c.len, *ids;
 	uint64_t n, nv;
 	if (p == end || *p++ != AF_PROTO_TAG(1, AF_WIRE_LEN) || !af_proto_fast_varint(&p, end, &n) ||
-	    n > (uint64_t)(end - p))
+	    n > (uint64_t)(end - p) || (n && p[n - 1] >= 0x80))
 		return false;
 	ids = p;
 	p += n;
 	if (p == end || *p++ != AF_PROTO_TAG(2, AF_WIRE_LEN) || !af_proto_fast_varint(&p, end, &nv) ||
 	    nv != (uint64_t)(end - p))
 		return false;
-	size_t k = unpack(ids, n, &f->stack, &f->cap_stack), kv = unpack(p, nv, &f->values, &f->cap_values);
-	if (k == SIZE_MAX || kv == SIZE_MAX)
+	size_t kv = unpack(p, nv, &f->values, &f->cap_values);
+	if (kv == SIZE_MAX)
 		return false;
-	*s = (struct sample){ .nlocs = k, .nvalues = kv, .loc_fields = 1, .ids = ids, .ids_len = (size_t)n };
+	*s = (struct sample){ .nvalues = kv, .loc_fields = 1, .ids = ids, .ids_len = (size_t)n, .packed = true };
 	return true;
+}
+
+/* s->frames, the frames of a sample's locations, or s->unknown and s->bad
+ * the first id that names none the profile has; -1 for packed ids of a
+ * varint of more than 10 bytes. The ids are s->ids[0..ids_len) packed,
+ * their last byte the end of one (fast_sample), else f->stack[0..nlocs). */
+static int sample_frames(const struct pp *f, struct sample *s)
+{
+	if (s->packed) {
+		int rc = pp_frames_of(f, s->ids, s->ids_len, &s->frames, &s->bad);
+		s->unknown = rc > 0;
+		return rc < 0 ? -1 : 0;
+	}
+	size_t total = 0, k;
+	for (size_t i = 0; i < s->nlocs; i++) {
+		if ((k = pp_location_frames(f, f->stack[i])) == 0) {
+			s->unknown = true;
+			s->bad = f->stack[i];
+			return 0;
+		}
+		total += k;
+	}
+	s->frames = total;
+	return 0;
 }
 
 /* Sample: location_id 1, value 2, label 3. */
@@ -252,50 +287,59 @@ static int parse_sample(struct pp *f, struct af_proto *m, struct sample *s)
 	if (rc < 0)
 		return pp_malformed(f, m);
 counted:
-	if (s->nvalues != f->ntypes)
+	if (s->nvalues != f->ntypes) {
+		if (s->packed && sample_frames(f, s) < 0)   /* as the walker would: it reads the ids first */
+			return pp_bad(f, m->base, "packed varints cut short");
 		return af_diag_offset(f->d, m->base, "malformed pprof profile: a sample has %zu values for %zu sample types",
 				      s->nvalues, f->ntypes);
+	}
 	s->value = af_proto_int64(f->values[f->drawn]);
 	return 0;
 }
 
-/* One sample: checked, counted, and kept for pprof_fold.c to fold. */
+/* An error at a sample of the second walk (in f->d): a sample kept
+ * before it to fold may have one that comes first (pprof_fold.c checks
+ * their locations and frames as it folds them). */
+static int earlier_first(struct pp *f)
+{
+	struct af_diag d = *f->d;
+	f->d->set = false;
+	if (pp_fold_check(f) == 0)
+		*f->d = d;
+	return -1;
+}
+
+/* One sample: checked, counted, and kept for pprof_fold.c to fold, which
+ * checks its locations and frames (those of a sample not folded here). */
 static int fold_sample(struct pp *f, struct af_proto *m)
 {
 	struct sample s;
 	uint64_t at = m->base;
 	if (parse_sample(f, m, &s) < 0)
-		return -1;
+		return earlier_first(f);
 	f->samples++;
-	size_t n = 0;
-	for (size_t i = 0; i < s.nlocs; i++) {   /* pprof refuses a sample naming no location */
-		size_t k = pp_location_frames(f, f->stack[i]);
-		if (k == 0)
-			return af_diag_offset(f->d, at, "malformed pprof profile: a sample names location %" PRIu64
-					      ", which the profile does not have", f->stack[i]);
-		n += k;
-	}
-	if (s.value <= 0) {
+	bool packed = s.loc_fields == 1 && s.ids;
+	if (s.value <= 0) {   /* not folded: its locations checked here */
+		int rc = sample_frames(f, &s);
+		if (rc < 0)
+			pp_bad(f, at, "packed varints cut short");
+		else if (s.unknown)   /* pprof refuses a sample naming no location */
+			af_diag_offset(f->d, at, "malformed pprof profile: a sample names location %" PRIu64
+				       ", which the profile does not have", s.bad);
+		if (rc < 0 || s.unknown)
+			return earlier_first(f);
 		f->zero += s.value == 0;
 		f->negative += s.value < 0;
 		return 0;
 	}
 	uint64_t w = (uint64_t)s.value;
-	if (w > UINT64_MAX - f->weight)
-		return af_diag_offset(f->d, at, "the sample values add up past 2^64");
-	/* a few bytes of ids may name locations of many lines: bounded, so
-	 * the work stays linear in the file */
-	f->frames_total += n;
-	if (n > MAX_FRAMES || f->frames_total > 64 * (uint64_t)f->len + (1u << 20))
-		return af_diag_offset(f->d, at, "malformed pprof profile: a sample of %zu frames, or the samples' "
-				      "stacks far larger than the file", n);
-	if (f->folded >= UINT32_MAX - 1)   /* pprof_fold.c numbers them in 32 bits */
-		return af_diag_offset(f->d, at, "more than 2^32 samples: not read");
+	const uint8_t *ids = packed ? s.ids : NULL;
+	size_t len = packed ? s.ids_len : 0;
+	if (w > UINT64_MAX - f->weight || f->folded >= UINT32_MAX - 1 || len > MAX_IDS_BYTES || s.nlocs > MAX_FRAMES)
+		return pp_fold_refuse(f, w, ids, len, s.nlocs, at);   /* and why, or an earlier sample's error */
 	f->weight += w;
 	f->folded++;
-	bool packed = s.loc_fields == 1 && s.ids;
-	pp_fold_later(f, thread_node(f, &s.w), w, packed ? s.ids : NULL, packed ? s.ids_len : 0, s.nlocs, n);
-	return 0;
+	return pp_fold_later(f, thread_node(f, &s.w), w, ids, len, s.nlocs, at);
 }
 
 /* ---- the walks ---- */
@@ -439,12 +483,9 @@ static void pp_release(struct pp *f)
 	free(f->frames);
 	free(f->stack);
 	free(f->values);
-	free(f->names);
-	free(f->path);
 	free(f->pending);
 	free(f->recoded);
 	free(f->late);
-	free(f->prev_frames);
 	free(f->threads);
 	free(f->procs);
 	af_idmap_release(&f->map_ids.map);
@@ -458,18 +499,17 @@ static void pp_release(struct pp *f)
 static int read_pprof(struct af_profile *p, const struct af_input *in, const struct af_read_opts *o,
 		      struct af_diag *d)
 {
-	struct pp f = { .p = p, .d = d, .o = o, .data = in->data, .len = in->len, .path_root = AF_NONE };
+	struct pp f = { .p = p, .d = d, .o = o, .data = in->data, .len = in->len };
 	if (o->window)
 		return af_diag_error(d, "--from and --to need a method trace: a pprof profile's samples have no times");
 	int rc = -1;
 	if (walk(&f, 0) == 0 && pp_check_strings(&f) == 0 && pp_check_lines(&f) == 0 && pick_type(&f) == 0) {
 		pp_fold_reserve(&f, f.sample_fields);
 		uint64_t guess = f.sample_bytes / RESERVE_DIV;
-		af_tree_path_reserve(&p->tree, (size_t)(guess < RESERVE_MAX ? guess : RESERVE_MAX));
+		af_tree_reserve(&p->tree, (size_t)(guess < RESERVE_MAX ? guess : RESERVE_MAX));
 		pp_index_tables(&f);
 		pp_locate_all(&f);
-		if (walk(&f, 1) == 0) {
-			pp_fold_all(&f);
+		if (walk(&f, 1) == 0 && pp_fold_all(&f) == 0) {
 			name_processes(&f);
 			set_unit(&f);
 			info(&f);
