@@ -600,9 +600,10 @@ void test_pprof_fold_sorted(void)
 
 /* A profile of several pieces (render_pprof.c sends 64 KiB at a time)
  * reads back whole, gzip'd or plain; gzip'd, it is one gzip member of the
- * plain bytes, the same with the deflater on one thread; a tree whose weights pass what pprof
- * holds is refused with no part of it written (sent whole, not in pieces,
- * when a sample could be refused). */
+ * plain bytes, the same with the deflater on one thread; a tree whose
+ * weights pass what pprof holds is refused with no part of it written
+ * (plain: sent whole, not in pieces, when a sample could be refused;
+ * gzip'd: the deflater's chunks dropped, the job joined). */
 void test_pprof_write_pieces(void)
 {
 	struct af_buf text, pb;
@@ -650,6 +651,16 @@ void test_pprof_write_pieces(void)
 	char err[200];
 	INT_EQ(write_pprof(&in, NULL, AF_ROOT, &pb, err, sizeof err), -1);
 	STR_EQ(err, "out.pb: the weights add up past what a pprof value holds (2^63 - 1)");
+	INT_EQ(pb.len, 0);
+	af_buf_release(&pb);
+	/* gzip'd: refused with chunks deflated or deflating, nothing written */
+	struct af_sink s;
+	struct af_diag d;
+	af_diag_init(&d, "out.pb.gz");
+	af_buf_init(&pb);
+	af_sink_init(&s, af_write_buf, &pb);
+	INT_EQ(af_write_pprof(&in.p.tree, AF_ROOT, NULL, 0, in.p.unit, true, &s, &d), -1);
+	af_sink_finish(&s);
 	INT_EQ(pb.len, 0);
 	af_buf_release(&pb);
 	read_result_release(&in);
