@@ -101,6 +101,68 @@ struct pp {
 	struct af_buf scratch;
 };
 
+/* A field read in place (pp_fast_field) */
+struct pp_field { unsigned num, wire; uint64_t u; const uint8_t *data; size_t len; };
+
+/* A varint at *q, before end, as af_cursor_uleb reads it: 8 bytes at a
+ * time where 8 are left (fields near a message's end: af_proto_fast_varint
+ * wants 16), else a byte at a time; *q moves past it. */
+AF_PROTO_HOT bool pp_varint(const uint8_t **q, const uint8_t *end, uint64_t *v)
+{
+	const uint8_t *p = *q;
+	if (p < end && *p < 0x80) {
+		*v = *p;
+		*q = p + 1;
+		return true;
+	}
+	if (end - p >= 8) {
+		uint64_t w = af_le(p, 8), stop = ~w & 0x8080808080808080ull;
+		if (stop) {
+			unsigned bits = (unsigned)__builtin_ctzll(stop) + 1;
+			*v = af_proto_pack7(bits < 64 ? w & ((1ull << bits) - 1) : w);
+			*q = p + bits / 8;
+			return true;
+		}
+	}
+	return af_proto_long_varint(q, end, v);
+}
+
+/* The field at *q, before end, as af_proto_next reads it, when its tag is
+ * one byte (field numbers 1 to 15, all of pprof's): *q moves past it.
+ * False, with *q unmoved, for any other (a longer tag, a group, a value
+ * cut short): the walker reads it then, and says what is wrong.
+ * profile.proto's messages are read so in place, with no cursor, no field
+ * record and no call a field. */
+AF_PROTO_HOT bool pp_fast_field(const uint8_t **q, const uint8_t *end, struct pp_field *x)
+{
+	const uint8_t *p = *q;
+	unsigned t = *p++;
+	if (t >= 0x80 || t < 8)
+		return false;
+	*x = (struct pp_field){ t >> 3, t & 7, 0, NULL, 0 };
+	if (x->wire == AF_WIRE_VARINT) {
+		if (!pp_varint(&p, end, &x->u))
+			return false;
+	} else if (x->wire == AF_WIRE_LEN) {
+		uint64_t n;
+		if (!pp_varint(&p, end, &n) || n > (uint64_t)(end - p))
+			return false;
+		x->data = p;
+		x->len = (size_t)n;
+		p += n;
+	} else if (x->wire == AF_WIRE_I64 || x->wire == AF_WIRE_I32) {
+		size_t n = x->wire == AF_WIRE_I64 ? 8 : 4;
+		if ((size_t)(end - p) < n)
+			return false;
+		x->u = af_le(p, (unsigned)n);
+		p += n;
+	} else {
+		return false;
+	}
+	*q = p;
+	return true;
+}
+
 /* ---- pprof_fold.c ---- */
 
 /* A sample at offset at of weight w below node root, to fold: its nlocs

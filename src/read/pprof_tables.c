@@ -101,13 +101,33 @@ static int read_mapping(struct pp *f, struct af_proto *m)
 	return 0;
 }
 
+/* A function read in place (pp_fast_field); false for one the walker
+ * must read. */
+static bool function_fast(const struct af_proto *m, struct func *fn, uint64_t *id)
+{
+	const uint8_t *p = m->c.data, *end = p + m->c.len;
+	struct pp_field x;
+	while (p < end) {
+		if (!pp_fast_field(&p, end, &x) || ((x.num == 1 || x.num == 2) && x.wire != AF_WIRE_VARINT))
+			return false;
+		if (x.num == 1)
+			*id = x.u;
+		else if (x.num == 2)
+			fn->name = x.u;
+	}
+	return true;
+}
+
 /* Function: id 1, name 2 (system_name, filename, start_line unused). */
 static int read_function(struct pp *f, struct af_proto *m)
 {
 	struct af_proto_field x;
 	struct func fn = { .at = m->base, .frame = AF_NONE };
 	uint64_t id = 0;
-	int rc;
+	int rc = 0;
+	if (function_fast(m, &fn, &id))
+		goto known;
+	fn.name = id = 0;
 	while ((rc = af_proto_next(m, &x)) > 0) {
 		if (x.num == 1 && pp_wire_is(f, &x, AF_WIRE_VARINT, &rc))
 			id = x.u;
@@ -118,11 +138,62 @@ static int read_function(struct pp *f, struct af_proto *m)
 	}
 	if (rc < 0)
 		return pp_malformed(f, m);
+known:
 	if (new_id(f, &f->fn_ids, id, fn.at, "function with id") < 0)
 		return -1;
 	af_grow_huge(&f->fns, &f->cap_fns, f->nfns + 1, sizeof *f->fns);
 	f->fns[f->nfns++] = fn;
 	return 0;
+}
+
+/* A line's function id appended to line_fns */
+static void add_line(struct pp *f, uint64_t fn)
+{
+	af_grow_huge(&f->line_fns, &f->cap_line_fns, f->nline_fns + 1, sizeof *f->line_fns);
+	f->line_fns[f->nline_fns++] = fn;
+}
+
+/* A line read in place, appended (pp_fast_field); false for one the
+ * walker must read. */
+static bool line_fast(struct pp *f, const uint8_t *p, size_t len)
+{
+	const uint8_t *end = p + len;
+	uint64_t fn = 0;
+	struct pp_field x;
+	while (p < end) {
+		if (!pp_fast_field(&p, end, &x) || (x.num == 1 && x.wire != AF_WIRE_VARINT))
+			return false;
+		if (x.num == 1)
+			fn = x.u;
+	}
+	add_line(f, fn);
+	return true;
+}
+
+/* A location read in place (pp_fast_field), its lines appended; false,
+ * with none kept, for one the walker must read. */
+static bool location_fast(struct pp *f, const struct af_proto *m, struct loc *l, uint64_t *id)
+{
+	const uint8_t *p = m->c.data, *end = p + m->c.len;
+	size_t lines = f->nline_fns;
+	struct pp_field x;
+	while (p < end) {
+		if (!pp_fast_field(&p, end, &x))
+			goto walker;
+		if (x.num == 4 ? x.wire != AF_WIRE_LEN || !line_fast(f, x.data, x.len)
+			       : x.num <= 3 && x.wire != AF_WIRE_VARINT)
+			goto walker;
+		if (x.num == 1)
+			*id = x.u;
+		else if (x.num == 2)
+			l->mapping = x.u;
+		else if (x.num == 3)
+			l->address = x.u;
+	}
+	return true;
+walker:
+	f->nline_fns = lines;
+	return false;
 }
 
 /* Line: function_id 1 (line 2, column 3 unused). */
@@ -139,8 +210,7 @@ static int read_line(struct pp *f, struct af_proto *m)
 	}
 	if (rc < 0)
 		return pp_malformed(f, m);
-	af_grow_huge(&f->line_fns, &f->cap_line_fns, f->nline_fns + 1, sizeof *f->line_fns);
-	f->line_fns[f->nline_fns++] = fn;
+	add_line(f, fn);
 	return 0;
 }
 
@@ -150,7 +220,10 @@ static int read_location(struct pp *f, struct af_proto *m)
 	struct af_proto_field x;
 	struct loc l = { .line = (uint32_t)f->nline_fns, .at = m->base };
 	uint64_t id = 0;
-	int rc;
+	int rc = 0;
+	if (location_fast(f, m, &l, &id))
+		goto known;
+	l.mapping = l.address = id = 0;
 	while ((rc = af_proto_next(m, &x)) > 0) {
 		if (x.num == 1 && pp_wire_is(f, &x, AF_WIRE_VARINT, &rc)) {
 			id = x.u;
@@ -168,7 +241,7 @@ static int read_location(struct pp *f, struct af_proto *m)
 	}
 	if (rc < 0)
 		return pp_malformed(f, m);
-	/* frames (a line or a location's address each) stay below MULTI */
+known:   /* frames (a line or a location's address each) stay below MULTI */
 	if (f->nline_fns - l.line > UINT32_MAX / 2 || f->nline_fns + f->nlocs >= UINT32_MAX / 2)
 		return pp_bad(f, m->base, "too many locations or lines");
 	l.nlines = (uint32_t)(f->nline_fns - l.line);

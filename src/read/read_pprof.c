@@ -344,6 +344,20 @@ static int fold_sample(struct pp *f, struct af_proto *m)
 
 /* ---- the walks ---- */
 
+/* The next top-level field: in place when it can be (pp_fast_field), else
+ * by the walker. */
+static int next_top(struct af_proto *top, struct af_proto_field *x)
+{
+	const uint8_t *p = top->c.data + top->c.pos, *end = top->c.data + top->c.len;
+	struct pp_field y;
+	if (p < end && pp_fast_field(&p, end, &y)) {
+		*x = (struct af_proto_field){ y.num, (enum af_wire)y.wire, y.u, y.data, y.len, top->base + top->c.pos };
+		top->c.pos = (size_t)(p - top->c.data);
+		return 1;
+	}
+	return af_proto_next(top, x);
+}
+
 /* pass 0: the tables; pass 1: the samples */
 static int walk(struct pp *f, int pass)
 {
@@ -351,7 +365,7 @@ static int walk(struct pp *f, int pass)
 	struct af_proto_field x;
 	af_proto_init(&top, f->data, f->len, 0);
 	int rc;
-	while ((rc = af_proto_next(&top, &x)) > 0) {
+	while ((rc = next_top(&top, &x)) > 0) {
 		if (pass == 0 && x.num != P_SAMPLE) {
 			rc = pp_table_field(f, &top, &x);
 		} else if (pass == 1 && x.num == P_SAMPLE) {
