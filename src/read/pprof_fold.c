@@ -177,15 +177,17 @@ cut:;
 enum { END = UINT32_MAX, BAD = UINT32_MAX - 1 };   /* no next sample or frame; a bad id */
 
 /* A sample while folded: its location ids ids[0..left) still to read,
- * from the end, and nmulti frames of the last read at frames[multi...);
- * next: the sample after it below the same node; share: how many bytes
- * at the end of its ids are those of the sample before it in the order. */
-struct cur { const uint8_t *ids; uint64_t weight; uint32_t len, left, multi, nmulti, next, share; };
+ * from the end, and nmulti frames of the last read at frames[multi...).
+ * The first of a run: samples it to `last` in the order, whose ids read so
+ * far are the same bytes as its own (and so the same frames), which go
+ * where it goes, unread (their cur is not kept up); next: the first of
+ * the next run below the same node. */
+struct cur { const uint8_t *ids; uint64_t weight; uint32_t len, left, multi, nmulti, next, last; };
 
-/* The samples below a node at a depth, listed: those of a root (name
- * END), or of the child of node named name, made when they are folded
- * (depth first: a subtree's nodes are one run of the array); a kid, a
- * child being given the part of a group's samples below it. */
+/* The samples below a node at a depth, listed as runs: those of a root
+ * (name END), or of the child of node named name, made when they are
+ * folded (depth first: a subtree's nodes are one run of the array); a
+ * kid, a child being given the part of a group's samples below it. */
 struct group { uint32_t node, name, head, depth; };
 struct kid { uint32_t name, head, tail; };
 /* which kid of the current group a name is (when gen is the group's) */
@@ -195,6 +197,7 @@ struct trie {
 	struct pp *f;
 	struct af_tree *t;
 	struct cur *cur;
+	uint32_t *share;               /* bytes at the end of a sample's ids that are the one before's */
 	uint32_t fresh;                /* nodes from this one on are this batch's */
 	uint32_t gen;
 	uint64_t frames, most;         /* frames folded, and at most */
@@ -290,48 +293,57 @@ static uint32_t kid_of(struct trie *b, uint32_t name, uint32_t k, size_t *nk)
 	return (uint32_t)(*nk)++;
 }
 
+/* Run k of a group, after its first sample read its next frame (c the
+ * state it had before; ended: it had none): the samples of the run whose
+ * ids are not the same as those it read (share) start a run of their
+ * own, next in the group, from state c. */
+static void split_run(struct trie *b, uint32_t k, const struct cur *c, bool ended)
+{
+	struct cur *r = &b->cur[k];
+	uint32_t x = k + 1, read = ended ? UINT32_MAX : r->len - r->left;
+	while (x <= r->last && b->share[x] >= read)
+		x++;
+	if (x > r->last)
+		return;
+	struct cur *s = &b->cur[x];
+	s->left = s->len - (c->len - c->left);
+	s->multi = c->multi;
+	s->nmulti = c->nmulti;
+	s->last = r->last;
+	s->next = r->next;
+	r->next = x;
+	r->last = x - 1;
+}
+
 /* The samples of group g, split by their next frame in their order, each
  * part listed below its child (to fold next); those with none left end at
- * g's node. A sample whose next ids are those of the one before it (in
- * the order: sorted, most are) goes where it went, read or not. */
+ * g's node. A run's first sample reads for it (split_run). */
 static int fold_group(struct trie *b, struct group g)
 {
 	struct cur *cur = b->cur;
-	if (cur[g.head].next == END)
+	if (cur[g.head].next == END && cur[g.head].last == g.head)
 		return fold_alone(b, g.node, &cur[g.head], g.depth);
 	if (++b->gen == 0) {   /* every memo stale again */
 		memset(b->memo, 0, b->t->nnames * sizeof *b->memo);
 		b->gen = 1;
 	}
 	size_t nk = 0;
-	uint32_t last = END, lastkid = END;
-	for (uint32_t k = g.head, next; k != END; last = k, k = next) {
-		struct cur *c = &cur[k];
-		next = c->next;
-		b->frames++;
-		if (lastkid != END && k == last + 1 && cur[last].len - cur[last].left <= c->share) {
-			const struct cur *p = &cur[last];
-			c->left = c->len - (p->len - p->left);   /* and p->next is k already */
-			c->multi = p->multi;
-			c->nmulti = p->nmulti;
-			b->kids[lastkid].tail = k;
-			continue;
-		}
+	for (uint32_t k = g.head; k != END; k = cur[k].next) {
+		struct cur *c = &cur[k], was = *c;
 		uint32_t name = next_frame(b->f, c);
-		if (name >= BAD) {
-			if (name == BAD)
-				return -1;
+		if (name == BAD)
+			return -1;
+		split_run(b, k, &was, name == END);
+		if (name == END) {   /* a run of one: the next sample's ids are longer */
 			af_tree_add_self(b->t, g.node, c->weight);
-			b->frames--;
-			lastkid = END;
 			continue;
 		}
+		b->frames += c->last - k + 1;
 		size_t made = nk;
 		uint32_t kid = kid_of(b, name, k, &nk);
-		if (kid != lastkid && nk == made)   /* else p->next is k already, or k its first */
+		if (nk == made)
 			cur[b->kids[kid].tail].next = k;
 		b->kids[kid].tail = k;
-		lastkid = kid;
 	}
 	if (nk && g.depth >= MAX_FRAMES)
 		return -1;
@@ -342,19 +354,21 @@ static int fold_group(struct trie *b, struct group g)
 	return 0;
 }
 
-/* The samples in order (cur, from pending by order), as lists of those of
- * one root, each shared bytes with the one before it noted. */
+/* The samples in order (cur, from pending by order), a run of those of
+ * each root, each's shared bytes with the one before it noted. */
 static void list_samples(struct trie *b, const uint32_t *order, size_t n)
 {
 	const struct pending *pd = b->f->pending;
+	uint32_t end = (uint32_t)n - 1;
 	for (size_t i = n; i-- > 0;) {
 		const struct pending *s = &pd[order[i]], *before = i ? &pd[order[i - 1]] : NULL;
 		bool first = !before || before->root != s->root;
-		bool last = i + 1 == n || pd[order[i + 1]].root != s->root;
-		b->cur[i] = (struct cur){ s->ids, s->weight, s->len, s->len, 0, 0, last ? END : (uint32_t)i + 1,
-					  first ? 0 : shared_end(before, s) };
-		if (first)
+		b->cur[i] = (struct cur){ s->ids, s->weight, s->len, s->len, 0, 0, END, end };
+		b->share[i] = first ? 0 : shared_end(before, s);
+		if (first) {
 			push(b, s->root, END, (uint32_t)i, 0);
+			end = (uint32_t)i - 1;
+		}
 	}
 }
 
@@ -488,11 +502,13 @@ int pp_fold_all(struct pp *f)
 	struct trie b = { .f = f, .t = t, .fresh = f->batches++ ? (uint32_t)t->nnodes : 0,
 			  .most = 64 * (uint64_t)f->len + (1u << 20) - f->frames_total };
 	b.cur = af_xmalloc_huge((n ? n : 1) * sizeof *b.cur);
+	b.share = af_xmalloc((n ? n : 1) * sizeof *b.share);
 	list_samples(&b, order, n);
 	free(order);
 	b.memo = af_xcalloc(t->nnames ? t->nnames : 1, sizeof *b.memo);
 	int rc = fold_lists(&b);
 	free(b.cur);
+	free(b.share);
 	free(b.memo);
 	free(b.kids);
 	free(b.stack);
