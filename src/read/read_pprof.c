@@ -50,10 +50,10 @@ static uint32_t process_node(struct pp *f, uint64_t pid)
  * "process (pid)"; made on its first sample, named by it. */
 static uint32_t thread_node(struct pp *f, const struct where *w)
 {
-	uint64_t key = w->has_tid ? w->tid : af_hash_keyed_bytes(f->data + w->name.off, w->name.n) | 1ull << 63;
 	uint32_t parent = w->has_pid ? process_node(f, w->pid) : AF_ROOT;
-	if (!w->has_tid && !w->has_name)
+	if (!w->has_tid && !w->has_name)   /* (most samples: no name to hash) */
 		return parent;
+	uint64_t key = w->has_tid ? w->tid : af_hash_keyed_bytes(f->data + w->name.off, w->name.n) | 1ull << 63;
 	bool found;
 	uint32_t *slot = af_idmap_slot(&f->thread_keys, key ^ (w->has_pid ? w->pid * 0x9e3779b97f4a7c15ull : 0), &found);
 	if (found) {
