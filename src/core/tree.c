@@ -359,7 +359,7 @@ static void close_paths(struct af_tree *t)
 	t->nunhashed = t->cap_unhashed = 0;
 }
 
-uint32_t af_tree_new_child(struct af_tree *t, uint32_t parent, uint32_t name)
+uint32_t af_tree_new_child_slow(struct af_tree *t, uint32_t parent, uint32_t name)
 {
 	uint32_t id = new_node(t, parent, name);
 	if (t->path_closed) {

@@ -164,7 +164,20 @@ static inline uint64_t af_tree_name_key(const struct af_tree *t, uint32_t name)
  * filled: af_tree_child() finds it later, as it finds the nodes made by
  * path (its first call puts them in its table). Not for a parent whose
  * children are found by path. */
-uint32_t af_tree_new_child(struct af_tree *t, uint32_t parent, uint32_t name);
+uint32_t af_tree_new_child_slow(struct af_tree *t, uint32_t parent, uint32_t name);
+static inline uint32_t af_tree_new_child(struct af_tree *t, uint32_t parent, uint32_t name)
+{
+	size_t id = t->nnodes;   /* the common case in line: room, and the run goes on */
+	if (id == t->cap_nodes || id >= AF_NONE - 1 || t->path_closed || !t->nunhashed ||
+	    t->unhashed[t->nunhashed - 1].to != id)
+		return af_tree_new_child_slow(t, parent, name);
+	struct af_node *p = &t->nodes[parent];
+	t->nodes[id] = (struct af_node){ name, parent, AF_NONE, p->first_child, 0, 0 };
+	p->first_child = (uint32_t)id;
+	t->nnodes = id + 1;
+	t->unhashed[t->nunhashed - 1].to = (uint32_t)id + 1;
+	return (uint32_t)id;
+}
 /* Room for `nodes` nodes and their names (af_tree_path_reserve without
  * its path table). */
 void af_tree_reserve(struct af_tree *t, size_t nodes);
