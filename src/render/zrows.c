@@ -1,8 +1,11 @@
 /* zrows.c: a zlib stream of rows, runs of equal rows written as blocks of
  * copies (zrows.h). Deflate (RFC 1951) gets the other rows raw, the
- * stream's header and Adler-32 are written here; after a block of copies
- * deflate starts again knowing only the row above, since what it
- * remembered from before the block is no longer where it thinks. */
+ * stream's header and Adler-32 are written here. A row of one byte over
+ * and over (a transparent gap row) goes into the block being written too,
+ * as one literal and copies of the byte before. When deflate takes over
+ * again it starts afresh, knowing only the row above as its dictionary
+ * (none when that row is one byte over and over): what it remembered from
+ * before the block is no longer where it thinks. */
 #include "zrows.h"
 #include "core/util.h"
 
@@ -28,9 +31,17 @@ static const uint16_t dist_base[30] = { 1, 2, 3, 4, 5, 7, 9, 13, 17, 25, 33, 49,
 static const uint8_t cl_order[19] = { 16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2,
 				      14, 1, 15 };
 
+/* a copy of len (3-258) bytes from dist (1-32768) back, or with len 0 the
+ * literal byte dist */
 struct copy {
-	uint16_t len, dist;    /* 3-258 bytes from 1-32768 back */
+	uint16_t len, dist;
 	uint8_t lsym, dsym;    /* length code - 257, distance code */
+};
+
+/* copies[first, first + count) of the block, reps times over */
+struct piece {
+	size_t first, count;
+	uint32_t reps;
 };
 
 struct af_zrows {
@@ -39,8 +50,16 @@ struct af_zrows {
 	size_t row_len;
 	uLong adler;
 	bool failed;
-	uint32_t *run;         /* row_tokens()'s scratch, a row long */
-	struct copy *copies;   /* one row's copies */
+	bool copies_ok;        /* rows short enough to copy from a row back */
+	bool hand;             /* deflate flushed: rows go into the block */
+	bool any;              /* a row written: prev_byte is its last */
+	unsigned char prev_byte;
+	unsigned char *last;   /* the block's last row, unless last_flat */
+	bool last_flat;
+	struct copy *copies;   /* the block's */
+	size_t ncopies, copies_cap;
+	struct piece *pieces;
+	size_t npieces, pieces_cap;
 };
 
 /* bits out, first bit lowest (RFC 1951, 3.1.1) */
@@ -76,50 +95,88 @@ static struct copy copy_of(size_t len, size_t dist)
 	return c;
 }
 
+static void add(struct af_zrows *z, struct copy c)
+{
+	af_grow(&z->copies, &z->copies_cap, z->ncopies + 1, sizeof *z->copies);
+	z->copies[z->ncopies++] = c;
+}
+
+/* copies of total (3 or more) bytes from dist back, 258 at a time, never
+ * leaving 1 or 2 (a copy is 3 or more) */
+static void add_copies(struct af_zrows *z, size_t total, size_t dist)
+{
+	while (total) {
+		size_t len = total <= MAX_COPY ? total : total - MAX_COPY < 3 ? total - 3 : MAX_COPY;
+		add(z, copy_of(len, dist));
+		total -= len;
+	}
+}
+
+/* the pieces' copies from first on, reps times over */
+static void add_piece(struct af_zrows *z, size_t first, uint32_t reps)
+{
+	af_grow(&z->pieces, &z->pieces_cap, z->npieces + 1, sizeof *z->pieces);
+	z->pieces[z->npieces++] = (struct piece){ first, z->ncopies - first, reps };
+}
+
+/* bytes of p from j on equal to b, 8 at a time */
+static size_t run_from(const unsigned char *p, size_t j, size_t n, unsigned char b)
+{
+	uint64_t bb = 0x0101010101010101u * b, w;
+	size_t i = j;
+	for (; i + 8 <= n; i += 8) {
+		memcpy(&w, p + i, 8);
+		if (w != bb)
+			break;
+	}
+	while (i < n && p[i] == b)
+		i++;
+	return i - j;
+}
+
 /* The copies that write row (n bytes, 3 or more) again right after a copy
  * of itself: from the byte before over a run of RUN_BYTES or more of it
  * (a code of a few bits, no extra bits), else from the row above (up to 15
- * extra bits). A copy never leaves 1 or 2 bytes of the row (a copy is 3 or
- * more). Returns how many. */
-static size_t row_copies(const unsigned char *row, size_t n, uint32_t *run, struct copy *c)
+ * extra bits); a stretch between runs shorter than a copy is taken from
+ * the run after it, and a run that would leave 1 or 2 bytes of the row
+ * leaves 3. */
+static void row_copies(struct af_zrows *z, const unsigned char *row, size_t n)
 {
-	/* run[j]: bytes from j on equal to the byte before j (the row above's
-	 * last byte before the first) */
-	for (size_t j = n; j-- > 0;)
-		run[j] = row[j] == row[j ? j - 1 : n - 1] ? 1 + (j + 1 < n ? run[j + 1] : 0) : 0;
-	size_t m = 0;
-	for (size_t p = 0; p < n;) {
-		size_t len, dist = 1;
-		if (run[p] >= RUN_BYTES) {
-			len = run[p];
-		} else {
-			size_t q = p + 3 < n ? p + 3 : n;
-			while (q < n && run[q] < RUN_BYTES && q - p < MAX_COPY)
-				q++;
-			len = q - p;
-			dist = n;
+	size_t p = 0;   /* copies from the row above from here */
+	for (size_t j = 0; j < n;) {
+		size_t r = run_from(row, j, n, row[j ? j - 1 : n - 1]);
+		if (r < RUN_BYTES) {
+			j += r ? r : 1;   /* no long run starts inside a short one */
+			continue;
 		}
-		len = len < MAX_COPY ? len : MAX_COPY;
-		size_t rest = n - p - len;
+		if (j > p && j - p < 3) {
+			size_t t = 3 - (j - p);
+			j += t;
+			r -= t;
+		}
+		if (j > p)
+			add_copies(z, j - p, n);
+		size_t rest = n - (j + r);
 		if (rest == 1 || rest == 2)
-			len = dist == n && len + rest <= MAX_COPY ? len + rest : len - (3 - rest);
-		c[m++] = copy_of(len, dist);
-		p += len;
+			r -= 3 - rest;
+		add_copies(z, r, 1);
+		p = j += r;
 	}
-	return m;
+	if (n > p)
+		add_copies(z, n - p, n);
 }
 
 /* Huffman code lengths (at most limit) for the k symbols with freq[i] > 0
- * (2 or more, at most 32); tree built by merging the two lightest, the
- * weights halved until it is shallow enough. */
+ * (2 to 286); tree built by merging the two lightest, the weights halved
+ * until it is shallow enough. */
 static void code_lengths(const uint64_t *freq, unsigned k, unsigned limit, uint8_t *len)
 {
-	uint64_t f[32], w[64];
-	int parent[64];
+	uint64_t f[286], w[2 * 286];
+	int parent[2 * 286];
+	bool alive[2 * 286];
 	memcpy(f, freq, k * sizeof *f);
 	for (;;) {
 		unsigned nodes = k, live = k;
-		bool alive[64];
 		for (unsigned i = 0; i < k; i++) {
 			w[i] = f[i];
 			parent[i] = -1;
@@ -159,17 +216,18 @@ static void code_lengths(const uint64_t *freq, unsigned k, unsigned limit, uint8
 }
 
 /* A complete code over an alphabet of n (at most 286) from freq: lengths in
- * len[], reversed codes in code[]. One symbol used gets a partner (symbol 0
- * or 1), as some inflaters refuse a code of one. */
+ * len[], reversed codes in code[]. Fewer than two symbols used get
+ * partners (symbols 0 and 1), as some inflaters refuse a code of one. */
 static void make_code(uint64_t *freq, unsigned n, unsigned limit, uint8_t *len, uint32_t *code)
 {
-	uint64_t f[32];
-	unsigned sym[32], k = 0;
+	uint64_t f[286];
+	unsigned sym[286], k = 0;
 	for (unsigned i = 0; i < n; i++)
-		if (freq[i])
-			sym[k++] = i;
-	if (k == 1)
-		freq[sym[0] == 0] = 1;
+		k += freq[i] != 0;
+	if (k < 2) {
+		freq[0] += !freq[0];
+		freq[1] += !freq[1];
+	}
 	k = 0;
 	memset(len, 0, n);
 	for (unsigned i = 0; i < n; i++)
@@ -177,7 +235,7 @@ static void make_code(uint64_t *freq, unsigned n, unsigned limit, uint8_t *len, 
 			f[k] = freq[i];
 			sym[k++] = i;
 		}
-	uint8_t l[32];
+	uint8_t l[286];
 	code_lengths(f, k, limit, l);
 	unsigned count[16] = { 0 }, next[16];
 	for (unsigned i = 0; i < k; i++) {
@@ -193,7 +251,6 @@ static void make_code(uint64_t *freq, unsigned n, unsigned limit, uint8_t *len, 
 		if (len[i])
 			code[i] = rev(next[len[i]]++, len[i]);
 }
-
 /* a code length sequence as code length codes: runs of zeros as 17 (3-10)
  * and 18 (11-138), each symbol with its extra bits' value */
 struct cl {
@@ -248,15 +305,37 @@ static void block_header(struct bits *b, const uint8_t *lit, unsigned nlit, cons
 	}
 }
 
-/* k rows, each the row before it again, as the copies c[0..m) of one row
- * over and over: one block under codes made for it, then an empty stored
- * block to end on a whole byte for deflate to go on from */
-static void copy_block(struct af_buf *out, const struct copy *c, size_t m, uint32_t k)
+/* the bits of copy c under the codes */
+static void put_copy(struct bits *b, struct copy c, const uint8_t *ll, const uint32_t *lc,
+		     const uint8_t *dl, const uint32_t *dc)
+{
+	if (c.len == 0) {
+		put_bits(b, lc[c.dist], ll[c.dist]);
+		return;
+	}
+	unsigned ls = 257u + c.lsym, ds = c.dsym;
+	uint64_t v = lc[ls];
+	unsigned nb = ll[ls];
+	v |= (uint64_t)(c.len - len_base[c.lsym]) << nb;
+	nb += len_extra[c.lsym];
+	v |= (uint64_t)dc[ds] << nb;
+	nb += dl[ds];
+	v |= (uint64_t)(c.dist - dist_base[ds]) << nb;
+	put_bits(b, v, nb + (ds < 4 ? 0 : ds / 2 - 1));
+}
+
+/* The pieces as one block under codes made for them, then an empty stored
+ * block to end on a whole byte for deflate to go on from; pieces cleared. */
+static void write_block(struct af_zrows *z)
 {
 	uint64_t lf[286] = { 0 }, df[30] = { 0 };
-	for (size_t i = 0; i < m; i++) {
-		lf[257 + c[i].lsym] += k;
-		df[c[i].dsym] += k;
+	for (size_t i = 0; i < z->npieces; i++) {
+		const struct piece *pc = &z->pieces[i];
+		for (size_t j = pc->first; j < pc->first + pc->count; j++) {
+			const struct copy *c = &z->copies[j];
+			lf[c->len ? 257u + c->lsym : c->dist] += pc->reps;
+			df[c->dsym] += c->len ? pc->reps : 0;
+		}
 	}
 	lf[256] = 1;
 	uint8_t ll[286], dl[30];
@@ -268,25 +347,19 @@ static void copy_block(struct af_buf *out, const struct copy *c, size_t m, uint3
 		nlit--;
 	while (dl[ndist - 1] == 0)
 		ndist--;
-	struct bits b = { out, 0, 0 };
+	struct bits b = { z->out, 0, 0 };
 	block_header(&b, ll, nlit, dl, ndist);
-	for (uint32_t r = 0; r < k; r++)
-		for (size_t i = 0; i < m; i++) {
-			unsigned ls = 257u + c[i].lsym, ds = c[i].dsym;
-			unsigned dx = ds < 4 ? 0 : ds / 2 - 1;
-			uint64_t v = lc[ls];
-			unsigned nb = ll[ls];
-			v |= (uint64_t)(c[i].len - len_base[c[i].lsym]) << nb;
-			nb += len_extra[c[i].lsym];
-			v |= (uint64_t)dc[ds] << nb;
-			nb += dl[ds];
-			v |= (uint64_t)(c[i].dist - dist_base[ds]) << nb;
-			put_bits(&b, v, nb + dx);
-		}
+	for (size_t i = 0; i < z->npieces; i++) {
+		const struct piece *pc = &z->pieces[i];
+		for (uint32_t r = 0; r < pc->reps; r++)
+			for (size_t j = pc->first; j < pc->first + pc->count; j++)
+				put_copy(&b, z->copies[j], ll, lc, dl, dc);
+	}
 	put_bits(&b, lc[256], ll[256]);
 	put_bits(&b, 0, 3);                  /* a stored block, empty */
 	put_bits(&b, 0, (8 - b.n) % 8);
-	af_buf_add(out, "\0\0\xff\xff", 4);
+	af_buf_add(z->out, "\0\0\xff\xff", 4);
+	z->npieces = z->ncopies = 0;
 }
 
 /* n bytes through deflate with flush, its output added to the stream */
@@ -307,6 +380,29 @@ static int deflate_into(struct af_zrows *z, const unsigned char *in, size_t n, i
 	}
 }
 
+/* rows from here on go into a block: deflate's output ended on a byte */
+static int to_block(struct af_zrows *z)
+{
+	if (z->hand)
+		return 0;
+	z->hand = true;
+	return deflate_into(z, NULL, 0, Z_SYNC_FLUSH);
+}
+
+/* rows from here on go to deflate: the block written, deflate restarted */
+static int to_deflate(struct af_zrows *z)
+{
+	if (!z->hand)
+		return 0;
+	z->hand = false;
+	write_block(z);
+	if (deflateReset(&z->z) != Z_OK)
+		return -1;
+	if (!z->last_flat && deflateSetDictionary(&z->z, z->last, (uInt)z->row_len) != Z_OK)
+		return -1;
+	return 0;
+}
+
 struct af_zrows *af_zrows_new(struct af_buf *out, int level, size_t row_len)
 {
 	struct af_zrows *z = af_xcalloc(1, sizeof *z);
@@ -322,11 +418,39 @@ struct af_zrows *af_zrows_new(struct af_buf *out, int level, size_t row_len)
 	flg += 31 - (0x78u * 256 + flg) % 31;
 	af_buf_putc(out, 0x78);
 	af_buf_putc(out, (char)flg);
-	if (row_len >= 3 && row_len <= WINDOW) {
-		z->run = af_xmalloc(row_len * sizeof *z->run);
-		z->copies = af_xmalloc((row_len / 3 + 1) * sizeof *z->copies);
-	}
+	z->copies_ok = row_len >= 3 && row_len <= WINDOW;
+	z->last = af_xmalloc(row_len ? row_len : 1);
 	return z;
+}
+
+/* k + 1 rows of byte b into the block: a literal unless the byte before
+ * is b, then copies of the byte before */
+static void flat_rows(struct af_zrows *z, unsigned char b, uint32_t k)
+{
+	size_t first = z->ncopies, total = ((size_t)k + 1) * z->row_len;
+	if (!z->any || z->prev_byte != b) {
+		add(z, (struct copy){ 0, b, 0, 0 });
+		total--;
+	}
+	for (; total && total < 3; total--)
+		add(z, (struct copy){ 0, b, 0, 0 });
+	add_copies(z, total, 1);
+	add_piece(z, first, 1);
+	z->last_flat = true;
+}
+
+/* row into deflate, then k rows equal to it as copies into a block */
+static int run_rows(struct af_zrows *z, const unsigned char *row, uint32_t k)
+{
+	if (to_deflate(z) < 0 || deflate_into(z, row, z->row_len, Z_NO_FLUSH) < 0 ||
+	    to_block(z) < 0)
+		return -1;
+	size_t first = z->ncopies;
+	row_copies(z, row, z->row_len);
+	add_piece(z, first, k);
+	memcpy(z->last, row, z->row_len);
+	z->last_flat = false;
+	return 0;
 }
 
 int af_zrows_put(struct af_zrows *z, const unsigned char *row, uint32_t k)
@@ -335,31 +459,36 @@ int af_zrows_put(struct af_zrows *z, const unsigned char *row, uint32_t k)
 	uLong a = adler32(adler32(0L, Z_NULL, 0), row, (uInt)n);
 	for (uint32_t i = 0; i <= k; i++)
 		z->adler = adler32_combine(z->adler, a, (z_off_t)n);
-	z->failed = z->failed || deflate_into(z, row, n, Z_NO_FLUSH) < 0;
-	if ((uint64_t)k * n < AF_ZROWS_MIN || !z->copies) {
-		for (uint32_t i = 0; i < k && !z->failed; i++)
+	bool flat = n && memcmp(row, row + 1, n - 1) == 0;
+	uint64_t bytes = (uint64_t)k * n;
+	bool copies = z->copies_ok && !z->failed;
+	if (copies && flat && (z->hand || bytes + n >= AF_ZROWS_MIN)) {
+		z->failed = to_block(z) < 0;
+		flat_rows(z, row[0], k);
+	} else if (copies && bytes >= AF_ZROWS_MIN) {
+		z->failed = run_rows(z, row, k) < 0;
+	} else {
+		z->failed = z->failed || to_deflate(z) < 0;
+		for (uint32_t i = 0; i <= k && !z->failed; i++)
 			z->failed = deflate_into(z, row, n, Z_NO_FLUSH) < 0;
-		return z->failed ? -1 : 0;
 	}
-	z->failed = z->failed || deflate_into(z, NULL, 0, Z_SYNC_FLUSH) < 0;
-	if (z->failed)
-		return -1;
-	size_t m = row_copies(row, n, z->run, z->copies);
-	copy_block(z->out, z->copies, m, k);
-	z->failed = deflateReset(&z->z) != Z_OK ||
-		    deflateSetDictionary(&z->z, row, (uInt)n) != Z_OK;
+	z->any = true;
+	z->prev_byte = n ? row[n - 1] : 0;
 	return z->failed ? -1 : 0;
 }
 
 int af_zrows_finish(struct af_zrows *z)
 {
+	if (z->hand && !z->failed)
+		write_block(z);
 	bool failed = z->failed || deflate_into(z, NULL, 0, Z_FINISH) < 0;
 	deflateEnd(&z->z);
 	unsigned char tail[4] = { (unsigned char)(z->adler >> 24), (unsigned char)(z->adler >> 16),
 				  (unsigned char)(z->adler >> 8), (unsigned char)z->adler };
 	af_buf_add(z->out, tail, 4);
-	free(z->run);
+	free(z->last);
 	free(z->copies);
+	free(z->pieces);
 	free(z);
 	return failed ? -1 : 0;
 }

@@ -13,10 +13,11 @@
  * AF_ZROWS_MIN bytes is one block written directly: copies of the row
  * above, or of the byte before where the row holds a long run of one byte
  * (transparent pixels), under Huffman codes made for that block (a copy of
- * 258 bytes costs a few bits); its checksum is combined from the row's.
- * The stream inflates to exactly the rows given, and is smaller than
- * deflate's alone on flame graphs (the blends' image of the perf script
- * bench: 17,592 -> 10,041 bytes of PNG; pprof's 245,622 -> 190,654). */
+ * 258 bytes costs a few bits); a row of one byte throughout (a gap row)
+ * joins the block; the checksum is combined from the rows'. The stream
+ * inflates to exactly the rows given, and is smaller than deflate's alone
+ * on flame graphs (the blends' image of the perf script bench: 17,592 ->
+ * 10,049 bytes of PNG; pprof's 245,622 -> 190,634). */
 #ifndef AF_ZROWS_H
 #define AF_ZROWS_H
 
