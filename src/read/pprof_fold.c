@@ -112,6 +112,14 @@ static uint32_t *key_digits(const struct pp *f)
 	for (size_t i = 0; i < n; i++) {
 		const struct pending *s = &f->pending[i];
 		digits[i] = s->root;
+		if (s->len >= KEY_BYTES) {   /* most: three loads */
+			for (size_t d = 0; d < KEY_DIGITS; d += 2) {
+				uint64_t w = af_le(s->ids + s->len - 4 * d - 8, 8);
+				digits[(d + 1) * n + i] = (uint32_t)(w >> 32);
+				digits[(d + 2) * n + i] = (uint32_t)w;
+			}
+			continue;
+		}
 		for (size_t d = 0; d < KEY_DIGITS; d++)
 			digits[(d + 1) * n + i] = s->len > 4 * d ? key_digit(s->ids, s->len - 4 * d) : 0;
 	}

@@ -141,7 +141,8 @@ static int read_function(struct pp *f, struct af_proto *m)
 known:
 	if (new_id(f, &f->fn_ids, id, fn.at, "function with id") < 0)
 		return -1;
-	af_grow_huge(&f->fns, &f->cap_fns, f->nfns + 1, sizeof *f->fns);
+	if (f->nfns == f->cap_fns)
+		af_grow_huge(&f->fns, &f->cap_fns, f->nfns + 1, sizeof *f->fns);
 	f->fns[f->nfns++] = fn;
 	return 0;
 }
@@ -149,7 +150,8 @@ known:
 /* A line's function id appended to line_fns */
 static void add_line(struct pp *f, uint64_t fn)
 {
-	af_grow_huge(&f->line_fns, &f->cap_line_fns, f->nline_fns + 1, sizeof *f->line_fns);
+	if (f->nline_fns == f->cap_line_fns)
+		af_grow_huge(&f->line_fns, &f->cap_line_fns, f->nline_fns + 1, sizeof *f->line_fns);
 	f->line_fns[f->nline_fns++] = fn;
 }
 
@@ -247,7 +249,8 @@ known:   /* frames (a line or a location's address each) stay below MULTI */
 	l.nlines = (uint32_t)(f->nline_fns - l.line);
 	if (new_id(f, &f->loc_ids, l.id = id, m->base, "location with id") < 0)
 		return -1;
-	af_grow_huge(&f->locs, &f->cap_locs, f->nlocs + 1, sizeof *f->locs);
+	if (f->nlocs == f->cap_locs)
+		af_grow_huge(&f->locs, &f->cap_locs, f->nlocs + 1, sizeof *f->locs);
 	f->locs[f->nlocs++] = l;
 	return 0;
 }
@@ -270,7 +273,8 @@ int pp_table_field(struct pp *f, struct af_proto *top, const struct af_proto_fie
 	case P_LOCATION: return read_location(f, &m);
 	case P_FUNCTION: return read_function(f, &m);
 	case P_STRINGS:
-		af_grow_huge(&f->strs, &f->cap_strs, f->nstrs + 1, sizeof *f->strs);
+		if (f->nstrs == f->cap_strs)
+			af_grow_huge(&f->strs, &f->cap_strs, f->nstrs + 1, sizeof *f->strs);
 		f->strs[f->nstrs++] = (struct span){ (size_t)(x->data - f->data), x->len };
 		return 0;
 	case P_PERIOD_TYPE: return read_vtype(f, &m, &f->period_type);
@@ -404,7 +408,8 @@ static uint32_t function_frame(struct pp *f, uint64_t k)
 static void location_frames(struct pp *f, struct loc *l)
 {
 	size_t n = l->nlines ? l->nlines : 1;
-	af_grow_huge(&f->frames, &f->cap_frames, f->nframes + n, sizeof *f->frames);
+	if (f->nframes + n > f->cap_frames)
+		af_grow_huge(&f->frames, &f->cap_frames, f->nframes + n, sizeof *f->frames);
 	l->frame = (uint32_t)f->nframes;
 	for (size_t i = l->nlines; i-- > 0;) {
 		uint32_t name = function_frame(f, f->line_fns[l->line + i]);
