@@ -62,7 +62,8 @@ static void keep(struct pp *f, uint32_t root, uint64_t w, const uint8_t *ids, si
 		f->late[f->nlate++] = f->npending;
 		f->late[f->nlate++] = from;
 	}
-	af_grow_huge(&f->pending, &f->cap_pending, f->npending + 1, sizeof *f->pending);
+	if (f->npending == f->cap_pending)
+		af_grow_huge(&f->pending, &f->cap_pending, f->npending + 1, sizeof *f->pending);
 	f->pending[f->npending++] = (struct pending){ ids, w, at, (uint32_t)len, root };
 }
 

@@ -104,15 +104,21 @@ struct pp {
 /* A field read in place (pp_fast_field) */
 struct pp_field { unsigned num, wire; uint64_t u; const uint8_t *data; size_t len; };
 
-/* A varint at *q, before end, as af_cursor_uleb reads it: 8 bytes at a
- * time where 8 are left (fields near a message's end: af_proto_fast_varint
- * wants 16), else a byte at a time; *q moves past it. */
+/* A varint at *q, before end, as af_cursor_uleb reads it: one or two
+ * bytes in line, else 8 bytes at a time where 8 are left (fields near a
+ * message's end: af_proto_fast_varint wants 16), else a byte at a time;
+ * *q moves past it. */
 AF_PROTO_HOT bool pp_varint(const uint8_t **q, const uint8_t *end, uint64_t *v)
 {
 	const uint8_t *p = *q;
 	if (p < end && *p < 0x80) {
 		*v = *p;
 		*q = p + 1;
+		return true;
+	}
+	if (end - p >= 2 && p[1] < 0x80) {   /* function ids, lengths of lines */
+		*v = (uint64_t)(p[0] & 0x7f) | (uint64_t)p[1] << 7;
+		*q = p + 2;
 		return true;
 	}
 	if (end - p >= 8) {
@@ -139,7 +145,9 @@ AF_PROTO_HOT bool pp_fast_field(const uint8_t **q, const uint8_t *end, struct pp
 	unsigned t = *p++;
 	if (t >= 0x80 || t < 8)
 		return false;
-	*x = (struct pp_field){ t >> 3, t & 7, 0, NULL, 0 };
+	x->num = t >> 3;
+	x->wire = t & 7;
+	x->data = NULL;   /* u and len: those of its wire type only */
 	if (x->wire == AF_WIRE_VARINT) {
 		if (!pp_varint(&p, end, &x->u))
 			return false;

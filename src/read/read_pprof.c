@@ -209,7 +209,8 @@ static size_t unpack(const uint8_t *p, uint64_t n, uint64_t **v, size_t *cap)
 {
 	if (n == 0)
 		return 0;
-	af_grow(v, cap, (size_t)n, sizeof **v);
+	if (n > *cap)
+		af_grow(v, cap, (size_t)n, sizeof **v);
 	return af_proto_unpack(p, (size_t)n, *v);
 }
 
@@ -351,7 +352,9 @@ static int next_top(struct af_proto *top, struct af_proto_field *x)
 	const uint8_t *p = top->c.data + top->c.pos, *end = top->c.data + top->c.len;
 	struct pp_field y;
 	if (p < end && pp_fast_field(&p, end, &y)) {
-		*x = (struct af_proto_field){ y.num, (enum af_wire)y.wire, y.u, y.data, y.len, top->base + top->c.pos };
+		bool len = y.wire == AF_WIRE_LEN;
+		*x = (struct af_proto_field){ y.num, (enum af_wire)y.wire, len ? 0 : y.u, y.data, len ? y.len : 0,
+					      top->base + top->c.pos };
 		top->c.pos = (size_t)(p - top->c.data);
 		return 1;
 	}
