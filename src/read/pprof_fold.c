@@ -207,6 +207,7 @@ struct trie {
 	struct af_tree *t;
 	struct cur *cur;
 	uint32_t *share;               /* bytes at the end of a sample's ids that are the one before's */
+	uint32_t *lower;               /* the next sample that shares less, or END */
 	uint32_t fresh;                /* nodes from this one on are this batch's */
 	uint32_t gen;
 	uint64_t frames, most;         /* frames folded, and at most */
@@ -302,22 +303,24 @@ static uint32_t kid_of(struct trie *b, uint32_t name, uint32_t k, size_t *nk)
 	return (uint32_t)(*nk)++;
 }
 
-/* Run k of a group, after its first sample read its next frame (c the
- * state it had before; ended: it had none): the samples of the run whose
- * ids are not the same as those it read (share) start a run of their
- * own, next in the group, from state c. */
-static void split_run(struct trie *b, uint32_t k, const struct cur *c, bool ended)
+/* Run k of a group, after its first sample read its next frame (ended:
+ * it had none; before it had read `used` bytes, and had nmulti frames at
+ * frames[multi...]): the samples of the run whose ids are not the same as
+ * those it read (share) start a run of their own, next in the group, from
+ * that state. The first of them is found by jumps (lower) over those
+ * sharing as much as one before them. */
+static void split_run(struct trie *b, uint32_t k, bool ended, uint32_t used, uint32_t multi, uint32_t nmulti)
 {
 	struct cur *r = &b->cur[k];
 	uint32_t x = k + 1, read = ended ? UINT32_MAX : r->len - r->left;
 	while (x <= r->last && b->share[x] >= read)
-		x++;
+		x = b->lower[x];
 	if (x > r->last)
 		return;
 	struct cur *s = &b->cur[x];
-	s->left = s->len - (c->len - c->left);
-	s->multi = c->multi;
-	s->nmulti = c->nmulti;
+	s->left = s->len - used;
+	s->multi = multi;
+	s->nmulti = nmulti;
 	s->last = r->last;
 	s->next = r->next;
 	r->next = x;
@@ -338,11 +341,12 @@ static int fold_group(struct trie *b, struct group g)
 	}
 	size_t nk = 0;
 	for (uint32_t k = g.head; k != END; k = cur[k].next) {
-		struct cur *c = &cur[k], was = *c;
+		struct cur *c = &cur[k];
+		uint32_t used = c->len - c->left, multi = c->multi, nmulti = c->nmulti;
 		uint32_t name = next_frame(b->f, c);
 		if (name == BAD)
 			return -1;
-		split_run(b, k, &was, name == END);
+		split_run(b, k, name == END, used, multi, nmulti);
 		if (name == END) {   /* a run of one: the next sample's ids are longer */
 			af_tree_add_self(b->t, g.node, c->weight);
 			continue;
@@ -364,7 +368,8 @@ static int fold_group(struct trie *b, struct group g)
 }
 
 /* The samples in order (cur, from pending by order), a run of those of
- * each root, each's shared bytes with the one before it noted. */
+ * each root, each's shared bytes with the one before it noted, and the
+ * next sample that shares fewer. */
 static void list_samples(struct trie *b, const uint32_t *order, size_t n)
 {
 	const struct pending *pd = b->f->pending;
@@ -379,6 +384,15 @@ static void list_samples(struct trie *b, const uint32_t *order, size_t n)
 			end = (uint32_t)i - 1;
 		}
 	}
+	uint32_t *up = af_xmalloc((n ? n : 1) * sizeof *up);   /* those after i, shares rising */
+	size_t nup = 0;
+	for (size_t i = n; i-- > 0;) {
+		while (nup && b->share[up[nup - 1]] >= b->share[i])
+			nup--;
+		b->lower[i] = nup ? up[nup - 1] : END;
+		up[nup++] = (uint32_t)i;
+	}
+	free(up);
 }
 
 /* Fold the samples listed, depth first; -1 if one is refused (a bad id,
@@ -512,12 +526,14 @@ int pp_fold_all(struct pp *f)
 			  .most = 64 * (uint64_t)f->len + (1u << 20) - f->frames_total };
 	b.cur = af_xmalloc_huge((n ? n : 1) * sizeof *b.cur);
 	b.share = af_xmalloc((n ? n : 1) * sizeof *b.share);
+	b.lower = af_xmalloc((n ? n : 1) * sizeof *b.lower);
 	list_samples(&b, order, n);
 	free(order);
 	b.memo = af_xcalloc(t->nnames ? t->nnames : 1, sizeof *b.memo);
 	int rc = fold_lists(&b);
 	free(b.cur);
 	free(b.share);
+	free(b.lower);
 	free(b.memo);
 	free(b.kids);
 	free(b.stack);
