@@ -384,15 +384,13 @@ static void list_samples(struct trie *b, const uint32_t *order, size_t n)
 			end = (uint32_t)i - 1;
 		}
 	}
-	uint32_t *up = af_xmalloc((n ? n : 1) * sizeof *up);   /* those after i, shares rising */
-	size_t nup = 0;
+	uint32_t *up = b->lower + n, nup = 0;   /* those after i, shares rising */
 	for (size_t i = n; i-- > 0;) {
 		while (nup && b->share[up[nup - 1]] >= b->share[i])
 			nup--;
 		b->lower[i] = nup ? up[nup - 1] : END;
 		up[nup++] = (uint32_t)i;
 	}
-	free(up);
 }
 
 /* Fold the samples listed, depth first; -1 if one is refused (a bad id,
@@ -524,17 +522,19 @@ int pp_fold_all(struct pp *f)
 	/* the first batch: every node with frames below it is new */
 	struct trie b = { .f = f, .t = t, .fresh = f->batches++ ? (uint32_t)t->nnodes : 0,
 			  .most = 64 * (uint64_t)f->len + (1u << 20) - f->frames_total };
-	b.cur = af_xmalloc_huge((n ? n : 1) * sizeof *b.cur);
-	b.share = af_xmalloc((n ? n : 1) * sizeof *b.share);
-	b.lower = af_xmalloc((n ? n : 1) * sizeof *b.lower);
+	/* one block (huge pages when large: 4 KiB pages were a fault each):
+	 * the samples' states, shares and lower, list_samples' stack after
+	 * lower, the memos by name */
+	size_t m = n ? n : 1, names = t->nnames ? t->nnames : 1;
+	b.cur = af_xmalloc_huge(m * sizeof *b.cur + 3 * m * sizeof *b.share + names * sizeof *b.memo);
+	b.share = (uint32_t *)(b.cur + m);
+	b.lower = b.share + m;
+	b.memo = (struct memo *)(b.lower + 2 * m);
+	memset(b.memo, 0, names * sizeof *b.memo);
 	list_samples(&b, order, n);
 	free(order);
-	b.memo = af_xcalloc(t->nnames ? t->nnames : 1, sizeof *b.memo);
 	int rc = fold_lists(&b);
 	free(b.cur);
-	free(b.share);
-	free(b.lower);
-	free(b.memo);
 	free(b.kids);
 	free(b.stack);
 	if (rc < 0)   /* which sample, and why: as they were checked before */
