@@ -205,6 +205,9 @@ int pp_malformed(struct pp *f, const struct af_proto *m);
 int pp_bad(struct pp *f, uint64_t at, const char *why);
 /* a field of the wire type pprof writes, else an error at it (*rc -1) */
 bool pp_wire_is(struct pp *f, const struct af_proto_field *x, enum af_wire w, int *rc);
+/* Room for the tables of a profile of these many rows (their lines: two
+ * a location, as a start) */
+void pp_reserve_tables(struct pp *f, size_t strs, size_t maps, size_t fns, size_t locs);
 /* One top-level field of the first walk: every table but the samples. */
 int pp_table_field(struct pp *f, struct af_proto *top, const struct af_proto_field *x);
 /* String index i is in the table, else an error at `at` */

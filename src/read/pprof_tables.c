@@ -255,6 +255,21 @@ known:   /* frames (a line or a location's address each) stay below MULTI */
 	return 0;
 }
 
+void pp_reserve_tables(struct pp *f, size_t strs, size_t maps, size_t fns, size_t locs)
+{
+	/* af_grow_huge: huge pages for a large one, and only what is used is touched */
+	if (strs)
+		af_grow_huge(&f->strs, &f->cap_strs, strs, sizeof *f->strs);
+	if (maps)
+		af_grow_huge(&f->maps, &f->cap_maps, maps, sizeof *f->maps);
+	if (fns)
+		af_grow_huge(&f->fns, &f->cap_fns, fns, sizeof *f->fns);
+	if (locs) {
+		af_grow_huge(&f->locs, &f->cap_locs, locs, sizeof *f->locs);
+		af_grow_huge(&f->line_fns, &f->cap_line_fns, 2 * locs, sizeof *f->line_fns);
+	}
+}
+
 /* One top-level field of the first walk: every table but the samples. */
 int pp_table_field(struct pp *f, struct af_proto *top, const struct af_proto_field *x)
 {
@@ -434,6 +449,8 @@ static struct lf location_ref(const struct pp *f, uint32_t k)
  * not its record, its frames and their names (cache misses at every frame). */
 void pp_locate_all(struct pp *f)
 {
+	if (f->nline_fns + f->nlocs)   /* a frame a line, or one for a location with none */
+		af_grow_huge(&f->frames, &f->cap_frames, f->nline_fns + f->nlocs, sizeof *f->frames);
 	for (uint64_t id = 0; id < f->nloc_by_id; id++)
 		f->loc_by_id[id] = (struct lf){ AF_NONE, 0 };
 	memset(f->frames_by_id, 0, (size_t)f->nloc_by_id);
