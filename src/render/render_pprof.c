@@ -55,8 +55,11 @@ struct code { uint8_t b[8]; size_t n; };
  * stdout. */
 enum { PIECE = 1 << 16 };
 
-/* a frame to write, and its depth below the root written */
-struct visit { uint32_t node, depth; };
+/* A frame to write: its self weight, name, depth below the root written
+ * and where its parent is in the list (AF_NONE: at the top): what the
+ * passes after the listing read of a node, so that they read the list in
+ * order, not the nodes' array all over (the tree is read once). */
+struct frame { uint64_t self; uint32_t name, depth, up; };
 
 struct pw {
 	struct af_sink *out;
@@ -65,7 +68,7 @@ struct pw {
 	struct af_tree *t;
 	const uint8_t *excluded;
 	struct af_buf b;
-	struct visit *order;             /* the frames written, depth first */
+	struct frame *order;             /* the frames written, depth first */
 	size_t norder;
 	uint32_t *fid;                   /* name id -> function id (0: none) */
 	uint32_t *names;                 /* function id - 1 -> name id */
@@ -172,6 +175,8 @@ static bool weights_fit(const struct af_tree *t, uint64_t scale)
 }
 
 /* Every frame below root that is not excluded, depth first (w->order) */
+struct visit { uint32_t node, depth, up; };
+
 static void list_frames(struct pw *w, uint32_t root)
 {
 	const struct af_node *nodes = w->t->nodes;
@@ -179,19 +184,21 @@ static void list_frames(struct pw *w, uint32_t root)
 	size_t n = 0, cap = 0, cap_order = 0;
 	for (uint32_t c = nodes[root].first_child; c != AF_NONE; c = nodes[c].next_sibling) {
 		af_grow(&stack, &cap, n + 1, sizeof *stack);
-		stack[n++] = (struct visit){ c, 0 };
+		stack[n++] = (struct visit){ c, 0, AF_NONE };
 	}
 	while (n) {
 		struct visit v = stack[--n];
 		if (w->excluded && w->excluded[v.node])
 			continue;
+		const struct af_node *nd = &nodes[v.node];
+		uint32_t k = (uint32_t)w->norder;   /* below nnodes */
 		if (w->norder == cap_order)
 			af_grow_huge(&w->order, &cap_order, w->norder + 1, sizeof *w->order);
-		w->order[w->norder++] = v;
-		for (uint32_t c = nodes[v.node].first_child; c != AF_NONE; c = nodes[c].next_sibling) {
+		w->order[w->norder++] = (struct frame){ nd->self, nd->name, v.depth, v.up };
+		for (uint32_t c = nd->first_child; c != AF_NONE; c = nodes[c].next_sibling) {
 			if (n == cap)
 				af_grow(&stack, &cap, n + 1, sizeof *stack);
-			stack[n++] = (struct visit){ c, v.depth + 1 };
+			stack[n++] = (struct visit){ c, v.depth + 1, k };
 		}
 	}
 	free(stack);
@@ -215,20 +222,19 @@ static int by_use(const void *a, const void *b)
  * leaves up, the order being depth first. Ties go to the first met. */
 static void number_functions(struct pw *w)
 {
-	const struct af_node *nodes = w->t->nodes;
-	uint32_t *below = af_xcalloc_huge(w->t->nnodes, sizeof *below);
+	uint32_t *below = af_xcalloc_huge(w->norder ? w->norder : 1, sizeof *below);
 	uint64_t *uses = af_xcalloc(w->t->nnames ? w->t->nnames : 1, sizeof *uses);
 	for (size_t k = w->norder; k-- > 0;) {
-		uint32_t node = w->order[k].node, parent = nodes[node].parent;
-		below[node] += nodes[node].self != 0;
-		if (parent != AF_NONE)
-			below[parent] += below[node];
-		uses[nodes[node].name] += below[node];
+		const struct frame *f = &w->order[k];
+		below[k] += f->self != 0;
+		if (f->up != AF_NONE)
+			below[f->up] += below[k];
+		uses[f->name] += below[k];
 	}
 	free(below);
 	struct fn_use *fns = af_xmalloc((w->t->nnames ? w->t->nnames : 1) * sizeof *fns);
 	for (size_t k = 0; k < w->norder; k++) {
-		uint32_t name = nodes[w->order[k].node].name;
+		uint32_t name = w->order[k].name;
 		if (!w->fid[name]) {
 			w->fid[name] = 1;
 			fns[w->nfns++] = (struct fn_use){ uses[name], (uint32_t)k, name };
@@ -252,11 +258,10 @@ static void number_functions(struct pw *w)
 static int write_samples(struct pw *w, struct af_diag *d)
 {
 	for (size_t k = 0; k < w->norder; k++) {
-		struct visit v = w->order[k];
-		const struct af_node *nd = &w->t->nodes[v.node];
-		set_step(w, v.depth, w->fid[nd->name]);
-		if (nd->self) {
-			int rc = write_sample(w, v.depth, nd->self, d);
+		const struct frame *f = &w->order[k];
+		set_step(w, f->depth, w->fid[f->name]);
+		if (f->self) {
+			int rc = write_sample(w, f->depth, f->self, d);
 			if (rc)
 				return rc;
 			piece(w);
