@@ -212,6 +212,7 @@ struct trie {
 	uint32_t gen;
 	uint64_t frames, most;         /* frames folded, and at most */
 	struct memo *memo;             /* by name */
+	uint8_t *ids;                  /* the samples' ids, copied in their order */
 	struct kid *kids; size_t cap_kids;
 	struct group *stack; size_t nstack, cap_stack;
 };
@@ -374,16 +375,25 @@ static void list_samples(struct trie *b, const uint32_t *order, size_t n)
 {
 	const struct pending *pd = b->f->pending;
 	uint32_t end = (uint32_t)n - 1;
+	size_t at = 0;
+	for (size_t i = 0; i < n; i++)
+		at += pd[i].len;
+	b->ids = af_xmalloc_huge(at ? at : 1);
 	for (size_t i = n; i-- > 0;) {
 		/* the order is the file's shuffled: fetch ahead what a cache miss
-		 * each would otherwise wait for (a sample's entry, then its ids' end) */
+		 * each would otherwise wait for (a sample's entry, then its ids) */
 		if (i >= 16)
 			__builtin_prefetch(&pd[order[i - 16]]);
-		if (i >= 8)
-			__builtin_prefetch(pd[order[i - 8]].ids + pd[order[i - 8]].len - 1);
+		if (i >= 8) {
+			const struct pending *ahead = &pd[order[i - 8]];
+			__builtin_prefetch(ahead->ids);
+			__builtin_prefetch(ahead->ids + ahead->len - 1);
+		}
 		const struct pending *s = &pd[order[i]], *before = i ? &pd[order[i - 1]] : NULL;
 		bool first = !before || before->root != s->root;
-		b->cur[i] = (struct cur){ s->ids, s->weight, s->len, s->len, 0, 0, END, end };
+		at -= s->len;   /* ids copied in the order: the fold reads them so */
+		memcpy(b->ids + at, s->ids, s->len);
+		b->cur[i] = (struct cur){ b->ids + at, s->weight, s->len, s->len, 0, 0, END, end };
 		b->share[i] = first ? 0 : shared_end(before, s);
 		if (first) {
 			push(b, s->root, END, (uint32_t)i, 0);
@@ -540,6 +550,7 @@ int pp_fold_all(struct pp *f)
 	list_samples(&b, order, n);
 	free(order);
 	int rc = fold_lists(&b);
+	free(b.ids);
 	free(b.cur);
 	free(b.kids);
 	free(b.stack);
