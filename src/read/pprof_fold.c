@@ -384,7 +384,7 @@ static void list_samples(struct trie *b, const uint32_t *order, size_t n)
 		 * each would otherwise wait for (a sample's entry, then its ids) */
 		if (i >= 16)
 			__builtin_prefetch(&pd[order[i - 16]]);
-		if (i >= 8) {
+		if (i >= 8 && pd[order[i - 8]].len) {   /* (a sample of no frames has no ids) */
 			const struct pending *ahead = &pd[order[i - 8]];
 			__builtin_prefetch(ahead->ids);
 			__builtin_prefetch(ahead->ids + ahead->len - 1);
@@ -392,7 +392,8 @@ static void list_samples(struct trie *b, const uint32_t *order, size_t n)
 		const struct pending *s = &pd[order[i]], *before = i ? &pd[order[i - 1]] : NULL;
 		bool first = !before || before->root != s->root;
 		at -= s->len;   /* ids copied in the order: the fold reads them so */
-		memcpy(b->ids + at, s->ids, s->len);
+		if (s->len)
+			memcpy(b->ids + at, s->ids, s->len);
 		b->cur[i] = (struct cur){ b->ids + at, s->weight, s->len, s->len, 0, 0, END, end };
 		b->share[i] = first ? 0 : shared_end(before, s);
 		if (first) {
