@@ -72,6 +72,7 @@ struct pw {
 	const uint8_t *excluded;
 	struct af_buf b;
 	struct frame *order;             /* the frames written, depth first */
+	struct frame *order_room;        /* where order is, to free */
 	size_t norder;
 	uint32_t maxdepth;               /* the deepest frame's depth */
 	uint32_t *names;                 /* function id - 1 -> name id */
@@ -174,36 +175,115 @@ static bool weights_fit(const struct af_tree *t, uint64_t scale)
 	return true;
 }
 
-/* Every frame below root that is not excluded, depth first (w->order,
- * made at its largest at once: grown by doubling, it was copies into fresh
- * pages) */
-struct visit { uint32_t node, depth; };
+/* The frames are every node below root that is not excluded, depth
+ * first, children in the order they were added (w->order). A node's
+ * children are listed the last added first. Walking all of them before
+ * the first (to turn their order round) read each node twice, the first
+ * time out of order: cache misses, most of the listing's time. */
+
+/* The tree walked as listed, depth first, each frame put down after those
+ * below it, the list filled from its end: backwards, that is the order
+ * wanted. */
+struct visit { uint64_t self; uint32_t name, next; };
+
+static void walk_frames(struct pw *w, uint32_t root)
+{
+	const struct af_node *nodes = w->t->nodes;
+	size_t k = w->t->nnodes, n = 0, cap = 0;
+	struct visit *path = NULL;   /* the nodes from the top down to the one walked */
+	uint32_t c = nodes[root].first_child;
+	for (;;) {
+		while (c != AF_NONE) {   /* down the first child not excluded */
+			const struct af_node *nd = &nodes[c];
+			if (w->excluded && w->excluded[c]) {
+				c = nd->next_sibling;
+				continue;
+			}
+			if (n == cap)
+				af_grow(&path, &cap, n + 1, sizeof *path);
+			path[n++] = (struct visit){ nd->self, nd->name, nd->next_sibling };
+			c = nd->first_child;
+		}
+		if (!n)
+			break;
+		struct visit v = path[--n];   /* all below it are listed */
+		w->order_room[--k] = (struct frame){ v.self, v.name, (uint32_t)n };
+		if (n > w->maxdepth)
+			w->maxdepth = (uint32_t)n;
+		c = v.next;
+	}
+	free(path);
+	w->order = w->order_room + k;
+	w->norder = w->t->nnodes - k;
+}
+
+/* A node on the way down in scan_frames: its first child, the last of its
+ * children met so far, and whether it is left out */
+struct open { uint32_t node, first, last; bool out; };
+
+/* The nodes after root in the array's order, when that is the order
+ * wanted, read once and in place (a reader that builds the tree depth
+ * first, as the pprof one, makes it so): each node's parent is one of the
+ * nodes above it on the way down (all of its subtree then follows it),
+ * and each node's list of children is those met, the last met first (its
+ * first child the last met, a child's next sibling the child met before
+ * it). False, w->order left empty, when that is not so. */
+static bool scan_frames(struct pw *w, uint32_t root)
+{
+	const struct af_node *nodes = w->t->nodes;
+	const uint8_t *excluded = w->excluded;
+	struct frame *list = w->order_room;
+	size_t n = 1, cap = 16, k = 0, end = w->t->nnodes;
+	uint32_t deepest = 0;
+	struct open *up = af_xmalloc(cap * sizeof *up);
+	up[0] = (struct open){ root, nodes[root].first_child, AF_NONE, false };
+	bool ok = true;
+	for (size_t i = (size_t)root + 1; i < end; i++) {
+		const struct af_node *nd = &nodes[i];
+		while (up[n - 1].node != nd->parent) {   /* up to its parent */
+			n--;
+			if (up[n].first != up[n].last)
+				ok = false;
+			if (!n || !ok)
+				break;
+		}
+		if (!n || !ok)   /* past root's subtree, or not in order */
+			break;
+		struct open *p = &up[n - 1];
+		if (nd->next_sibling != p->last) {
+			ok = false;
+			break;
+		}
+		p->last = (uint32_t)i;
+		bool out = p->out || (excluded && excluded[i]);
+		if (!out) {
+			list[k++] = (struct frame){ nd->self, nd->name, (uint32_t)(n - 1) };
+			deepest = n - 1 > deepest ? (uint32_t)(n - 1) : deepest;
+		}
+		if (n == cap)
+			af_grow(&up, &cap, n + 1, sizeof *up);
+		up[n++] = (struct open){ (uint32_t)i, nd->first_child, AF_NONE, out };
+	}
+	while (n && ok) {
+		n--;
+		ok = up[n].first == up[n].last;
+	}
+	free(up);
+	if (ok) {
+		w->order = list;
+		w->norder = k;
+		w->maxdepth = deepest;
+	}
+	return ok;
+}
 
 static void list_frames(struct pw *w, uint32_t root)
 {
-	const struct af_node *nodes = w->t->nodes;
-	struct visit *stack = NULL;
-	size_t n = 0, cap = 0;
-	w->order = af_xmalloc_huge(w->t->nnodes * sizeof *w->order);
-	for (uint32_t c = nodes[root].first_child; c != AF_NONE; c = nodes[c].next_sibling) {
-		af_grow(&stack, &cap, n + 1, sizeof *stack);
-		stack[n++] = (struct visit){ c, 0 };
-	}
-	while (n) {
-		struct visit v = stack[--n];
-		if (w->excluded && w->excluded[v.node])
-			continue;
-		const struct af_node *nd = &nodes[v.node];
-		w->order[w->norder++] = (struct frame){ nd->self, nd->name, v.depth };
-		if (v.depth > w->maxdepth)
-			w->maxdepth = v.depth;
-		for (uint32_t c = nd->first_child; c != AF_NONE; c = nodes[c].next_sibling) {
-			if (n == cap)
-				af_grow(&stack, &cap, n + 1, sizeof *stack);
-			stack[n++] = (struct visit){ c, v.depth + 1 };
-		}
-	}
-	free(stack);
+	/* made at its largest at once: grown by doubling, it was copies into
+	 * fresh pages */
+	w->order_room = af_xmalloc_huge(w->t->nnodes * sizeof *w->order_room);
+	if (!scan_frames(w, root))
+		walk_frames(w, root);
 }
 
 /* a function: how many times a sample names it, and when it was first met */
@@ -388,7 +468,7 @@ int af_write_pprof(struct af_tree *t, uint32_t root, const uint8_t *excluded, un
 	free(w.upto);
 	free(w.stack);
 	free(w.codes);
-	free(w.order);
+	free(w.order_room);
 	return rc < 0 ? -1 : out->error ? -1 : 0;
 }
 

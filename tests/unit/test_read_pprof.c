@@ -378,6 +378,67 @@ void test_pprof_write_numbered_by_use(void)
 	af_buf_release(&text);
 }
 
+/* node id of the first node named `name` (AF_NONE: none) */
+static uint32_t node_named(const struct af_tree *t, const char *name)
+{
+	for (uint32_t i = 0; i < t->nnodes; i++)
+		if (i != AF_ROOT && strcmp(af_tree_name(t, t->nodes[i].name), name) == 0)
+			return i;
+	return AF_NONE;
+}
+
+/* The frames are listed in the same order, children in the order added,
+ * whether the nodes were made depth first (then read in the array's
+ * order) or not (x made before a's last children: the tree is walked):
+ * the same bytes, whole, with a part excluded and from a root down; and a
+ * node its parent no longer lists (whose next sibling is checked) is left
+ * out as the walk leaves it. */
+void test_pprof_write_node_orders(void)
+{
+	static const char *const folded[2] = {
+		"a;b;c 1\nx 2\na;b;d 3\na;e 4\nx;y 5\n",   /* x before d */
+		"a;b;c 1\na;b;d 3\na;e 4\nx 2\nx;y 5\n",   /* depth first */
+	};
+	struct read_result in[2];
+	struct af_buf pb[2];
+	char err[200];
+	for (int k = 0; k < 2; k++)
+		read_input(&in[k], folded[k], strlen(folded[k]), "t.folded", NULL, NULL);
+	OK(node_named(&in[0].p.tree, "x") < node_named(&in[0].p.tree, "d"));
+	OK(node_named(&in[1].p.tree, "x") > node_named(&in[1].p.tree, "e"));
+	for (int cut = 0; cut < 3; cut++) {   /* whole, b excluded, from a down */
+		for (int k = 0; k < 2; k++) {
+			struct af_tree *t = &in[k].p.tree;
+			uint8_t *excluded = calloc(t->nnodes, 1);
+			excluded[node_named(t, "b")] = cut == 1;
+			uint32_t root = cut == 2 ? node_named(t, "a") : AF_ROOT;
+			INT_EQ(write_pprof(&in[k], excluded, root, &pb[k], err, sizeof err), 0);
+			free(excluded);
+		}
+		OK(pb[0].len == pb[1].len && memcmp(pb[0].data, pb[1].data, pb[0].len) == 0);
+		struct read_result back;
+		read_input(&back, pb[0].data, pb[0].len, "out.pb", NULL, NULL);
+		STR_EQ(back.folded, cut == 0 ? "a;b;c 1\na;b;d 3\na;e 4\nx 2\nx;y 5\n"
+		       : cut == 1 ? "a;e 4\nx 2\nx;y 5\n" : "b;c 1\nb;d 3\ne 4\n");
+		read_result_release(&back);
+		for (int k = 0; k < 2; k++)
+			af_buf_release(&pb[k]);
+	}
+	for (int k = 0; k < 2; k++)
+		read_result_release(&in[k]);
+	/* a node whose parent lists it no more (c, between b and d) is no frame */
+	read_input(&in[0], "a;b 1\na;c 2\na;d 3\n", 18, "t.folded", NULL, NULL);
+	struct af_tree *t = &in[0].p.tree;
+	t->nodes[node_named(t, "d")].next_sibling = node_named(t, "b");
+	INT_EQ(write_pprof(&in[0], NULL, AF_ROOT, &pb[0], err, sizeof err), 0);
+	struct read_result back;
+	read_input(&back, pb[0].data, pb[0].len, "out.pb", NULL, NULL);
+	STR_EQ(back.folded, "a;b 1\na;d 3\n");
+	read_result_release(&back);
+	af_buf_release(&pb[0]);
+	read_result_release(&in[0]);
+}
+
 /* A nested message longer than 127 bytes gets a longer length in front of
  * it on closing (the message moved), inside another; packed varints of
  * every width. */
