@@ -93,6 +93,8 @@ struct walk {
 	uint64_t threshold;       /* narrowest weight still drawn */
 	struct pending *stack;
 	size_t depth, cap;
+	uint64_t *gap;            /* place_wide(): narrow widths before each wide one */
+	size_t cap_gap;
 };
 
 static void reverse(struct pending *p, size_t n)
@@ -104,31 +106,43 @@ static void reverse(struct pending *p, size_t n)
 	}
 }
 
-/* Push the drawable children of e so that they pop in drawing order: by name,
- * or for charts in the order they were added (the list is newest first). */
-static void push_children(struct walk *w, const struct pending *e)
+/* Push the children of e that are to be drawn (not excluded, weight not 0),
+ * their names not yet looked up; returns how many are drawn wide enough. */
+static size_t gather(struct walk *w, const struct pending *e)
 {
 	const struct af_tree *t = w->tree;
-	size_t base = w->depth;
+	size_t wide = 0;
 	for (uint32_t c = t->nodes[e->node].first_child; c != AF_NONE; c = t->nodes[c].next_sibling) {
 		if ((w->excluded && w->excluded[c]) || w->tot[c] == 0)
 			continue;
 		af_grow(&w->stack, &w->cap, w->depth + 1, sizeof *w->stack);
-		uint32_t name = t->nodes[c].name;
-		w->stack[w->depth++] = (struct pending){
-			c, e->depth + 1, 0, w->len ? w->len[c] : w->tot[c], w->rank[name], t->names[name].len, t->names[name].str,
-			t->nodes[c].self ? ' ' : ';',
-			c < w->nkinds && w->kinds[c] == AF_FRAME_BAND,
-		};
+		uint64_t width = w->len ? w->len[c] : w->tot[c];
+		wide += width >= w->threshold;
+		w->stack[w->depth++] = (struct pending){ .node = c, .depth = e->depth + 1, .width = width };
 	}
-	size_t n = w->depth - base;
-	if (n == 0)
-		return;   /* a leaf (and w->stack may still be NULL) */
-	if (w->chart)
-		reverse(w->stack + base, n);
-	else
-		qsort(w->stack + base, n, sizeof *w->stack, cmp_sibling);
-	/* a node's own weight comes first, then its children side by side */
+	return wide;
+}
+
+/* What cmp_sibling compares, for p[0..n) */
+static void name_them(const struct walk *w, struct pending *p, size_t n)
+{
+	const struct af_tree *t = w->tree;
+	for (size_t i = 0; i < n; i++) {
+		uint32_t c = p[i].node, name = t->nodes[c].name;
+		p[i].rank = w->rank[name];
+		p[i].len = t->names[name].len;
+		p[i].name = t->names[name].str;
+		p[i].term = t->nodes[c].self ? ' ' : ';';
+		p[i].last = c < w->nkinds && w->kinds[c] == AF_FRAME_BAND;
+	}
+}
+
+/* p[0..n), in drawing order, placed after e's own weight: each where the
+ * ones before it end, or at its own start when it has one; those wide
+ * enough are kept, at the top of the stack (in reverse, to pop in order). */
+static void place_all(struct walk *w, const struct pending *e, size_t base, size_t n)
+{
+	const struct af_tree *t = w->tree;
 	uint64_t next = e->start + t->nodes[e->node].self;
 	size_t kept = base;
 	for (size_t i = base; i < base + n; i++) {
@@ -141,6 +155,67 @@ static void push_children(struct walk *w, const struct pending *e)
 	}
 	w->depth = kept;
 	reverse(w->stack + base, kept - base);
+}
+
+/* The same when only `wide` of the n are kept and none has a start of its
+ * own: only those are sorted; each narrow one adds its width to the gap
+ * before the first wide one that sorts after it (found by bisection). Most
+ * of a big profile's drawn frames have many children too narrow to draw
+ * and few or none wide enough: sorting them all was most of the layout. */
+static void place_wide(struct walk *w, const struct pending *e, size_t base, size_t n, size_t wide)
+{
+	struct pending *p = w->stack + base;
+	for (size_t i = 0, k = 0; i < n; i++)   /* the wide ones first */
+		if (p[i].width >= w->threshold) {
+			struct pending tmp = p[k];
+			p[k++] = p[i];
+			p[i] = tmp;
+		}
+	qsort(p, wide, sizeof *p, cmp_sibling);
+	af_grow(&w->gap, &w->cap_gap, wide + 1, sizeof *w->gap);
+	memset(w->gap, 0, (wide + 1) * sizeof *w->gap);
+	for (size_t i = wide; i < n; i++) {
+		size_t lo = 0, hi = wide;
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+			if (cmp_sibling(&p[mid], &p[i]) < 0)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		w->gap[lo] += p[i].width;
+	}
+	uint64_t next = e->start + w->tree->nodes[e->node].self;
+	for (size_t i = 0; i < wide; i++) {
+		p[i].start = next + w->gap[i];
+		next = p[i].start + p[i].width;
+	}
+	w->depth = base + wide;
+	reverse(p, wide);
+}
+
+/* Push the drawable children of e so that they pop in drawing order: by name,
+ * or for charts in the order they were added (the list is newest first). */
+static void push_children(struct walk *w, const struct pending *e)
+{
+	size_t base = w->depth;
+	size_t wide = gather(w, e);
+	size_t n = w->depth - base;
+	bool timed = w->pos || w->tree->starts;
+	if (w->chart) {
+		reverse(w->stack + base, n);
+		place_all(w, e, base, n);
+	} else if (wide == 0 && !timed) {
+		w->depth = base;   /* none drawn: no names to look up */
+	} else {
+		name_them(w, w->stack + base, n);
+		if (wide == n || timed) {
+			qsort(w->stack + base, n, sizeof *w->stack, cmp_sibling);
+			place_all(w, e, base, n);
+		} else {
+			place_wide(w, e, base, n, wide);
+		}
+	}
 }
 
 static void emit(struct af_layout *l, size_t *cap, const struct pending *e, uint32_t name)
@@ -738,6 +813,7 @@ int af_layout_build(struct af_layout *l, struct af_tree *t, uint32_t root,
 		push_children(&w, &e);
 	}
 	free(w.stack);
+	free(w.gap);
 	free(x.pos);
 	free(x.len);
 	set_ends(l);

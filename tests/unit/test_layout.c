@@ -6,6 +6,8 @@
 #include "render/legend.h"
 
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 
 static uint32_t add(struct af_tree *t, uint32_t parent, const char *name, uint64_t self)
 {
@@ -92,6 +94,57 @@ void test_layout_min_width(void)
 	af_layout_build(&l, &t, AF_ROOT, NULL, &o, &d);
 	INT_EQ(l.nframes, 5);
 	af_layout_release(&l);
+	af_tree_release(&t);
+}
+
+/* Frames too narrow to draw still take their place: with most siblings
+ * narrow (only the wide ones are sorted, the narrow ones bisected into the
+ * gaps between them), every drawn frame starts where it does when all are
+ * drawn; names that are prefixes of each other ("f" with its own weight
+ * sorts as "f ", before "f0"; without, as "f;") included. */
+void test_layout_narrow_gaps(void)
+{
+	static const char *names[] = { "f", "f0", "f00", "fa", "g", "f;", "e", "fz", "f 1", "zz" };
+	struct af_tree t;
+	af_tree_init(&t);
+	uint32_t p = add(&t, AF_ROOT, "p", 0);
+	uint32_t seed = 7;
+	for (int i = 0; i < 400; i++) {
+		seed = seed * 1103515245u + 12345u;
+		char name[32];
+		snprintf(name, sizeof name, "%s%u", names[seed >> 16 & 7], seed >> 20 & 31);
+		bool wide = (seed >> 8 & 15) == 0;
+		uint32_t c = add(&t, p, name, wide ? 5000 : seed >> 24 & 3);
+		if (seed >> 12 & 1)
+			add(&t, c, names[seed >> 4 & 7], 1 + (seed >> 13 & 3));
+	}
+	for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+		add(&t, p, names[i], i % 3 ? 2 : 0), add(&t, af_tree_child(&t, p, af_tree_intern_str(&t, names[i])), "x", 1);
+	struct af_layout_opts o;
+	af_layout_opts_default(&o);
+	struct af_layout all, drawn;
+	struct af_diag d;
+	af_diag_init(&d, "x");
+	o.min_width = 0;
+	INT_EQ(af_layout_build(&all, &t, AF_ROOT, NULL, &o, &d), 0);
+	o.min_width = 0.1;
+	INT_EQ(af_layout_build(&drawn, &t, AF_ROOT, NULL, &o, &d), 0);
+	OK(drawn.nframes > 10 && drawn.nframes * 4 < all.nframes);
+	uint64_t *start = calloc(t.nnodes, sizeof *start);
+	for (size_t i = 0; i < all.nframes; i++)
+		start[all.frames[i].node] = all.frames[i].start;
+	size_t differ = 0;
+	for (size_t i = 0; i < drawn.nframes; i++)
+		differ += start[drawn.frames[i].node] != drawn.frames[i].start;
+	INT_EQ(differ, 0);
+	/* and in the same order: drawn is all without the narrow ones */
+	size_t j = 0;
+	for (size_t i = 0; i < all.nframes && j < drawn.nframes; i++)
+		j += all.frames[i].node == drawn.frames[j].node;
+	INT_EQ(j, drawn.nframes);
+	free(start);
+	af_layout_release(&all);
+	af_layout_release(&drawn);
 	af_tree_release(&t);
 }
 
