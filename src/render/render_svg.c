@@ -50,32 +50,50 @@ struct svg {
  * shown */
 #define shown_len af_label_shown_len
 
+/* One step of make_id's hash: v mixed into h (a multiply carries every bit
+ * of v upward, the shift brings the high ones back down). */
+static uint64_t mix(uint64_t h, uint64_t v)
+{
+	h = (h ^ v) * 0x9e3779b97f4a7c15ULL;
+	return h ^ h >> 29;
+}
+
+static uint64_t mix_bytes(uint64_t h, const char *s, size_t n)
+{
+	uint64_t v;
+	for (; n >= 8; s += 8, n -= 8) {
+		memcpy(&v, s, 8);
+		h = mix(h, v);
+	}
+	v = 0;   /* the tail, and its length: "a" and "a\0" differ */
+	memcpy(&v, s, n);
+	return mix(h, v ^ (uint64_t)n << 59);
+}
+
 /* A short name for this graph, the same for the same layout and options, so
- * two different graphs in one HTML page don't share ids or CSS rules. */
+ * two different graphs in one HTML page don't share ids or CSS rules. The
+ * frames are hashed a word at a time (byte-wise FNV of every frame and its
+ * name was 30M instructions, 6 ms, on the pprof bench's 58k frames). */
 static void make_id(struct svg *g)
 {
 	const struct af_layout *l = g->l;
 	uint64_t h = 0xcbf29ce484222325ULL;
-	uint64_t v[4];
 	for (size_t i = 0; i < l->nframes; i++) {
 		const struct af_frame *f = &l->frames[i];
-		v[0] = f->start;
-		v[1] = f->width;
-		v[2] = f->depth;
-		/* the name's unkeyed hash: the tree's is seeded per process */
-		v[3] = (uint32_t)af_hash_bytes(af_tree_name(l->tree, f->name),
-					       af_tree_name_len(l->tree, f->name));
-		h = (h ^ af_hash_bytes(v, sizeof v)) * 0x100000001b3ULL;
+		h = mix(h, f->start);
+		h = mix(h, f->width);
+		h = mix(h, f->depth);
+		/* the name's text: its id depends on the reader, the tree's hash
+		 * is seeded per process */
+		h = mix_bytes(h, af_tree_name(l->tree, f->name), af_tree_name_len(l->tree, f->name));
 	}
 	const char *strs[] = { g->o->title, g->o->subtitle, g->o->count_name, g->o->font_family };
 	for (size_t i = 0; i < sizeof strs / sizeof *strs; i++)
-		if (strs[i])
-			h = (h ^ af_hash_bytes(strs[i], strlen(strs[i]))) * 0x100000001b3ULL;
-	v[0] = l->nframes;
-	v[1] = l->total;
-	memcpy(&v[2], &l->width, sizeof(double));
-	memcpy(&v[3], &l->height, sizeof(double));
-	h ^= af_hash_bytes(v, sizeof v);
+		h = strs[i] ? mix_bytes(h, strs[i], strlen(strs[i])) : mix(h, 0);
+	uint64_t w, ht;
+	memcpy(&w, &l->width, sizeof w);
+	memcpy(&ht, &l->height, sizeof ht);
+	h = mix(mix(mix(mix(h, l->nframes), l->total), w), ht);
 	static const char hex[] = "0123456789abcdef";
 	g->id[0] = 'a';
 	g->id[1] = 'f';
