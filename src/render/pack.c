@@ -93,15 +93,22 @@ static void base64(struct af_sink *out, const unsigned char *z, size_t n, size_t
 	}
 }
 
-/* the job: the literal into p->text */
+/* the job: what fill writes, deflated, into the literal p->text */
 static void pack_fn(void *arg)
 {
 	struct af_pack *p = arg;
-	uLongf zlen = compressBound((uLong)p->len);
+	struct af_buf data;
+	struct af_sink s;
+	af_buf_init(&data);
+	af_sink_init(&s, af_write_buf, &data);
+	p->fill(p->ctx, &s);
+	af_sink_finish(&s);
+	p->len = data.len;
+	uLongf zlen = compressBound((uLong)data.len);
 	unsigned char *z = af_xmalloc(zlen);
-	p->rc = compress2(z, &zlen, (const Bytef *)p->data, (uLong)p->len, PACK_LEVEL);
+	p->rc = compress2(z, &zlen, (const Bytef *)data.data, (uLong)data.len, PACK_LEVEL);
+	af_buf_release(&data);
 	if (p->rc == Z_OK) {
-		struct af_sink s;
 		af_sink_init(&s, af_write_buf, &p->text);
 		af_sink_putc(&s, '"');
 		base64(&s, z, zlen, AF_PACK_LINE);
@@ -111,13 +118,20 @@ static void pack_fn(void *arg)
 	free(z);
 }
 
-void af_pack_begin(struct af_pack *p, const char *data, size_t len)
+void af_pack_begin(struct af_pack *p, void (*fill)(void *ctx, struct af_sink *out), void *ctx)
 {
-	p->data = data;
-	p->len = len;
+	p->fill = fill;
+	p->ctx = ctx;
+	p->len = 0;
 	p->rc = Z_OK;
 	af_buf_init(&p->text);
 	af_job_start(&p->job, pack_fn, p);
+}
+
+size_t af_pack_wait(struct af_pack *p)
+{
+	af_job_join(&p->job);
+	return p->len;
 }
 
 int af_pack_end(struct af_pack *p, struct af_sink *out, struct af_diag *d)

@@ -17,23 +17,26 @@
 #include "core/diag.h"
 #include "core/job.h"
 
-/* data[0..len) deflated, as a JavaScript string literal of base64 (with
- * its quotes, lines of AF_PACK_LINE characters joined by line
- * continuations), made on a second thread (core/job.h) while the caller
- * writes the rest of the file: af_pack_begin() starts it (data stays the
- * caller's, unchanged, until af_pack_end), af_pack_end() waits for it and
- * writes it on out (or af_pack_cancel() drops it). The bytes are the
- * same on one thread or two. Returns
- * 0, or -1 with an error on d (zlib out of memory). */
+/* What fill(ctx, sink) writes, deflated, as a JavaScript string literal of
+ * base64 (with its quotes, lines of AF_PACK_LINE characters joined by line
+ * continuations), both made on a second thread (core/job.h) while the
+ * caller writes the rest of the file: af_pack_begin() starts it (what fill
+ * reads stays unchanged until the end), af_pack_wait() waits for it and
+ * says how many bytes fill wrote, af_pack_end() waits and writes the
+ * literal on out (or af_pack_cancel() drops it). The bytes are the same on
+ * one thread or two. Returns 0, or -1 with an error on d (zlib out of
+ * memory). */
 #define AF_PACK_LINE 1024
 struct af_pack {
 	struct af_job job;
-	const char *data;
-	size_t len;
+	void (*fill)(void *ctx, struct af_sink *out);
+	void *ctx;
+	size_t len;            /* what fill wrote */
 	struct af_buf text;    /* the literal */
 	int rc;                /* compress2's */
 };
-void af_pack_begin(struct af_pack *p, const char *data, size_t len);
+void af_pack_begin(struct af_pack *p, void (*fill)(void *ctx, struct af_sink *out), void *ctx);
+size_t af_pack_wait(struct af_pack *p);
 int af_pack_end(struct af_pack *p, struct af_sink *out, struct af_diag *d);
 /* waits for it and drops it (the file failed otherwise) */
 void af_pack_cancel(struct af_pack *p);

@@ -16,6 +16,7 @@
 #include "nameattr.h"
 #include "pack.h"
 #include "render.h"
+#include "svg_bulk.h"
 #include "svg_script.h"
 #include "core/escape.h"
 #include "core/idmap.h"
@@ -41,9 +42,7 @@ struct svg {
 	size_t nna;
 	bool per_frame;        /* colours are not a function of the name
 				  (differential graphs): groups go per frame */
-	struct af_buf ztext;   /* D.z's JSON, deflated by pack while the rest
-				  of the file is written (pack_begin()) */
-	struct af_pack pack;
+	struct af_svg_bulk bulk;   /* D.z, made while the rest is written */
 };
 
 /* flamegraph.pl's annotations ("_[k]" ...) choose the colour and are not
@@ -753,42 +752,6 @@ static void data_scalars(struct svg *g)
 	af_sink_putc(out, ']');
 }
 
-/* D.n: the distinct names in order of first use; D.c: each one's colour
- * group (its colour in D.gc); JSON members on out (D.z, script()). Fills
- * index[name id] with the position in D.n. */
-static void data_names(struct svg *g, uint32_t *index, struct af_sink *out)
-{
-	const struct af_layout *l = g->l;
-	const struct af_tree *t = l->tree;
-	uint32_t nnames = 0;
-	for (size_t i = 0; i < t->nnames; i++)
-		index[i] = AF_NONE;
-	af_sink_puts(out, "\"n\":[");
-	for (size_t i = 0; i < l->nframes; i++) {
-		uint32_t id = l->frames[i].name;
-		if (index[id] != AF_NONE)
-			continue;
-		index[id] = nnames;
-		if (nnames++)
-			af_sink_putc(out, ',');
-		const char *name = af_tree_name(t, id);
-		af_escape_json(out, name, shown_len(name, af_tree_name_len(t, id)));
-	}
-	af_sink_putc(out, ']');
-	if (g->per_frame)
-		return;
-	af_sink_puts(out, ",\"c\":[");
-	for (size_t i = 0, k = 0; i < l->nframes; i++) {
-		uint32_t id = l->frames[i].name;
-		if (index[id] != k)
-			continue;     /* not this name's first frame */
-		if (k++)
-			af_sink_putc(out, ',');
-		af_sink_u64(out, g->group[i]);
-	}
-	af_sink_putc(out, ']');
-}
-
 /* Comparisons of two runs (--diff): D.bf and D.af each frame's inclusive
  * weight in the first and second run, D.dk the frames' kinds as a string of
  * digits (enum af_frame_kind), D.dt 1 when D.d is the change of inclusive
@@ -854,115 +817,21 @@ static void data_per_frame(struct svg *g)
 	}
 }
 
-/* A frame's name in D.f: a callee is mostly one its caller's name has
- * called before, so it is written as its place among the names seen below
- * frames of its parent's name (in the order first seen), or, past those,
- * as a name never seen before (the next index of D.n, whose names are in
- * order of first use), or one past that plus its index. A root (depth 0)
- * is its index. frame_name() in frames.js reads it back. */
-struct callees {
-	struct af_idmap place;   /* parent's name << 32 | name -> place */
-	uint32_t *count;         /* per parent's name: names seen below it */
-	uint32_t seen;           /* names used so far */
-};
-
-static uint64_t callee_code(struct callees *c, uint32_t parent, uint32_t name)
-{
-	uint64_t v = name;
-	if (parent != AF_NONE) {
-		bool found;
-		uint32_t *place = af_idmap_slot(&c->place, (uint64_t)parent << 32 | name, &found);
-		if (found)
-			return *place;
-		*place = c->count[parent]++;
-		v = name == c->seen ? *place : (uint64_t)*place + 1 + name;
-	}
-	c->seen += name == c->seen;
-	return v;
-}
-
-/* D.f: three or four integers per frame, in pre-order: its depth and
- * where it starts, as levels popped since the previous frame
- * (depth[i-1] + 1 - depth[i]) times two, plus one when the start is not
- * where it would be if it touched its left neighbour (the previous
- * sibling's end, or the parent's start: narrow frames were left out, or
- * the parent has self weight), then that difference; its name (above);
- * its parent's width minus its own (the root: its width). Mostly
- * one-character numbers: about 3 bytes a frame at 200k frames, where the
- * widths and indices of names took 7. */
-static void data_frames(struct svg *g, const uint32_t *index, struct af_sink *out)
-{
-	const struct af_layout *l = g->l;
-	size_t depths = (size_t)l->max_depth + 2;
-	/* per depth: where the next frame would start, the last frame */
-	uint64_t *next = af_xcalloc(depths, sizeof *next);
-	size_t *path = af_xcalloc(depths, sizeof *path);
-	struct callees c = { .count = af_xcalloc(l->tree->nnames ? l->tree->nnames : 1, sizeof *c.count) };
-	af_idmap_init(&c.place);
-	af_sink_puts(out, ",\"f\":\"");   /* a JSON string: no line continuations */
-	for (size_t i = 0; i < l->nframes; i++) {
-		const struct af_frame *f = &l->frames[i];
-		const struct af_frame *up = f->depth ? &l->frames[path[f->depth - 1]] : NULL;
-		uint32_t prev_depth = i ? l->frames[i - 1].depth : 0;
-		uint64_t expect = i == 0 ? 0 : f->depth == prev_depth + 1 ? l->frames[i - 1].start
-				: next[f->depth];
-		uint64_t popped = i ? prev_depth + 1 - f->depth : 0;
-		af_base32(out, popped * 2 + (f->start != expect));
-		if (f->start != expect)
-			af_base32_diff(out, f->start, expect);
-		af_base32(out, callee_code(&c, up ? index[up->name] : AF_NONE, index[f->name]));
-		if (up)
-			af_base32_diff(out, up->width, f->width);
-		else
-			af_base32(out, f->width);
-		next[f->depth] = f->start + f->width;
-		path[f->depth] = i;
-	}
-	af_sink_putc(out, '"');
-	af_idmap_release(&c.place);
-	free(c.count);
-	free(path);
-	free(next);
-}
-
-/* The names and frames (D.n, D.c, D.f), most of the data, as JSON, and
- * its deflating started on a second thread (pack.h): at 200k frames or on
- * the pprof bench input that is 130M instructions that the blends' image,
- * the paths and the labels are written beside. */
-static void pack_begin(struct svg *g)
-{
-	struct af_sink js;
-	uint32_t *index = af_xmalloc((g->l->tree->nnames ? g->l->tree->nnames : 1) * sizeof *index);
-	af_buf_init(&g->ztext);
-	af_sink_init(&js, af_write_buf, &g->ztext);
-	af_sink_putc(&js, '{');
-	data_names(g, index, &js);
-	data_frames(g, index, &js);
-	af_sink_putc(&js, '}');
-	af_sink_finish(&js);
-	free(index);
-	af_pack_begin(&g->pack, g->ztext.data, g->ztext.len);
-}
-
-/* D, then the page; D.z is the JSON of D.zn bytes deflated (pack_begin(),
- * page/unpack.js). With out NULL (the file failed before), only waits for
- * the deflate. */
+/* D, then the page; D.z is the names and frames (svg_bulk.h). With out
+ * NULL (the file failed before), only waits for them. */
 static int script(struct svg *g, struct af_sink *out, struct af_diag *d)
 {
-	int rc = 0;
-	if (out) {
-		af_sink_puts(out, "<script type=\"text/ecmascript\"><![CDATA[\n(function(){\"use strict\";\n");
-		data_scalars(g);
-		data_per_frame(g);
-		af_sink_printf(out, ",\nzn:%zu,z:", g->ztext.len);
-		rc = af_pack_end(&g->pack, out, d);
-		af_sink_puts(out, "};\n");
-		af_sink_write(out, af_svg_script, sizeof af_svg_script - 1);
-		af_sink_puts(out, "})();\n]]></script>\n");
-	} else {
-		af_pack_cancel(&g->pack);
+	if (!out) {
+		af_svg_bulk_cancel(&g->bulk);
+		return 0;
 	}
-	af_buf_release(&g->ztext);
+	af_sink_puts(out, "<script type=\"text/ecmascript\"><![CDATA[\n(function(){\"use strict\";\n");
+	data_scalars(g);
+	data_per_frame(g);
+	int rc = af_svg_bulk_end(&g->bulk, out, d);
+	af_sink_puts(out, "};\n");
+	af_sink_write(out, af_svg_script, sizeof af_svg_script - 1);
+	af_sink_puts(out, "})();\n]]></script>\n");
 	return rc;
 }
 
@@ -979,7 +848,7 @@ int af_render_svg(const struct af_layout *l, const struct af_render_opts *o,
 	make_id(&g);
 	g.ngroups = colour_groups(l, &g.group, &g.colour, &g.per_frame);
 	if (!o->no_js)
-		pack_begin(&g);
+		af_svg_bulk_begin(&g.bulk, l, g.group, g.per_frame);
 	header(&g);
 	style(&g);
 	bands(&g);
