@@ -21,15 +21,15 @@ CC ?= cc
 CFLAGS ?= -O2 -g
 -include config.mak
 
-DEPS := cairo pangocairo pangoft2 fontconfig zlib libmicrohttpd
+DEPS := cairo pangocairo pangoft2 fontconfig zlib libdeflate libmicrohttpd
 # only the cairo module (aflame-render-cairo.so, src/render/cairo_module.h) and the
 # service's (aflame-render-serve.so, src/serve/serve.h) link these (src/core/module.h)
 CAIRO_DEPS := cairo pangocairo pangoft2 fontconfig zlib
 SERVE_DEPS := libmicrohttpd
-MAIN_DEPS := zlib
+MAIN_DEPS := zlib libdeflate
 # What building and running need (make demo), and what the tests use (make check).
 DEBIAN_PACKAGES := build-essential pkg-config libcairo2-dev libpango1.0-dev \
-	libfontconfig-dev zlib1g-dev libiberty-dev libmicrohttpd-dev libyajl-dev
+	libfontconfig-dev zlib1g-dev libdeflate-dev libiberty-dev libmicrohttpd-dev libyajl-dev
 # debian.sh and completion.sh: the package tools, the font it links to, systemd-analyze;
 # page.sh (and the browser suite's syntax check): node
 TEST_PACKAGES := libxml2-utils chromium dmtracedump poppler-utils curl python3 nodejs \

@@ -11,6 +11,7 @@
 #ifndef AF_PACK_H
 #define AF_PACK_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include "core/buf.h"
@@ -33,7 +34,7 @@ struct af_pack {
 	void *ctx;
 	size_t len;            /* what fill wrote */
 	struct af_buf text;    /* the literal */
-	int rc;                /* compress2's */
+	bool ok;               /* deflated */
 };
 void af_pack_begin(struct af_pack *p, void (*fill)(void *ctx, struct af_sink *out), void *ctx);
 size_t af_pack_wait(struct af_pack *p);
