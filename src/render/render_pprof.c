@@ -59,10 +59,13 @@ enum { PIECE = 1 << 16 };
 /* A frame to write: its self weight, name and depth below the root
  * written: what the passes after the listing read of a node, so that they
  * read the list in order, not the nodes' array all over (the tree is read
- * once). Once the functions are numbered, name is the frame's function's
- * place in the order they were met (codes' index). 16 bytes: the list is
- * as many as the nodes (the bench's: 469,505) and its pages are fresh. */
+ * once). Once listed, name is the frame's function's place in the order
+ * they were met (w->fns, then codes). 16 bytes: the list is as many as
+ * the nodes (the bench's: 469,505) and its pages are fresh. */
 struct frame { uint64_t self; uint32_t name, depth; };
+
+/* a function: how many times a sample names it, and when it was first met */
+struct fn_use { uint64_t uses; uint32_t first, name; };
 
 struct pw {
 	struct af_sink *out;
@@ -76,6 +79,8 @@ struct pw {
 	size_t norder;
 	uint32_t maxdepth;               /* the deepest frame's depth */
 	uint32_t *names;                 /* function id - 1 -> name id */
+	struct fn_use *fns;              /* the functions in the order met */
+	uint32_t *met;                   /* name id -> 1 + its place in fns (0: not met) */
 	uint32_t nfns;
 	struct code *codes;              /* the functions as met -> their ids' varints */
 	/* The stack being written as a sample's location ids, leaf first: its
@@ -217,9 +222,56 @@ static void walk_frames(struct pw *w, uint32_t root)
 	w->norder = w->t->nnodes - k;
 }
 
+/* The place in w->fns of the function named name, met now if not before */
+static uint32_t meet(struct pw *w, uint32_t name)
+{
+	if (!w->met[name]) {
+		w->fns[w->nfns] = (struct fn_use){ 0, w->nfns, name };
+		w->met[name] = ++w->nfns;
+	}
+	return w->met[name] - 1;
+}
+
+/* The samples that name each function, for a list the walk made: a
+ * frame is named by every sample at or below it, counted from the leaves
+ * up, the list backwards: a frame's count is its own and the sum of those
+ * one deeper since the last frame as deep as it or less (its children's).
+ * Frames then name their functions' places in w->fns. */
+static void count_uses(struct pw *w)
+{
+	uint32_t *acc = af_xcalloc((size_t)w->maxdepth + 2, sizeof *acc);
+	uint64_t *uses = af_xcalloc(w->t->nnames ? w->t->nnames : 1, sizeof *uses);
+	for (size_t k = w->norder; k-- > 0;) {
+		const struct frame *f = &w->order[k];
+		uint32_t below = (f->self != 0) + acc[f->depth + 1];
+		acc[f->depth + 1] = 0;
+		acc[f->depth] += below;
+		uses[f->name] += below;
+	}
+	for (size_t k = 0; k < w->norder; k++) {
+		uint32_t name = w->order[k].name, fn = meet(w, name);
+		w->fns[fn].uses = uses[name];
+		w->order[k].name = fn;
+	}
+	free(acc);
+	free(uses);
+}
+
 /* A node on the way down in scan_frames: its first child, the last of its
- * children met so far, and whether it is left out */
-struct open { uint32_t node, first, last; bool out; };
+ * children met so far, whether it is left out, else its function's place
+ * in w->fns and the samples at or below it so far */
+struct open { uint32_t node, first, last, fn, below; bool out; };
+
+/* Whether e, all below it met, is a node whose list of children is those
+ * met; its count goes to its function and its parent's */
+static bool close_node(struct pw *w, const struct open *e, struct open *parent)
+{
+	if (!e->out) {
+		w->fns[e->fn].uses += e->below;
+		parent->below += e->below;
+	}
+	return e->first == e->last;
+}
 
 /* The nodes after root in the array's order, when that is the order
  * wanted, read once and in place (a reader that builds the tree depth
@@ -227,67 +279,69 @@ struct open { uint32_t node, first, last; bool out; };
  * nodes above it on the way down (all of its subtree then follows it),
  * and each node's list of children is those met, the last met first (its
  * first child the last met, a child's next sibling the child met before
- * it). False, w->order left empty, when that is not so. */
+ * it). The functions are met and their uses counted on the way (a node's
+ * count is complete when the way goes back up past it). False, nothing
+ * listed or met, when that is not so. */
 static bool scan_frames(struct pw *w, uint32_t root)
 {
 	const struct af_node *nodes = w->t->nodes;
 	const uint8_t *excluded = w->excluded;
-	struct frame *list = w->order_room;
 	size_t n = 1, cap = 16, k = 0, end = w->t->nnodes;
 	uint32_t deepest = 0;
 	struct open *up = af_xmalloc(cap * sizeof *up);
-	up[0] = (struct open){ root, nodes[root].first_child, AF_NONE, false };
+	up[0] = (struct open){ root, nodes[root].first_child, AF_NONE, 0, 0, false };
 	bool ok = true;
-	for (size_t i = (size_t)root + 1; i < end; i++) {
+	for (size_t i = (size_t)root + 1; i < end && ok; i++) {
 		const struct af_node *nd = &nodes[i];
-		while (up[n - 1].node != nd->parent) {   /* up to its parent */
+		while (up[n - 1].node != nd->parent && ok) {   /* up to its parent */
 			n--;
-			if (up[n].first != up[n].last)
-				ok = false;
-			if (!n || !ok)
+			ok = n ? close_node(w, &up[n], &up[n - 1]) : up[0].first == up[0].last;
+			if (!n)
 				break;
 		}
 		if (!n || !ok)   /* past root's subtree, or not in order */
 			break;
-		struct open *p = &up[n - 1];
-		if (nd->next_sibling != p->last) {
+		if (nd->next_sibling != up[n - 1].last) {
 			ok = false;
 			break;
 		}
+		struct open *p = &up[n - 1];
 		p->last = (uint32_t)i;
-		bool out = p->out || (excluded && excluded[i]);
-		if (!out) {
-			list[k++] = (struct frame){ nd->self, nd->name, (uint32_t)(n - 1) };
+		struct open e = { (uint32_t)i, nd->first_child, AF_NONE, 0, nd->self != 0,
+				  p->out || (excluded && excluded[i]) };
+		if (!e.out) {
+			e.fn = meet(w, nd->name);
+			w->order_room[k++] = (struct frame){ nd->self, e.fn, (uint32_t)(n - 1) };
 			deepest = n - 1 > deepest ? (uint32_t)(n - 1) : deepest;
 		}
 		if (n == cap)
 			af_grow(&up, &cap, n + 1, sizeof *up);
-		up[n++] = (struct open){ (uint32_t)i, nd->first_child, AF_NONE, out };
+		up[n++] = e;
 	}
-	while (n && ok) {
-		n--;
-		ok = up[n].first == up[n].last;
-	}
+	for (; n && ok; n--)
+		ok = n > 1 ? close_node(w, &up[n - 1], &up[n - 2]) : up[0].first == up[0].last;
 	free(up);
-	if (ok) {
-		w->order = list;
-		w->norder = k;
-		w->maxdepth = deepest;
-	}
+	w->order = w->order_room;
+	w->norder = ok ? k : 0;
+	w->maxdepth = ok ? deepest : 0;
 	return ok;
 }
 
 static void list_frames(struct pw *w, uint32_t root)
 {
-	/* made at its largest at once: grown by doubling, it was copies into
-	 * fresh pages */
+	/* made at their largest at once: grown by doubling, the list was
+	 * copies into fresh pages */
+	size_t names = w->t->nnames ? w->t->nnames : 1;
 	w->order_room = af_xmalloc_huge(w->t->nnodes * sizeof *w->order_room);
-	if (!scan_frames(w, root))
+	w->fns = af_xmalloc(names * sizeof *w->fns);
+	w->met = af_xcalloc(names, sizeof *w->met);
+	if (!scan_frames(w, root)) {
+		memset(w->met, 0, names * sizeof *w->met);
+		w->nfns = 0;
 		walk_frames(w, root);
+		count_uses(w);
+	}
 }
-
-/* a function: how many times a sample names it, and when it was first met */
-struct fn_use { uint64_t uses; uint32_t first, name; };
 
 /* fns (in the order met) by use, the most used first, ties in the order
  * met: a stable radix sort of the uses' complements, a byte a pass, the
@@ -323,44 +377,21 @@ static void sort_by_use(struct fn_use *sorted, size_t n)
 /* Function (and location) ids by how often the samples name them, the
  * most named first: the ids most written are the 1- and 2-byte varints
  * (the bench's profile: 6.5 -> 5.6 MB of ids, a tenth less to deflate).
- * A frame is named by every sample at or below it: counted from the
- * leaves up, the list backwards: a frame's count is its own and the sum
- * of those one deeper since the last frame as deep as it or less (its
- * children's). Ties go to the first met. */
+ * Ties go to the first met. */
 static void number_functions(struct pw *w)
 {
-	uint32_t *acc = af_xcalloc((size_t)w->maxdepth + 2, sizeof *acc);
-	uint64_t *uses = af_xcalloc(w->t->nnames ? w->t->nnames : 1, sizeof *uses);
-	for (size_t k = w->norder; k-- > 0;) {
-		const struct frame *f = &w->order[k];
-		uint32_t below = (f->self != 0) + acc[f->depth + 1];
-		acc[f->depth + 1] = 0;
-		acc[f->depth] += below;
-		uses[f->name] += below;
-	}
-	free(acc);
-	/* met: name id -> 1 + its place in the order met (0: not yet) */
-	uint32_t *met = af_xcalloc(w->t->nnames ? w->t->nnames : 1, sizeof *met);
-	struct fn_use *fns = af_xmalloc((w->t->nnames ? w->t->nnames : 1) * sizeof *fns);
-	for (size_t k = 0; k < w->norder; k++) {
-		uint32_t name = w->order[k].name;
-		if (!met[name]) {
-			fns[w->nfns] = (struct fn_use){ uses[name], w->nfns, name };
-			met[name] = ++w->nfns;
-		}
-		w->order[k].name = met[name] - 1;
-	}
-	sort_by_use(fns, w->nfns);
+	sort_by_use(w->fns, w->nfns);
 	w->codes = af_xmalloc((w->nfns ? w->nfns : 1) * sizeof *w->codes);
 	for (uint32_t k = 0; k < w->nfns; k++) {
-		w->names[k] = fns[k].name;
-		struct code *c = &w->codes[fns[k].first];
+		w->names[k] = w->fns[k].name;
+		struct code *c = &w->codes[w->fns[k].first];
 		c->b[0] = (uint8_t)af_pb_varint_len(k + 1);
 		af_pb_put_varint(c->b + sizeof c->b - c->b[0], k + 1);
 	}
-	free(met);
-	free(uses);
-	free(fns);
+	free(w->met);
+	free(w->fns);
+	w->met = NULL;
+	w->fns = NULL;
 	w->upto = af_xmalloc(((size_t)w->maxdepth + 1) * sizeof *w->upto);
 }
 
