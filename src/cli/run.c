@@ -5,6 +5,7 @@
 #include "run.h"
 #include "batch.h"
 #include "core/escape.h"
+#include "core/job.h"
 #include "core/merge.h"
 #include "core/output.h"
 #include "core/plan.h"
@@ -417,6 +418,27 @@ void af_run_release_inputs(struct af_run_inputs *keep)
 
 /* ---- the run ---- */
 
+static void rank_names(void *tree)
+{
+	af_tree_name_ranks(tree);
+}
+
+/* af_run_graph_begin, and for a drawing the names' byte order (which the
+ * layout sorts siblings by, kept in the tree) made on a second thread
+ * meanwhile: both only read the names (pprof bench: the guess of the app
+ * 19M instructions, the order 24M). */
+static int graph_begin(struct af_run_opts *o, struct af_profile *p, char **app, struct af_diag *d)
+{
+	struct af_job ranks;
+	bool drawn = af_backend_of(o->format)->draw;
+	if (drawn)
+		af_job_start(&ranks, rank_names, &p->tree);
+	int rc = af_run_graph_begin(o, p, app, d);
+	if (drawn)
+		af_job_join(&ranks);
+	return rc;
+}
+
 int af_run_single(struct af_run_opts *o, struct af_diag *d)
 {
 	struct af_run_inputs keep;
@@ -426,7 +448,7 @@ int af_run_single(struct af_run_opts *o, struct af_diag *d)
 	if (rc == 0) {
 		char *app = NULL;
 		if (!o->info && !o->report)
-			rc = af_run_graph_begin(o, &p, &app, d);
+			rc = graph_begin(o, &p, &app, d);
 		if (rc == 0)
 			rc = produce(o, &p, d);
 		rc = af_run_graph_end(o, app, rc, d);
