@@ -146,6 +146,18 @@ void af_escape_xml(struct af_sink *out, const char *s)
 	af_escape_xml_n(out, s, strlen(s), SIZE_MAX);
 }
 
+/* Whether af_escape_json() copies byte c as it is: printable ASCII but
+ * for " \\ < > &, as two words of bits (one test a byte: the names are
+ * megabytes). */
+static inline bool json_plain(unsigned c)
+{
+	static const uint64_t plain[2] = {
+		0xffffffff00000000ull & ~(1ull << '"' | 1ull << '&' | 1ull << '<' | 1ull << '>'),
+		0x7fffffffffffffffull & ~(1ull << ('\\' - 64)),
+	};
+	return c < 128 && (plain[c >> 6] >> (c & 63) & 1);
+}
+
 /* s as a JSON string that is also safe inside <script> and CDATA: < > &
  * and U+2028/U+2029 are \u escapes; bad bytes and controls become U+FFFD
  * exactly as in af_escape_xml(), so tooltips show what the labels show. */
@@ -156,9 +168,7 @@ void af_escape_json(struct af_sink *out, const char *str, size_t len)
 	size_t i = 0, run = 0;
 	af_sink_putc(out, '"');
 	while (i < len) {
-		unsigned c = s[i];
-		if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\' && c != '<' &&
-		    c != '>' && c != '&') {
+		if (json_plain(s[i])) {
 			i++;
 			continue;
 		}
