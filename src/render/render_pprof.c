@@ -110,28 +110,17 @@ static void grow_stack(struct pw *w, size_t used)
 	w->cap_stack = cap;
 }
 
-/* the frame at depth is the function met `met`-th, below the one at depth - 1 */
-static void set_step(struct pw *w, size_t depth, uint32_t met)
-{
-	size_t used = depth ? w->upto[depth - 1] : 0;
-	if (w->cap_stack < used + sizeof w->codes->b)
-		grow_stack(w, used);
-	const struct code *c = &w->codes[met];
-	memcpy(w->stack + w->cap_stack - used - sizeof c->b, c->b, sizeof c->b);
-	w->upto[depth] = used + c->b[0];
-}
-
-/* One sample: the stack to depth weighing self, as
+/* One sample: the stack's last ids bytes weighing self, as
  * af_pb_open, af_pb_packed (location ids, leaf first), af_pb_uint (the
  * value) and af_pb_close write it, built in place with its length known
  * first (those moved every sample of more than 127 bytes to fit it). */
-static int write_sample(struct pw *w, size_t depth, uint64_t self, struct af_diag *d)
+static int write_sample(struct pw *w, size_t ids, uint64_t self, struct af_diag *d)
 {
 	uint64_t v = self * w->scale;
 	if (self > (uint64_t)INT64_MAX / w->scale || v > (uint64_t)INT64_MAX - w->total)
 		return af_diag_error(d, "the weights add up past what a pprof value holds (2^63 - 1)");
 	w->total += v;
-	size_t ids = w->upto[depth], body = 2 + af_pb_varint_len(ids) + ids + af_pb_varint_len(v);
+	size_t body = 2 + af_pb_varint_len(ids) + ids + af_pb_varint_len(v);
 	af_buf_reserve(&w->b, 11 + body);
 	uint8_t *start = (uint8_t *)w->b.data + w->b.len, *p = start;
 	*p++ = 2 << 3 | 2;   /* sample, length-delimited */
@@ -396,14 +385,28 @@ static void number_functions(struct pw *w)
 }
 
 /* Each frame with self weight a sample, in the order listed: a frame's
- * stack is the one before it up to its parent's depth. */
+ * stack is the one before it up to its parent's depth, and its function's
+ * varint in front. The loop keeps what it reads of w in locals: a store
+ * of bytes may alias any of w's fields, which were read again after each. */
 static int write_samples(struct pw *w, struct af_diag *d)
 {
-	for (size_t k = 0; k < w->norder; k++) {
-		const struct frame *f = &w->order[k];
-		set_step(w, f->depth, f->name);
+	const struct code *codes = w->codes;
+	size_t *upto = w->upto;
+	uint8_t *end = w->stack + w->cap_stack;   /* the stack ends here */
+	size_t cap = w->cap_stack;
+	for (const struct frame *f = w->order, *last = f + w->norder; f < last; f++) {
+		size_t used = f->depth ? upto[f->depth - 1] : 0;
+		if (cap < used + sizeof codes->b) {
+			grow_stack(w, used);
+			end = w->stack + w->cap_stack;
+			cap = w->cap_stack;
+		}
+		const struct code *c = &codes[f->name];
+		memcpy(end - used - sizeof c->b, c->b, sizeof c->b);
+		used += c->b[0];
+		upto[f->depth] = used;
 		if (f->self) {
-			int rc = write_sample(w, f->depth, f->self, d);
+			int rc = write_sample(w, used, f->self, d);
 			if (rc)
 				return rc;
 			piece(w);
