@@ -1,5 +1,6 @@
 /* test_list.h: every unit test, in the order they run. */
 TEST(test_buf_fixed_numbers)
+TEST(test_escape_json_words)
 TEST(test_buf_sink_large_and_sticky_error)
 TEST(test_buf_fixed_rounds_half_away)
 TEST(test_buf_sink_large_pieces_in_order)
