@@ -42,34 +42,36 @@ static void list_item(struct af_sink *out, size_t k)
 		af_sink_write(out, "\\\n", 2);
 }
 
-void af_base32(struct af_sink *out, uint64_t v)
+size_t af_base32(char *to, uint64_t v)
 {
-	char b[16];
 	size_t n = 0;
 	for (; v >= 32; v >>= 5)
-		b[n++] = list_more[v & 31];
-	b[n++] = list_last[v];
-	af_sink_write(out, b, n);
+		to[n++] = list_more[v & 31];
+	to[n++] = list_last[v];
+	return n;
 }
 
 void af_list_u64(struct af_sink *out, size_t k, uint64_t v)
 {
+	char b[AF_BASE32_MAX];
 	list_item(out, k);
-	af_base32(out, v);
+	af_sink_write(out, b, af_base32(b, v));
 }
 
 /* a - b, which may be negative */
-void af_base32_diff(struct af_sink *out, uint64_t a, uint64_t b)
+size_t af_base32_diff(char *to, uint64_t a, uint64_t b)
 {
-	if (a < b)
-		af_sink_putc(out, '-');
-	af_base32(out, a < b ? b - a : a - b);
+	if (a >= b)
+		return af_base32(to, a - b);
+	to[0] = '-';
+	return 1 + af_base32(to + 1, b - a);
 }
 
 void af_list_diff(struct af_sink *out, size_t k, uint64_t a, uint64_t b)
 {
+	char d[AF_BASE32_MAX];
 	list_item(out, k);
-	af_base32_diff(out, a, b);
+	af_sink_write(out, d, af_base32_diff(d, a, b));
 }
 
 static const char b64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";

@@ -45,14 +45,15 @@ void af_pack_cancel(struct af_pack *p);
 /* Lists of integers, for the script's ints() in frames.js (pack.c says
  * how they are written): af_list_begin() opens list key (",\nkey:\""),
  * af_list_u64() writes item k (k before it) v, af_list_diff() item k
- * a - b (negative too); af_base32() and af_base32_diff() a number with no
- * separator, for lists the caller cuts itself. The caller closes the
- * string. */
+ * a - b (negative too); af_base32() and af_base32_diff() put a number
+ * with no separator at `to` (at most AF_BASE32_MAX bytes) and return its
+ * length, for lists the caller cuts itself. The caller closes the string. */
 void af_list_begin(struct af_sink *out, const char *key);
 void af_list_u64(struct af_sink *out, size_t k, uint64_t v);
 void af_list_diff(struct af_sink *out, size_t k, uint64_t a, uint64_t b);
-void af_base32(struct af_sink *out, uint64_t v);
-void af_base32_diff(struct af_sink *out, uint64_t a, uint64_t b);
+#define AF_BASE32_MAX 14   /* '-' and 13 digits (64 bits in 5-bit digits) */
+size_t af_base32(char *to, uint64_t v);
+size_t af_base32_diff(char *to, uint64_t a, uint64_t b);
 
 /* data[0..len) in base64, '=' padded, on one line (a data: URL) */
 void af_pack_base64(struct af_sink *out, const void *data, size_t len);

@@ -96,14 +96,13 @@ static void data_frames(const struct af_layout *l, const uint32_t *index, struct
 		uint64_t expect = i == 0 ? 0 : f->depth == prev_depth + 1 ? l->frames[i - 1].start
 				: next[f->depth];
 		uint64_t popped = i ? prev_depth + 1 - f->depth : 0;
-		af_base32(out, popped * 2 + (f->start != expect));
+		char rec[4 * AF_BASE32_MAX];   /* one write a frame */
+		size_t n = af_base32(rec, popped * 2 + (f->start != expect));
 		if (f->start != expect)
-			af_base32_diff(out, f->start, expect);
-		af_base32(out, callee_code(&c, up ? index[up->name] : AF_NONE, index[f->name]));
-		if (up)
-			af_base32_diff(out, up->width, f->width);
-		else
-			af_base32(out, f->width);
+			n += af_base32_diff(rec + n, f->start, expect);
+		n += af_base32(rec + n, callee_code(&c, up ? index[up->name] : AF_NONE, index[f->name]));
+		n += up ? af_base32_diff(rec + n, up->width, f->width) : af_base32(rec + n, f->width);
+		af_sink_write(out, rec, n);
 		next[f->depth] = f->start + f->width;
 		path[f->depth] = i;
 	}
