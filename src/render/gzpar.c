@@ -7,7 +7,13 @@
  * order (`claimed`), each once, by the job, which deflates them while the
  * writer fills the next ones, or by the writer when the job falls behind
  * (or is not running: then the writer does them all); at the finish by
- * both. Whoever deflates a chunk makes the same bytes. */
+ * both. Whoever deflates a chunk makes the same bytes.
+ *
+ * A chunk's bytes follow a copy of the window before it (its dictionary),
+ * so that its buffer is free once it is deflated, whatever the order the
+ * chunks end in: buffers waiting for the next chunk to end were 8 to 14
+ * fresh ones of 256 KiB a run on the bench (64 page faults each). A few
+ * buffers are made at first in one block (huge pages: one fault). */
 #include "gzpar.h"
 #include "core/job.h"
 #include "core/util.h"
@@ -24,11 +30,14 @@ enum {
 	 * with 4), for 2,088,313 -> 2,089,146 bytes */
 	DICT = 1 << 13,
 	BEHIND = 3,         /* chunks waiting when the writer deflates one itself */
+	ROOM = DICT + AF_GZPAR_CHUNK,   /* a chunk's buffer: its dictionary, then its bytes */
+	POOL = 7,           /* buffers made at first: 1.9 MB, in one huge page */
 };
 
 struct chunk {
-	uint8_t *raw;                /* AF_GZPAR_CHUNK bytes of room */
-	size_t len;
+	uint8_t *raw;                /* ROOM bytes: the dictionary, then the chunk's */
+	size_t len;                  /* the chunk's bytes (from raw + DICT) */
+	bool dict;                   /* raw's first DICT bytes are the window before */
 	struct chunk *next;          /* set before the next one is published */
 	bool last, failed;
 	atomic_bool done;            /* deflated: z, zlen, crc, failed are set */
@@ -44,7 +53,7 @@ struct worker {
 	bool made;
 	uint8_t *out;
 	size_t room;
-	struct chunk *at, *before;   /* chunk `index`, and the one before */
+	struct chunk *at;            /* chunk `index` */
 	size_t index;
 };
 
@@ -58,14 +67,25 @@ struct af_gzpar {
 	bool job_on;                 /* started and not yet joined */
 	struct worker mine, theirs;  /* the writer's, the job's */
 	struct chunk *spent;         /* the first chunk whose raw bytes are kept */
+	uint8_t *pool;               /* the first buffers, in one block */
 	uint8_t **spare;             /* raw buffers to reuse */
 	size_t nspare, cap_spare;
+	struct af_sink *stream;      /* where chunks go once deflated (NULL: at the finish) */
+	struct chunk *unsent;        /* the first chunk not written */
+	uint32_t crc, len;           /* of the chunks written */
 };
+
+/* whether buffer p is one of the pool's (not to be freed alone) */
+static bool pooled(const struct af_gzpar *g, const uint8_t *p)
+{
+	uintptr_t at = (uintptr_t)p, from = (uintptr_t)g->pool;
+	return at >= from && at < from + POOL * (uintptr_t)ROOM;
+}
 
 static struct chunk *new_chunk(struct af_gzpar *g)
 {
 	struct chunk *c = af_xcalloc(1, sizeof *c);
-	c->raw = g->nspare ? g->spare[--g->nspare] : af_xmalloc(AF_GZPAR_CHUNK);
+	c->raw = g->nspare ? g->spare[--g->nspare] : af_xmalloc(ROOM);
 	atomic_init(&c->done, false);
 	return c;
 }
@@ -74,15 +94,19 @@ struct af_gzpar *af_gzpar_new(int level)
 {
 	struct af_gzpar *g = af_xcalloc(1, sizeof *g);
 	g->level = level;
-	g->head = g->tail = g->spent = new_chunk(g);
+	g->pool = af_xmalloc_huge(POOL * (size_t)ROOM);
+	af_grow(&g->spare, &g->cap_spare, POOL, sizeof *g->spare);
+	for (size_t i = POOL; i-- > 0;)   /* taken from the end: the block's start first */
+		g->spare[g->nspare++] = g->pool + i * (size_t)ROOM;
+	g->head = g->tail = g->spent = g->unsent = new_chunk(g);
 	atomic_init(&g->ready, 0);
 	atomic_init(&g->claimed, 0);
 	g->mine.at = g->theirs.at = g->head;
 	return g;
 }
 
-/* w's deflater reset for a chunk after `before` (NULL: the first) */
-static bool start(struct worker *w, const struct chunk *before, int level)
+/* w's deflater reset for chunk c */
+static bool start(struct worker *w, const struct chunk *c, int level)
 {
 	bool ok = w->made ? deflateReset(&w->z) == Z_OK
 		: (w->made = deflateInit2(&w->z, level, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY) == Z_OK);
@@ -90,18 +114,18 @@ static bool start(struct worker *w, const struct chunk *before, int level)
 		w->room = deflateBound(&w->z, AF_GZPAR_CHUNK) + 16;
 		w->out = af_xmalloc(w->room);
 	}
-	if (ok && before)      /* published before c, so whole: AF_GZPAR_CHUNK bytes */
-		ok = deflateSetDictionary(&w->z, before->raw + before->len - DICT, DICT) == Z_OK;
+	if (ok && c->dict)
+		ok = deflateSetDictionary(&w->z, c->raw, DICT) == Z_OK;
 	return ok;
 }
 
 /* c raw-deflated with the window before it as dictionary, and its CRC */
-static void deflate_chunk(struct worker *w, struct chunk *c, const struct chunk *before, int level)
+static void deflate_chunk(struct worker *w, struct chunk *c, int level)
 {
-	c->crc = (uint32_t)crc32(0, c->raw, (uInt)c->len);
-	c->failed = !start(w, before, level);
+	c->crc = (uint32_t)crc32(0, c->raw + DICT, (uInt)c->len);
+	c->failed = !start(w, c, level);
 	if (!c->failed) {
-		w->z.next_in = c->raw;
+		w->z.next_in = c->raw + DICT;
 		w->z.avail_in = (uInt)c->len;
 		w->z.next_out = w->out;
 		w->z.avail_out = (uInt)w->room;
@@ -125,11 +149,10 @@ static bool deflate_one(struct af_gzpar *g, struct worker *w)
 	} while (!atomic_compare_exchange_weak_explicit(&g->claimed, &i, i + 1, memory_order_relaxed,
 							 memory_order_relaxed));
 	while (w->index < i) {   /* chunks below ready are linked */
-		w->before = w->at;
 		w->at = w->at->next;
 		w->index++;
 	}
-	deflate_chunk(w, w->at, w->before, g->level);
+	deflate_chunk(w, w->at, g->level);
 	return true;
 }
 
@@ -152,32 +175,66 @@ static void help(struct af_gzpar *g)
 	g->job_on = true;
 }
 
-/* Raw buffers of chunks deflated, whose next (which takes its window) is
- * deflated too, are reused: a few stay in the cache, where fresh ones
- * would each be page faults. */
+/* The raw buffers of chunks deflated are reused: a few stay in the
+ * cache, where fresh ones would each be page faults. spent moves past
+ * those freed in a row; the few published after it are looked at each
+ * time. */
 static void reuse(struct af_gzpar *g)
 {
-	struct chunk *c = g->spent;
-	while (c->next && c->next != g->tail && atomic_load_explicit(&c->done, memory_order_acquire) &&
-	       atomic_load_explicit(&c->next->done, memory_order_acquire)) {
-		af_grow(&g->spare, &g->cap_spare, g->nspare + 1, sizeof *g->spare);
-		g->spare[g->nspare++] = c->raw;
-		c->raw = NULL;
-		c = c->next;
+	for (struct chunk *c = g->spent; c != g->tail; c = c->next) {
+		if (c->raw && atomic_load_explicit(&c->done, memory_order_acquire)) {
+			af_grow(&g->spare, &g->cap_spare, g->nspare + 1, sizeof *g->spare);
+			g->spare[g->nspare++] = c->raw;
+			c->raw = NULL;
+		}
+		if (c == g->spent && !c->raw)
+			g->spent = c->next;
 	}
-	g->spent = c;
+}
+
+/* The chunks deflated since the last written, in order, their deflated
+ * bytes freed (the header before the first): false at a chunk whose
+ * deflate failed. */
+static bool send(struct af_gzpar *g, struct af_sink *out)
+{
+	for (struct chunk *c = g->unsent; c && atomic_load_explicit(&c->done, memory_order_acquire);
+	     c = g->unsent) {
+		if (c->failed)
+			return false;
+		if (c == g->head) {   /* zlib's: no name, no time, the level's flag, Unix */
+			uint8_t head[10] = { 0x1f, 0x8b, 8, 0, 0, 0, 0, 0,
+					     (uint8_t)(g->level == 9 ? 2 : g->level < 2 ? 4 : 0), 3 };
+			af_sink_write(out, head, sizeof head);
+		}
+		af_sink_write(out, c->z, c->zlen);
+		g->crc = (uint32_t)crc32_combine(g->crc, c->crc, (z_off_t)c->len);
+		g->len += (uint32_t)c->len;
+		free(c->z);
+		c->z = NULL;
+		g->unsent = c->next;
+	}
+	return true;
 }
 
 static void publish(struct af_gzpar *g)
 {
 	reuse(g);
 	struct chunk *c = new_chunk(g);
+	memcpy(c->raw, g->tail->raw + ROOM - DICT, DICT);   /* the tail is full */
+	c->dict = true;
 	g->tail->next = c;
 	g->tail = c;
 	atomic_store_explicit(&g->ready, ++g->published, memory_order_release);
 	help(g);
 	if (g->published - atomic_load_explicit(&g->claimed, memory_order_relaxed) >= BEHIND)
 		deflate_one(g, &g->mine);
+	if (g->stream)
+		send(g, g->stream);
+}
+
+void af_gzpar_stream(struct af_gzpar *g, struct af_sink *out)
+{
+	g->stream = out;
 }
 
 void af_gzpar_add(struct af_gzpar *g, const void *data, size_t len)
@@ -189,7 +246,7 @@ void af_gzpar_add(struct af_gzpar *g, const void *data, size_t len)
 		size_t n = AF_GZPAR_CHUNK - g->tail->len;
 		if (n > len)
 			n = len;
-		memcpy(g->tail->raw + g->tail->len, p, n);
+		memcpy(g->tail->raw + DICT + g->tail->len, p, n);
 		g->tail->len += n;
 		p += n;
 		len -= n;
@@ -200,29 +257,6 @@ static void put_le32(uint8_t *p, uint32_t v)
 {
 	for (int i = 0; i < 4; i++)
 		p[i] = (uint8_t)(v >> (8 * i));
-}
-
-/* zlib's gzip header (no name, no time, the level's flag, Unix), the
- * chunks, and the trailer (CRC-32 and length mod 2^32, little-endian) */
-static int put_member(struct af_gzpar *g, struct af_sink *out, struct af_diag *d)
-{
-	uint32_t crc = 0, len = 0;
-	for (struct chunk *c = g->head; c; c = c->next) {
-		if (c->failed)
-			return af_diag_error(d, "gzip compression failed");
-		crc = (uint32_t)crc32_combine(crc, c->crc, (z_off_t)c->len);
-		len += (uint32_t)c->len;
-	}
-	uint8_t head[10] = { 0x1f, 0x8b, 8, 0, 0, 0, 0, 0,
-			     (uint8_t)(g->level == 9 ? 2 : g->level < 2 ? 4 : 0), 3 };
-	af_sink_write(out, head, sizeof head);
-	for (struct chunk *c = g->head; c; c = c->next)
-		af_sink_write(out, c->z, c->zlen);
-	uint8_t tail[8];
-	put_le32(tail, crc);
-	put_le32(tail + 4, len);
-	af_sink_write(out, tail, sizeof tail);
-	return 0;
 }
 
 int af_gzpar_finish(struct af_gzpar *g, struct af_sink *out, struct af_diag *d)
@@ -236,7 +270,16 @@ int af_gzpar_finish(struct af_gzpar *g, struct af_sink *out, struct af_diag *d)
 	if (g->job_on)
 		af_job_join(&g->job);
 	g->job_on = false;
-	return put_member(g, out, d);
+	bool ok = true;
+	for (struct chunk *c = g->unsent; c && ok; c = c->next)   /* then nothing more is written */
+		ok = !c->failed;
+	if (!ok || !send(g, out))
+		return af_diag_error(d, "gzip compression failed");
+	uint8_t tail[8];   /* CRC-32 and length mod 2^32, little-endian */
+	put_le32(tail, g->crc);
+	put_le32(tail + 4, g->len);
+	af_sink_write(out, tail, sizeof tail);
+	return 0;
 }
 
 static void end_worker(struct worker *w)
@@ -254,13 +297,16 @@ void af_gzpar_free(struct af_gzpar *g)
 		af_job_join(&g->job);
 	for (struct chunk *c = g->head, *next; c; c = next) {
 		next = c->next;
-		free(c->raw);
+		if (!pooled(g, c->raw))
+			free(c->raw);
 		free(c->z);
 		free(c);
 	}
 	for (size_t i = 0; i < g->nspare; i++)
-		free(g->spare[i]);
+		if (!pooled(g, g->spare[i]))
+			free(g->spare[i]);
 	free(g->spare);
+	free(g->pool);
 	end_worker(&g->mine);
 	end_worker(&g->theirs);
 	free(g);

@@ -25,8 +25,14 @@ struct af_gzpar;
 struct af_gzpar *af_gzpar_new(int level);
 /* The next len bytes of the stream (copied). */
 void af_gzpar_add(struct af_gzpar *g, const void *data, size_t len);
-/* Deflate what is left, then write the whole gzip member to out: 0, or -1
- * with d set (nothing written) when zlib failed. */
+/* From now on, each chunk is written to out once it and those before it
+ * are deflated (their bytes freed), not all at the finish, which must be
+ * given the same out. For a caller that cannot fail before the finish: a
+ * stream stopped there leaves the part written. */
+void af_gzpar_stream(struct af_gzpar *g, struct af_sink *out);
+/* Deflate what is left, then write the gzip member (what of it is not yet
+ * written) to out: 0, or -1 with d set when zlib failed (then nothing
+ * more is written). */
 int af_gzpar_finish(struct af_gzpar *g, struct af_sink *out, struct af_diag *d);
 void af_gzpar_free(struct af_gzpar *g);
 

@@ -49,11 +49,11 @@ struct code { uint8_t b[8]; };
 /* The profile leaves in pieces as it is made, not whole at the end: the
  * bench's 9 MB were fresh pages (2,000 page faults) in a buffer grown by
  * copies, then read again from memory by zlib; a piece is still in the
- * cache. gzip'd, the pieces go to the deflater (gzpar.h), which writes
- * nothing before the end, and its chunks are deflated on a second thread
- * while the next are made. Plain, only when no sample can be refused
- * (weights_fit): else whole, so that a refusal leaves no part of it on
- * stdout. */
+ * cache. gzip'd, the pieces go to the deflater (gzpar.h), and its chunks
+ * are deflated on a second thread while the next are made. Out as they
+ * are made (the deflated chunks as they come), only when no sample can be
+ * refused (the listed frames' weights add up below 2^63, fits): else
+ * whole at the end, so that a refusal leaves no part of it on stdout. */
 enum { PIECE = 1 << 16 };
 
 /* A frame to write: its self weight, name and depth below the root
@@ -70,7 +70,8 @@ struct fn_use { uint64_t uses; uint32_t first, name; };
 struct pw {
 	struct af_sink *out;
 	struct af_gzpar *gz;             /* NULL: written plain */
-	bool pieces;                     /* sent in pieces (gzip'd, or weights_fit) */
+	bool pieces;                     /* sent in pieces (gzip'd, or fits) */
+	bool fits;                       /* the frames listed weigh less than 2^63: none refused */
 	struct af_tree *t;
 	const uint8_t *excluded;
 	struct af_buf b;
@@ -92,6 +93,15 @@ struct pw {
 	size_t *upto;                    /* by depth: the ids' bytes from the root to it */
 	uint64_t scale, total;
 };
+
+/* sum += self * scale; false (sum kept) when that is past 2^63 - 1 */
+static bool add_weight(uint64_t *sum, uint64_t self, uint64_t scale)
+{
+	if (self > (uint64_t)INT64_MAX / scale || self * scale > (uint64_t)INT64_MAX - *sum)
+		return false;
+	*sum += self * scale;
+	return true;
+}
 
 /* room in front of the stack's last `used` bytes, which move to the end */
 static void grow_stack(struct pw *w, size_t used)
@@ -116,10 +126,9 @@ static void grow_stack(struct pw *w, size_t used)
  * first (those moved every sample of more than 127 bytes to fit it). */
 static int write_sample(struct pw *w, size_t ids, uint64_t self, struct af_diag *d)
 {
-	uint64_t v = self * w->scale;
-	if (self > (uint64_t)INT64_MAX / w->scale || v > (uint64_t)INT64_MAX - w->total)
+	if (!add_weight(&w->total, self, w->scale))
 		return af_diag_error(d, "the weights add up past what a pprof value holds (2^63 - 1)");
-	w->total += v;
+	uint64_t v = self * w->scale;
 	size_t body = 2 + af_pb_varint_len(ids) + ids + af_pb_varint_len(v);
 	af_buf_reserve(&w->b, 11 + body);
 	uint8_t *start = (uint8_t *)w->b.data + w->b.len, *p = start;
@@ -155,20 +164,6 @@ static void piece(struct pw *w)
 		drain(w);
 }
 
-/* Whether every node's self weight, scaled, adds up below 2^63: then no
- * sample can be refused (write_sample's check), whatever is left out. */
-static bool weights_fit(const struct af_tree *t, uint64_t scale)
-{
-	uint64_t sum = 0;
-	for (size_t i = 0; i < t->nnodes; i++) {
-		uint64_t v = t->nodes[i].self;
-		if (v > (uint64_t)INT64_MAX / scale || v * scale > (uint64_t)INT64_MAX - sum)
-			return false;
-		sum += v * scale;
-	}
-	return true;
-}
-
 /* The frames are every node below root that is not excluded, depth
  * first, children in the order they were added (w->order). A node's
  * children are listed the last added first. Walking all of them before
@@ -184,6 +179,8 @@ static void walk_frames(struct pw *w, uint32_t root)
 {
 	const struct af_node *nodes = w->t->nodes;
 	size_t k = w->t->nnodes, n = 0, cap = 0;
+	uint64_t sum = 0;
+	w->fits = true;
 	struct visit *path = NULL;   /* the nodes from the top down to the one walked */
 	uint32_t c = nodes[root].first_child;
 	for (;;) {
@@ -202,6 +199,7 @@ static void walk_frames(struct pw *w, uint32_t root)
 			break;
 		struct visit v = path[--n];   /* all below it are listed */
 		w->order_room[--k] = (struct frame){ v.self, v.name, (uint32_t)n };
+		w->fits = w->fits && add_weight(&sum, v.self, w->scale);
 		if (n > w->maxdepth)
 			w->maxdepth = (uint32_t)n;
 		c = v.next;
@@ -277,6 +275,8 @@ static bool scan_frames(struct pw *w, uint32_t root)
 	const uint8_t *excluded = w->excluded;
 	size_t n = 1, cap = 16, k = 0, end = w->t->nnodes;
 	uint32_t deepest = 0;
+	uint64_t sum = 0, scale = w->scale;
+	bool fits = true;
 	struct open *up = af_xmalloc(cap * sizeof *up);
 	up[0] = (struct open){ root, nodes[root].first_child, AF_NONE, 0, 0, false };
 	bool ok = true;
@@ -301,6 +301,7 @@ static bool scan_frames(struct pw *w, uint32_t root)
 		if (!e.out) {
 			e.fn = meet(w, nd->name);
 			w->order_room[k++] = (struct frame){ nd->self, e.fn, (uint32_t)(n - 1) };
+			fits = fits && add_weight(&sum, nd->self, scale);
 			deepest = n - 1 > deepest ? (uint32_t)(n - 1) : deepest;
 		}
 		if (n == cap)
@@ -313,6 +314,7 @@ static bool scan_frames(struct pw *w, uint32_t root)
 	w->order = w->order_room;
 	w->norder = ok ? k : 0;
 	w->maxdepth = ok ? deepest : 0;
+	w->fits = fits;
 	return ok;
 }
 
@@ -479,7 +481,7 @@ int af_write_pprof(struct af_tree *t, uint32_t root, const uint8_t *excluded, un
 		return af_diag_error(d, "pprof values are integers, and these weights have %u decimal%s "
 				     "(folded counts such as 0.5)", decimals, decimals > 1 ? "s" : "");
 	struct ptype pt = sample_type(unit);
-	struct pw w = { .out = out, .gz = gzip ? af_gzpar_new(1) : NULL, .pieces = gzip || weights_fit(t, pt.scale),
+	struct pw w = { .out = out, .gz = gzip ? af_gzpar_new(1) : NULL,
 			.t = t, .excluded = excluded, .scale = pt.scale };
 	af_buf_init(&w.b);
 	w.names = af_xcalloc(t->nnames ? t->nnames : 1, sizeof *w.names);
@@ -488,6 +490,9 @@ int af_write_pprof(struct af_tree *t, uint32_t root, const uint8_t *excluded, un
 	af_pb_uint(&w.b, 2, 2);
 	af_pb_close(&w.b, m);
 	list_frames(&w, root);
+	w.pieces = gzip || w.fits;
+	if (gzip && w.fits)   /* no sample refused: the deflated chunks out as they come */
+		af_gzpar_stream(w.gz, out);
 	number_functions(&w);
 	int rc = write_samples(&w, d);
 	if (rc == 0) {

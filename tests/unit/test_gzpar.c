@@ -1,7 +1,8 @@
 /* test_gzpar.c: the two-thread gzip writer makes one gzip member that
  * inflates to what went in, at every length around the chunk boundaries;
  * the same bytes with or without a second thread and however the input
- * is cut; and, for one chunk or less, zlib's own gzip bytes. */
+ * is cut, or written as the chunks are deflated (af_gzpar_stream); and,
+ * for one chunk or less, zlib's own gzip bytes. */
 #include "render/gzpar.h"
 #include "harness.h"
 
@@ -19,23 +20,33 @@ static void fill(struct af_buf *b, size_t len)
 	b->len = len;
 }
 
-/* data[0..len) through af_gzpar, added piece bytes at a time (0: whole) */
-static void gzpar(const char *data, size_t len, size_t piece, struct af_buf *out)
+/* data[0..len) through af_gzpar, added piece bytes at a time (0: whole),
+ * streamed or not; the bytes out before the finish */
+static size_t gzpar_as(const char *data, size_t len, size_t piece, bool stream, struct af_buf *out)
 {
 	struct af_gzpar *g = af_gzpar_new(1);
-	for (size_t at = 0; at < len;) {
-		size_t n = piece && piece < len - at ? piece : len - at;
-		af_gzpar_add(g, data + at, n);
-		at += n;
-	}
 	struct af_sink s;
 	struct af_diag d;
 	af_diag_init(&d, "t");
 	af_buf_init(out);
 	af_sink_init(&s, af_write_buf, out);
+	if (stream)
+		af_gzpar_stream(g, &s);
+	for (size_t at = 0; at < len;) {
+		size_t n = piece && piece < len - at ? piece : len - at;
+		af_gzpar_add(g, data + at, n);
+		at += n;
+	}
+	size_t early = s.written + s.buf.len;
 	INT_EQ(af_gzpar_finish(g, &s, &d), 0);
 	af_sink_finish(&s);
 	af_gzpar_free(g);
+	return early;
+}
+
+static void gzpar(const char *data, size_t len, size_t piece, struct af_buf *out)
+{
+	OK(gzpar_as(data, len, piece, false, out) == 0);
 }
 
 /* gz inflates as one gzip member, all of gz, to exactly data[0..len) */
@@ -69,20 +80,30 @@ void test_gzpar_chunks_inflate_whole(void)
 	af_buf_init(&text);
 	fill(&text, 3 * C + C / 3);
 	for (size_t i = 0; i < sizeof lens / sizeof *lens; i++) {
-		struct af_buf whole, bytewise, inline_;
+		struct af_buf whole, bytewise, inline_, streamed, streamed1;
 		gzpar(text.data, lens[i], 0, &whole);
 		OK(one_member_of(&whole, text.data, lens[i]));
 		gzpar(text.data, lens[i], 1000, &bytewise);   /* cut elsewhere than the chunks */
 		OK(same(&whole, &bytewise));
+		gzpar_as(text.data, lens[i], 1000, true, &streamed);
+		OK(same(&whole, &streamed));
 		setenv("AFLAME_NO_THREADS", "1", 1);
 		gzpar(text.data, lens[i], 0, &inline_);
+		/* one thread: a chunk is deflated once the byte after it comes,
+		 * so some is out before the finish when there are two chunks */
+		size_t early = gzpar_as(text.data, lens[i], 0, true, &streamed1);
 		unsetenv("AFLAME_NO_THREADS");
 		OK(same(&whole, &inline_));
-		if (!one_member_of(&whole, text.data, lens[i]) || !same(&whole, &bytewise) || !same(&whole, &inline_))
+		OK(same(&whole, &streamed1));
+		OK(lens[i] > C ? early > 0 : early == 0);
+		if (!one_member_of(&whole, text.data, lens[i]) || !same(&whole, &bytewise) || !same(&whole, &inline_) ||
+		    !same(&whole, &streamed) || !same(&whole, &streamed1))
 			printf("    at %zu bytes\n", lens[i]);
 		af_buf_release(&whole);
 		af_buf_release(&bytewise);
 		af_buf_release(&inline_);
+		af_buf_release(&streamed);
+		af_buf_release(&streamed1);
 	}
 	af_buf_release(&text);
 }
