@@ -130,7 +130,10 @@ static bool user_bracket(struct span dso)
  * "[kernel.kallsyms]", a module ("[nf_conntrack]", "x.ko"), vmlinux; with
  * no file printed, an address in the top half of the address space. JIT:
  * perf's /tmp/perf-PID.map and jitted-*.so, ART's JIT caches as simpleperf
- * names them. */
+ * names them, and the symbol files 2018's simpleperf wrote for JIT code
+ * ("./TemporaryFile-XXXXXX", made by its JITDebugReader: in
+ * perf_with_interpreter_frames.data each such file is a JIT symfile map,
+ * and its 49 methods are those our perf.data reader marks JIT). */
 static enum mark frame_mark(struct span dso, bool has_dso, bool has_ip, uint64_t ip)
 {
 	if (!has_dso)
@@ -140,7 +143,8 @@ static enum mark frame_mark(struct span dso, bool has_dso, bool has_ip, uint64_t
 		return M_INLINE;
 	if (span_starts(b, "perf-") && span_ends(b, ".map"))
 		return M_JIT;
-	if (span_starts(b, "jitted-") || span_starts(dso, "[JIT") || span_starts(dso, "/memfd:jit-cache") ||
+	if (span_starts(b, "jitted-") || span_starts(b, "TemporaryFile-") || span_starts(dso, "[JIT") ||
+	    span_starts(dso, "/memfd:jit-cache") ||
 	    span_starts(dso, "[anon:dalvik-jit-code-cache") || span_starts(dso, "[anon:jit-cache"))
 		return M_JIT;
 	if (dso.n >= 2 && dso.s[0] == '[' && dso.s[dso.n - 1] == ']' && !user_bracket(dso))

@@ -2,7 +2,8 @@
 # perfscript-conformance.sh: our frames for perf script text equal
 # stackcollapse-perf.pl's (issue 35 item 1), file by file, on every real
 # input in tests/data/perfscript (FlameGraph's, inferno's, speedscope's and
-# simpleperf's). Runs only when STACKCOLLAPSE_PERF_PL names a readable
+# simpleperf's: its perf-script files and its report_sample.py's output,
+# with and without ART's frames). Runs only when STACKCOLLAPSE_PERF_PL names a readable
 # stackcollapse-perf.pl (CDDL-licensed, not part of this project: e.g. from
 # github.com/brendangregg/FlameGraph), else prints one SKIP.
 #

@@ -3,7 +3,8 @@
 # inferno, speedscope and simpleperf detected and drawn; inferno's expected
 # collapsed stacks matched; every -F field left out in turn; several
 # events and --event; kernel, JIT and inlined frames marked; --info; bad
-# input; damage. (stackcollapse-perf.pl itself: perfscript-conformance.sh.)
+# input; damage; simpleperf's report_sample.py output with ART's frames
+# shown and hidden. (stackcollapse-perf.pl itself: perfscript-conformance.sh.)
 . tests/lib.sh
 S=$DATA/perfscript
 cmp_py() { python3 tests/tools/perfscript_compare.py "$@"; }
@@ -60,6 +61,28 @@ printf '%s\n' 'RenderThread	700/705 [002] 100.000001: 1000 cpu-clock:' \
 "$AFLAME" --format folded -o - "$TMP/art.txt" >"$TMP/art.folded" 2>/dev/null
 check "perfscript/report_sample.py: JIT _[j], ART and dex frames kept, kernel _[k]" grep -qxF \
 	'process-700 (700);RenderThread (705);art::interpreter::Execute(art::Thread*);com.example.Foo.main;art_quick_invoke_stub;com.example.Foo.bar_[j];el0_svc_common_[k] 1000' "$TMP/art.folded"
+
+# simpleperf's own report_sample.py on AOSP's perf_with_interpreter_frames.data
+# (2018's build: tid alone, unindented 16-digit kernel addresses, JIT code
+# in its ./TemporaryFile-XXXXXX symbol files), with ART's frames shown and
+# hidden: the same samples and weight, ART's interpreter frames only in the
+# first, JIT frames _[j] and kernel frames _[k] in both
+rs=$S/simpleperf/perf_with_interpreter_frames
+"$AFLAME" --format folded -o "$TMP/rs-art.folded" "$rs.show_art_frames.report_sample.txt.gz" 2>/dev/null
+"$AFLAME" --format folded -o "$TMP/rs.folded" "$rs.report_sample.txt.gz" 2>/dev/null
+check "perfscript/report_sample.py --show_art_frames: interpreted, ART, OSR and JIT frames in order" grep -qF \
+	';android.os.Looper.loop;MterpCommonTakenBranchNoFlags;MterpMaybeDoOnStackReplacement;art::jit::Jit::MaybeDoOnStackReplacement(art::Thread*, art::ArtMethod*, unsigned int, int, art::JValue*);art_quick_osr_stub;void android.os.Looper.loop()_[j];android.os.Message android.os.MessageQueue.next()_[j];' \
+	"$TMP/rs-art.folded"
+check "perfscript/report_sample.py: ART frames hidden, the Java ones kept" grep -qF \
+	';android.os.Looper.loop;void android.os.Looper.loop()_[j];android.os.Message android.os.MessageQueue.next()_[j];' "$TMP/rs.folded"
+check "perfscript/report_sample.py: no ART interpreter frame when hidden" sh -c "! grep -q 'art::interpreter::' '$TMP/rs.folded'"
+check "perfscript/report_sample.py: unindented kernel frames _[k]" grep -qF \
+	';__epoll_pwait;[kernel.kallsyms][+ffffffc000086b4a]_[k];' "$TMP/rs-art.folded"
+check "perfscript/report_sample.py: a thread root by tid alone" grep -q '^e.sample.tunnel (10419);__libc_init;main;' "$TMP/rs-art.folded"
+for f in "$TMP/rs-art.folded" "$TMP/rs.folded"; do
+	check "perfscript/report_sample.py: all 105075117 cycles in $(basename "$f")" \
+		awk '{ s += $NF } END { exit s != 105075117 }' "$f"
+done
 
 # -F choices: each field left out in turn
 ps_case() {   # NAME WANT-FOLDED LINES...

@@ -3,8 +3,8 @@
  * and read through the reader table: process > thread roots "name (id)"
  * with frames root first, a process renamed after its main thread; the
  * period as weight, else 1 a sample; headers without ids or comm (-F);
- * "[unknown]" named after its file; kernel frames marked _[k]; perf's
- * "+0x" offsets dropped; several events, --event picking one; bad lines
+ * "[unknown]" named after its file; kernel frames marked _[k], JIT
+ * frames _[j] (2018 simpleperf's too); perf's "+0x" offsets dropped; several events, --event picking one; bad lines
  * refused naming their line. (Real files and every -F field:
  * tests/suites/perfscript.sh.) */
 #include "harness.h"
@@ -98,6 +98,27 @@ void test_perfscript_kernel_marked(void)
 		"\t  400000 main (/bin/x)\n\n", NULL);
 	INT_EQ(r.rc, 0);
 	STR_EQ(r.folded, "x (7);main;vdso_x;sys_read_[k];nf_y_[k];k_[k] 1\n");
+	read_result_release(&r);
+}
+
+/* JIT-compiled code is marked _[j]: perf's map files and jitted-*.so,
+ * ART's JIT caches as later simpleperf names them, and the symbol files
+ * 2018's simpleperf wrote for JIT code ("./TemporaryFile-XXXXXX", the
+ * files its JITDebugReader made; report_sample.py of that build prints
+ * them as the file). That build's layout: the frame's address at the
+ * start of the line, unindented when it has 16 digits. */
+void test_perfscript_jit_marked(void)
+{
+	struct read_result r;
+	run(&r, "Thread-2\t10461 [000] 1461684.0:\t\t1 cpu-cycles:\n"
+		"ffffffc000fec280\t[kernel.kallsyms][+ffffffc000fec280] ([kernel.kallsyms])\n"
+		"        99fbdb5c\tvoid android.os.Looper.loop() (./TemporaryFile-3Er3R4)\n"
+		"        732af1d6\tandroid.os.Binder.execTransact (/system/framework/boot-framework.vdex)\n"
+		"      7a00001000\tcom.example.Foo.bar ([JIT app cache])\n"
+		"      6ffe0e4574\t__start_thread (/system/lib64/libc.so)\n\n", NULL);
+	INT_EQ(r.rc, 0);
+	STR_EQ(r.folded, "Thread-2 (10461);__start_thread;com.example.Foo.bar_[j];android.os.Binder.execTransact;"
+			 "void android.os.Looper.loop()_[j];[kernel.kallsyms][+ffffffc000fec280]_[k] 1\n");
 	read_result_release(&r);
 }
 
