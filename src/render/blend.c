@@ -98,7 +98,7 @@ int af_blend_raster(const struct af_blend_box *b, size_t n, double h, struct af_
 	if (!n || extent(b, n, h, img) < 0)
 		return -1;
 	uint32_t w = img->width, H = img->height;
-	size_t stride = (size_t)w * 4;
+	size_t stride = (size_t)w * 4, distinct = 0;
 	/* boxes chained by their first pixel row: linear in boxes and pixels */
 	size_t *head = af_xmalloc((size_t)H * sizeof *head), *next = af_xmalloc(n * sizeof *next);
 	for (uint32_t r = 0; r < H; r++)
@@ -108,11 +108,17 @@ int af_blend_raster(const struct af_blend_box *b, size_t n, double h, struct af_
 		rows_of(b[i].y, h, img->y0, &t, &e);
 		if (t >= e)
 			continue;
+		distinct += head[t] == SIZE_MAX;
 		next[i] = head[t];
 		head[t] = i;
 	}
-	img->px = af_xcalloc((size_t)H, stride);
+	img->px = af_xcalloc(distinct, stride);
+	img->clear = af_xcalloc(1, stride);
+	img->rows = af_xmalloc((size_t)H * sizeof *img->rows);
+	for (uint32_t r = 0; r < H; r++)
+		img->rows[r] = img->clear;
 	double *acc = af_xcalloc((size_t)w * 4, sizeof *acc);
+	unsigned char *row = img->px;
 	for (uint32_t r = 0; r < H; r++) {
 		if (head[r] == SIZE_MAX)
 			continue;
@@ -124,15 +130,25 @@ int af_blend_raster(const struct af_blend_box *b, size_t n, double h, struct af_
 			bottom = e > bottom ? e : bottom;
 			cover(&b[i], (double)img->x0, acc, w, &lo, &hi);
 		}
-		unsigned char *row = img->px + (size_t)r * stride;
+		if (img->rows[r] != img->clear)   /* under a taller box above: on its pixels */
+			memcpy(row, img->rows[r], stride);
 		settle(acc, row, lo, hi);
-		for (int64_t y = r + 1; y < bottom; y++)
-			memcpy(img->px + (size_t)y * stride, row, stride);
+		for (int64_t y = r; y < bottom; y++)
+			img->rows[y] = row;
+		row += stride;
 	}
 	free(acc);
 	free(next);
 	free(head);
 	return 0;
+}
+
+void af_blend_image_release(struct af_blend_image *img)
+{
+	free(img->rows);
+	free(img->px);
+	free(img->clear);
+	memset(img, 0, sizeof *img);
 }
 
 int af_blend_write(struct af_sink *out, const struct af_blend_box *b, size_t n, double h,
@@ -145,10 +161,9 @@ int af_blend_write(struct af_sink *out, const struct af_blend_box *b, size_t n, 
 	struct af_sink s;
 	af_buf_init(&png);
 	af_sink_init(&s, af_write_buf, &png);
-	int rc = af_png_write_rgba(&s, img.px, img.width, img.height, (size_t)img.width * 4, d);
+	int rc = af_png_write_rgba(&s, img.rows, img.width, img.height, d);
 	if (af_sink_finish(&s) < 0 && rc == 0)
 		rc = af_diag_error(d, "cannot write SVG: out of memory for its image");
-	free(img.px);
 	if (rc == 0) {
 		af_sink_printf(out, "<image x=\"%lld\" y=\"%lld\" width=\"%lu\" height=\"%lu\" "
 			       "href=\"data:image/png;base64,", (long long)img.x0, (long long)img.y0,
@@ -156,6 +171,7 @@ int af_blend_write(struct af_sink *out, const struct af_blend_box *b, size_t n, 
 		af_pack_base64(out, png.data, png.len);
 		af_sink_puts(out, "\"/>\n");
 	}
+	af_blend_image_release(&img);
 	af_buf_release(&png);
 	return rc == 0 ? 1 : -1;
 }

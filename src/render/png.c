@@ -103,9 +103,10 @@ static void idat_chunks(struct af_sink *out, const struct af_buf *zs)
 }
 
 /* The rows, each with the count of rows after it equal to it (zrows.h:
- * such runs cost next to nothing), as one zlib stream, in IDAT chunks. */
-static int image_data(struct af_sink *out, const unsigned char *px, uint32_t width,
-		      uint32_t height, size_t stride, bool alpha, struct af_diag *d)
+ * such runs cost next to nothing), as one zlib stream, in IDAT chunks. Rows
+ * given by the same pointer are equal without a look. */
+static int image_data(struct af_sink *out, const unsigned char *const *rows, uint32_t width,
+		      uint32_t height, bool alpha, struct af_diag *d)
 {
 	size_t row_len = 1 + (size_t)width * (alpha ? 4 : 3);
 	struct af_buf zs;
@@ -115,10 +116,12 @@ static int image_data(struct af_sink *out, const unsigned char *px, uint32_t wid
 		return af_diag_error(d, "cannot write PNG: out of memory for zlib");
 	unsigned char *row = af_xmalloc(row_len), *next = af_xmalloc(row_len);
 	int rc = 0;
-	pack_row(row, px, width, alpha);
+	pack_row(row, rows[0], width, alpha);
 	for (uint32_t y = 0, k; y < height && rc == 0; y += 1 + k) {
 		for (k = 0; y + 1 + k < height; k++) {
-			pack_row(next, px + (size_t)(y + 1 + k) * stride, width, alpha);
+			if (rows[y + 1 + k] == rows[y])
+				continue;
+			pack_row(next, rows[y + 1 + k], width, alpha);
 			if (memcmp(next, row, row_len) != 0)
 				break;
 		}
@@ -137,15 +140,10 @@ static int image_data(struct af_sink *out, const unsigned char *px, uint32_t wid
 }
 
 /* the file around the pixels: colour type 2 (RGB) or 6 (RGBA) */
-static int png_file(struct af_sink *out, const void *pixels, uint32_t width, uint32_t height,
-		    size_t stride, bool alpha, const struct af_png_text *text, size_t ntext,
+static int png_file(struct af_sink *out, const unsigned char *const *rows, uint32_t width,
+		    uint32_t height, bool alpha, const struct af_png_text *text, size_t ntext,
 		    struct af_diag *d)
 {
-	/* a row (filter byte + 3 or 4 bytes a pixel) must fit zlib's uInt too */
-	if (!width || !height || width > PNG_SIDE_MAX || height > PNG_SIDE_MAX ||
-	    width > (UINT32_MAX - 1) / (alpha ? 4u : 3u) || stride / 4 < width)
-		return af_diag_error(d, "cannot write a PNG of %lu x %lu px",
-				     (unsigned long)width, (unsigned long)height);
 	static const unsigned char signature[8] = { 137, 'P', 'N', 'G', '\r', '\n', 26, '\n' };
 	af_sink_write(out, signature, sizeof signature);
 	unsigned char ihdr[13];
@@ -159,20 +157,40 @@ static int png_file(struct af_sink *out, const void *pixels, uint32_t width, uin
 	/* a white background, as cairo's writer says */
 	if (!alpha)
 		chunk(out, "bKGD", "\0\xff\0\xff\0\xff", 6);
-	if (image_data(out, pixels, width, height, stride, alpha, d) < 0)
+	if (image_data(out, rows, width, height, alpha, d) < 0)
 		return -1;
 	chunk(out, "IEND", NULL, 0);
+	return 0;
+}
+
+/* a row (filter byte + 3 or 4 bytes a pixel) must fit zlib's uInt too;
+ * fits: the caller's rows hold width pixels */
+static int size_ok(uint32_t width, uint32_t height, bool alpha, bool fits, struct af_diag *d)
+{
+	if (!fits || !width || !height || width > PNG_SIDE_MAX || height > PNG_SIDE_MAX ||
+	    width > (UINT32_MAX - 1) / (alpha ? 4u : 3u))
+		return af_diag_error(d, "cannot write a PNG of %lu x %lu px",
+				     (unsigned long)width, (unsigned long)height);
 	return 0;
 }
 
 int af_png_write(struct af_sink *out, const void *pixels, uint32_t width, uint32_t height,
 		 size_t stride, const struct af_png_text *text, size_t ntext, struct af_diag *d)
 {
-	return png_file(out, pixels, width, height, stride, false, text, ntext, d);
+	if (size_ok(width, height, false, stride / 4 >= width, d) < 0)
+		return -1;
+	const unsigned char **rows = af_xmalloc((size_t)height * sizeof *rows);
+	for (uint32_t y = 0; y < height; y++)
+		rows[y] = (const unsigned char *)pixels + (size_t)y * stride;
+	int rc = png_file(out, rows, width, height, false, text, ntext, d);
+	free(rows);
+	return rc;
 }
 
-int af_png_write_rgba(struct af_sink *out, const unsigned char *pixels, uint32_t width,
-		      uint32_t height, size_t stride, struct af_diag *d)
+int af_png_write_rgba(struct af_sink *out, const unsigned char *const *rows, uint32_t width,
+		      uint32_t height, struct af_diag *d)
 {
-	return png_file(out, pixels, width, height, stride, true, NULL, 0, d);
+	if (size_ok(width, height, true, true, d) < 0)
+		return -1;
+	return png_file(out, rows, width, height, true, NULL, 0, d);
 }

@@ -32,10 +32,10 @@ int af_png_write(struct af_sink *out, const void *pixels, uint32_t width, uint32
 		 size_t stride, const struct af_png_text *text, size_t ntext, struct af_diag *d);
 
 /* The same with transparency (the interactive SVG's blended boxes,
- * blend.h): rows of `width` pixels of four bytes R, G, B, A (not
- * premultiplied, as PNG stores them), `stride` bytes apart; no text, no
- * background colour. */
-int af_png_write_rgba(struct af_sink *out, const unsigned char *pixels, uint32_t width,
-		      uint32_t height, size_t stride, struct af_diag *d);
+ * blend.h): rows[0..height) of `width` pixels of four bytes R, G, B, A
+ * (not premultiplied, as PNG stores them); rows that are one pointer are
+ * known equal at no cost. No text, no background colour. */
+int af_png_write_rgba(struct af_sink *out, const unsigned char *const *rows, uint32_t width,
+		      uint32_t height, struct af_diag *d);
 
 #endif

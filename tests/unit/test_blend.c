@@ -12,7 +12,7 @@
 /* pixel (x, y) of img as 0xRRGGBBAA */
 static uint32_t pixel(const struct af_blend_image *img, uint32_t x, uint32_t y)
 {
-	const unsigned char *p = img->px + ((size_t)y * img->width + x) * 4;
+	const unsigned char *p = img->rows[y] + (size_t)x * 4;
 	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
 }
 
@@ -40,18 +40,30 @@ void test_blend_raster_area(void)
 	INT_EQ(pixel(&img, 10, 16), 0xaa0055bfu); /* 255 * 0.5 / 0.75, 255 * 0.25 / 0.75 */
 	INT_EQ(pixel(&img, 10, 30), 0xaa0055bfu);
 	INT_EQ(pixel(&img, 9, 16), 0);
-	free(img.px);
+	af_blend_image_release(&img);
 
 	/* boxes covering a pixel whole are opaque; none, or too large: no image */
 	static const struct af_blend_box whole[] = { { 3, 0, 0.5, 0x102030 }, { 3.5, 0, 0.5, 0x304050 } };
 	INT_EQ(af_blend_raster(whole, 2, 1, &img), 0);
 	INT_EQ(img.width, 1);
 	INT_EQ(pixel(&img, 0, 0), 0x203040ffu);
-	free(img.px);
+	af_blend_image_release(&img);
 	INT_EQ(af_blend_raster(whole, 0, 1, &img), -1);
+
+	/* a box starting under a taller one (y 0-15, then 5-20): its rows keep
+	 * the taller one's pixels where it has none */
+	static const struct af_blend_box tall[] = { { 0, 0, 1, 0x112233 }, { 2, 5, 1, 0x445566 } };
+	INT_EQ(af_blend_raster(tall, 2, 15, &img), 0);
+	INT_EQ(pixel(&img, 0, 4), 0x112233ffu);
+	INT_EQ(pixel(&img, 2, 4), 0);
+	INT_EQ(pixel(&img, 0, 5), 0x112233ffu);
+	INT_EQ(pixel(&img, 2, 5), 0x445566ffu);
+	INT_EQ(pixel(&img, 0, 19), 0x112233ffu);
+	INT_EQ(pixel(&img, 2, 19), 0x445566ffu);
+	af_blend_image_release(&img);
 	static const struct af_blend_box far[] = { { 0, 0, 1, 0 }, { 1e9, 0, 1, 0 } };
 	INT_EQ(af_blend_raster(far, 2, 15, &img), -1);
-	OK(img.px == NULL);
+	OK(img.rows == NULL && img.px == NULL);
 }
 
 /* the <image> element: its place and size, a PNG (RGBA, 8 bits) in base64
@@ -103,10 +115,10 @@ void test_blend_image_element(void)
 	size_t bad = 0;
 	for (uint32_t y = 0; y < 31 && raw.len == (size_t)31 * 13; y++) {
 		bad += raw.data[y * 13] != 0;   /* filter: none */
-		bad += memcmp(raw.data + y * 13 + 1, img.px + y * 12, 12) != 0;
+		bad += memcmp(raw.data + y * 13 + 1, img.rows[y], 12) != 0;
 	}
 	INT_EQ(bad, 0);
-	free(img.px);
+	af_blend_image_release(&img);
 	af_buf_release(&raw);
 	af_buf_release(&png);
 	af_buf_release(&f[0]);
