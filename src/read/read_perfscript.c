@@ -19,7 +19,8 @@
  * A frame's name is its symbol with perf's "+0x..." offset dropped; a
  * symbol "[unknown]" in a known file is "[file]" (stackcollapse-perf.pl
  * does the same); "a->b->c" (inlined calls, perf-map-agent) are three
- * frames. Marks as everywhere in this project (flamegraph.pl's
+ * frames; a symbol that is one "(group)" is not a frame, as there, but
+ * "(anonymous namespace)::f", which it skips too, is. Marks as everywhere in this project (flamegraph.pl's
  * annotations): kernel frames "_[k]", JIT-compiled code "_[j]", inlined
  * frames ("(inlined)" for a file, or after "->") "_[i]".
  *
@@ -238,6 +239,24 @@ static void push_symbol(struct ps *f, struct span sym, enum mark m)
 	push_frame(f, intern_name(f, (struct span){ sym.s, end }, m));
 }
 
+/* Whether sym is one parenthesised group, "(comm)": stackcollapse-perf.pl
+ * skips every symbol that opens with '(' as such a process name, which
+ * drops C++'s "(anonymous namespace)::f" frames (46 lines of simpleperf's
+ * perf_display_bitmaps.perf-script); those are frames here. */
+static bool one_group(struct span sym)
+{
+	if (!sym.n || sym.s[0] != '(')
+		return false;
+	size_t depth = 0;
+	for (size_t i = 0; i < sym.n; i++) {
+		depth += sym.s[i] == '(';
+		depth -= sym.s[i] == ')';
+		if (depth == 0)
+			return i == sym.n - 1;
+	}
+	return false;
+}
+
 /* A frame line "ip sym (dso)", any of the three left out (-F). perf and
  * simpleperf print the ip right-aligned in 16 columns after a tab: a hex
  * word is the ip if blanks pad it (pad: how many) or it fills the 16
@@ -265,7 +284,7 @@ static void take_frame(struct ps *f, struct span l, size_t pad, bool tabbed, boo
 		sym = rest;
 	}
 	sym = drop_offset(sym);
-	if (sym.n && sym.s[0] == '(')   /* "(comm)": not a frame (stackcollapse-perf.pl) */
+	if (one_group(sym))     /* "(comm)": not a frame (stackcollapse-perf.pl) */
 		return;
 	enum mark m = frame_mark(dso, has_dso, has_ip, ip);
 	if (!sym.n || span_is(sym, "[unknown]"))

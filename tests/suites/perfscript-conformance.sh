@@ -14,12 +14,15 @@
 # the reference's stacks with the same weight, and >= 99.5% of the weight
 # on the same paths; the figures are in each check's name.
 #
-# The reference is given each file with two changes, for two of its
+# The reference is given each file with three changes, for three of its
 # limits, not ours: a blank line at the end (it drops a last sample that
-# has none), and a symbol perf printed blank ("7f1e2215d058  (/lib/libc.so)",
+# has none); a symbol perf printed blank ("7f1e2215d058  (/lib/libc.so)",
 # old perf) spelt [unknown] as newer perf prints it (its pattern otherwise
 # takes the blank as the name; it names [unknown] after the file, as we
-# name both).
+# name both); and a symbol opening "(anonymous namespace)" (C++, in
+# simpleperf's files) given a placeholder for that group, put back in its
+# output: it skips every symbol that opens with '(' as a "(comm)", which
+# would drop those frames.
 . tests/lib.sh
 if [ -z "${STACKCOLLAPSE_PERF_PL:-}" ] || [ ! -r "$STACKCOLLAPSE_PERF_PL" ]; then
 	skip "perfscript-conformance" "set STACKCOLLAPSE_PERF_PL=/path/to/stackcollapse-perf.pl to compare with it"
@@ -38,8 +41,9 @@ for f in "$S"/flamegraph/* "$S"/inferno/*.txt "$S"/speedscope/* "$S"/simpleperf/
 		skip "perfscript-conformance/$b" "a damaged frame line (inferno's test of it), which we read as a symbol"
 		continue ;;
 	esac
-	{ zcat -f "$f"; printf '\n\n'; } | sed -E 's/^([[:space:]]+[0-9a-f]+) +\(/\1 [unknown] (/' |
-		perl "$STACKCOLLAPSE_PERF_PL" >"$TMP/ref" 2>/dev/null
+	{ zcat -f "$f"; printf '\n\n'; } | sed -E -e 's/^([[:space:]]+[0-9a-f]+) +\(([^[:space:]]*)\)$/\1 [unknown] (\2)/' \
+		-e 's/^([[:space:]]*[0-9a-f]+[[:space:]]+)\(anonymous namespace\)/\1AFLAME_ANON_NS/' |
+		perl "$STACKCOLLAPSE_PERF_PL" 2>/dev/null | sed 's/AFLAME_ANON_NS/(anonymous namespace)/g' >"$TMP/ref"
 	"$AFLAME" --format folded -o "$TMP/ours" "$f" 2>/dev/null
 	got=$(python3 tests/tools/perfscript_compare.py "$TMP/ours" "$TMP/ref")
 	# "stacks A/B P% weight C/D Q%"

@@ -62,6 +62,13 @@ printf '%s\n' 'RenderThread	700/705 [002] 100.000001: 1000 cpu-clock:' \
 check "perfscript/report_sample.py: JIT _[j], ART and dex frames kept, kernel _[k]" grep -qxF \
 	'process-700 (700);RenderThread (705);art::interpreter::Execute(art::Thread*);com.example.Foo.main;art_quick_invoke_stub;com.example.Foo.bar_[j];el0_svc_common_[k] 1000' "$TMP/art.folded"
 
+# C++ frames in an anonymous namespace are frames (stackcollapse-perf.pl
+# skips any symbol opening with '(')
+"$AFLAME" --format folded -o "$TMP/pdb.folded" "$S/simpleperf/perf_display_bitmaps.perf-script.gz" 2>/dev/null
+check "perfscript/simpleperf: (anonymous namespace):: frames kept" grep -qF \
+	';llvm::MPPassManager::runOnModule(llvm::Module&);(anonymous namespace)::GlobalDCE::runOnModule(llvm::Module&);(anonymous namespace)::GlobalDCE::GlobalIsNeeded(llvm::GlobalValue*);(anonymous namespace)::GlobalDCE::MarkUsedGlobalsAsNeeded(llvm::Constant*) 250000' \
+	"$TMP/pdb.folded"
+
 # simpleperf's own report_sample.py on AOSP's perf_with_interpreter_frames.data
 # (2018's build: tid alone, unindented 16-digit kernel addresses, JIT code
 # in its ./TemporaryFile-XXXXXX symbol files), with ART's frames shown and

@@ -4,7 +4,8 @@
  * with frames root first, a process renamed after its main thread; the
  * period as weight, else 1 a sample; headers without ids or comm (-F);
  * "[unknown]" named after its file; kernel frames marked _[k], JIT
- * frames _[j] (2018 simpleperf's too); perf's "+0x" offsets dropped; several events, --event picking one; bad lines
+ * frames _[j] (2018 simpleperf's too); "(anonymous namespace)::f" a
+ * frame, "(comm)" not; perf's "+0x" offsets dropped; several events, --event picking one; bad lines
  * refused naming their line. (Real files and every -F field:
  * tests/suites/perfscript.sh.) */
 #include "harness.h"
@@ -119,6 +120,21 @@ void test_perfscript_jit_marked(void)
 	INT_EQ(r.rc, 0);
 	STR_EQ(r.folded, "Thread-2 (10461);__start_thread;com.example.Foo.bar_[j];android.os.Binder.execTransact;"
 			 "void android.os.Looper.loop()_[j];[kernel.kallsyms][+ffffffc000fec280]_[k] 1\n");
+	read_result_release(&r);
+}
+
+/* A symbol opening with '(' is a frame ("(anonymous namespace)::f", 46
+ * frame lines of simpleperf's perf_display_bitmaps.perf-script); only a
+ * symbol that is one parenthesised group, stackcollapse-perf.pl's
+ * "(comm)", is not. */
+void test_perfscript_paren_symbols(void)
+{
+	struct read_result r;
+	run(&r, "x 7 1.0: 1 cycles:\n\t  403000 (anonymous namespace)::g(int) (/bin/x)\n"
+		"\t  402000 (anonymous namespace)::f(llvm::Module&) (/bin/x)\n\t  401000 (x) (/bin/x)\n"
+		"\t  400000 main (/bin/x)\n\n", NULL);
+	INT_EQ(r.rc, 0);
+	STR_EQ(r.folded, "x (7);main;(anonymous namespace)::f(llvm::Module&);(anonymous namespace)::g(int) 1\n");
 	read_result_release(&r);
 }
 
