@@ -502,6 +502,7 @@ static int check_one(struct pp *f, const uint8_t *ids, size_t len, uint64_t at, 
 /* The checks of the samples kept, in order; *t what they count. */
 static int check_kept(struct pp *f, struct tally *t)
 {
+	pp_tables_ready(f);   /* the locations' frames */
 	place_recoded(f);
 	*t = (struct tally){ f->batch_weight, f->batch_folded, f->frames_total };
 	for (size_t i = 0; i < f->npending; i++) {
@@ -536,21 +537,23 @@ int pp_fold_all(struct pp *f)
 	size_t n = f->npending;
 	uint32_t *order = sample_order(f);
 	struct af_tree *t = &f->p->tree;
-	/* the first batch: every node with frames below it is new */
-	struct trie b = { .f = f, .t = t, .fresh = f->batches++ ? (uint32_t)t->nnodes : 0,
-			  .most = 64 * (uint64_t)f->len + (1u << 20) - f->frames_total };
+	struct trie b = { .f = f, .t = t, .most = 64 * (uint64_t)f->len + (1u << 20) - f->frames_total };
 	/* one block (huge pages when large: 4 KiB pages were a fault each):
 	 * the samples' states, shares and lower, list_samples' stack after
-	 * lower, the memos by name */
-	size_t m = n ? n : 1, names = t->nnames ? t->nnames : 1;
-	b.cur = af_xmalloc_huge(m * sizeof *b.cur + 3 * m * sizeof *b.share + names * sizeof *b.memo);
+	 * lower */
+	size_t m = n ? n : 1;
+	b.cur = af_xmalloc_huge(m * sizeof *b.cur + 3 * m * sizeof *b.share);
 	b.share = (uint32_t *)(b.cur + m);
 	b.lower = b.share + m;
-	b.memo = (struct memo *)(b.lower + 2 * m);
-	memset(b.memo, 0, names * sizeof *b.memo);
 	list_samples(&b, order, n);
 	free(order);
+	/* the fold reads the frames and the tree pp_locate_all made */
+	pp_tables_ready(f);
+	/* the first batch: every node with frames below it is new */
+	b.fresh = f->batches++ ? (uint32_t)t->nnodes : 0;
+	b.memo = af_xcalloc(t->nnames ? t->nnames : 1, sizeof *b.memo);
 	int rc = fold_lists(&b);
+	free(b.memo);
 	free(b.ids);
 	free(b.cur);
 	free(b.kids);

@@ -24,6 +24,7 @@
 #include "read.h"
 #include "core/buf.h"
 #include "core/idmap.h"
+#include "core/job.h"
 #include "core/profile.h"
 
 enum {
@@ -99,6 +100,11 @@ struct pp {
 	size_t drawn;                               /* the sample type drawn */
 	uint64_t samples, folded, zero, negative, weight, frames_total, sample_bytes, sample_fields;
 	struct af_buf scratch;
+	/* pp_locate_all on a second thread while the samples are read and
+	 * sorted (pp_locate_start); until pp_tables_ready, only it touches
+	 * the tree, the frames, the locations, functions and scratch */
+	struct af_job locate;
+	bool locating;
 };
 
 /* A field read in place (pp_fast_field) */
@@ -216,6 +222,12 @@ int pp_check_strings(struct pp *f);
 int pp_check_lines(struct pp *f);
 void pp_index_tables(struct pp *f);
 void pp_locate_all(struct pp *f);
+/* pp_locate_all on a job (core/job.h): the samples' walk, their sort and
+ * listing need none of what it makes, and go on meanwhile. Whatever reads
+ * the locations' frames, the tree or scratch calls pp_tables_ready first,
+ * which waits for the job (no-op if there is none or it was joined). */
+void pp_locate_start(struct pp *f);
+void pp_tables_ready(struct pp *f);
 /* What a location id out of the direct table is (pp_location) */
 struct lf pp_location_sparse(const struct pp *f, uint64_t id);
 

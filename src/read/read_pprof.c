@@ -50,6 +50,8 @@ static uint32_t process_node(struct pp *f, uint64_t pid)
  * "process (pid)"; made on its first sample, named by it. */
 static uint32_t thread_node(struct pp *f, const struct where *w)
 {
+	if (w->has_pid || w->has_tid || w->has_name)   /* the tree is pp_locate_all's till then */
+		pp_tables_ready(f);
 	uint32_t parent = w->has_pid ? process_node(f, w->pid) : AF_ROOT;
 	if (!w->has_tid && !w->has_name)   /* (most samples: no name to hash) */
 		return parent;
@@ -241,8 +243,9 @@ static bool fast_sample(struct pp *f, const struct af_proto *m, struct sample *s
  * the first id that names none the profile has; -1 for packed ids of a
  * varint of more than 10 bytes. The ids are s->ids[0..ids_len) packed,
  * their last byte the end of one (fast_sample), else f->stack[0..nlocs). */
-static int sample_frames(const struct pp *f, struct sample *s)
+static int sample_frames(struct pp *f, struct sample *s)
 {
+	pp_tables_ready(f);
 	if (s->packed) {
 		int rc = pp_frames_of(f, s->ids, s->ids_len, &s->frames, &s->bad);
 		s->unknown = rc > 0;
@@ -505,6 +508,7 @@ static void info(struct pp *f)
 
 static void pp_release(struct pp *f)
 {
+	pp_tables_ready(f);
 	free(f->strs);
 	free(f->types);
 	free(f->maps);
@@ -542,7 +546,7 @@ static int read_pprof(struct af_profile *p, const struct af_input *in, const str
 		uint64_t guess = f.sample_bytes / RESERVE_DIV;
 		af_tree_reserve(&p->tree, (size_t)(guess < RESERVE_MAX ? guess : RESERVE_MAX));
 		pp_index_tables(&f);
-		pp_locate_all(&f);
+		pp_locate_start(&f);
 		if (walk(&f, 1) == 0 && pp_fold_all(&f) == 0) {
 			name_processes(&f);
 			set_unit(&f);
