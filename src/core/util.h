@@ -23,6 +23,12 @@ void af_advise_huge(void *p, size_t len);
  * it (af_advise_huge), zeroed by the _calloc one; smaller ones as
  * af_xmalloc. Freed with free(); realloc keeps the bytes, not the placing. */
 void *af_xmalloc_huge(size_t n);
+/* Make the pages of p[0..len) (those wholly inside) now, as a first
+ * write to each would, without writing them: the kernel's zeroing of each
+ * then happens on the thread that calls this, not on the one that later
+ * writes them (a second thread can take that work off the first). Nothing
+ * where the kernel cannot (MADV_POPULATE_WRITE: Linux 5.14). */
+void af_prefault(void *p, size_t len);
 void *af_xcalloc_huge(size_t count, size_t size);
 void *af_xrealloc(void *p, size_t n);
 char *af_xstrndup(const char *s, size_t n);

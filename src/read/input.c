@@ -168,22 +168,6 @@ int af_input_ahead(struct af_ahead *a, const struct af_input *in, size_t pos, st
  * enough to stay in the L2 cache with the line being parsed. */
 enum { WINDOW = 256 * 1024 };
 
-/* Make the pages of a fresh buffer in one call: on this VM each page
- * written first was a fault of 15-25 us, the 64 of the window a tenth of
- * all of reading's system time; made together they cost a few us each
- * (issue 19). A hint: a kernel without MADV_POPULATE_WRITE (5.14) faults. */
-static void populate(void *p, size_t len)
-{
-#ifdef MADV_POPULATE_WRITE
-	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
-	uintptr_t from = ((uintptr_t)p + page - 1) & ~(page - 1), to = ((uintptr_t)p + len) & ~(page - 1);
-	if (to > from)
-		madvise((void *)from, to - from, MADV_POPULATE_WRITE);
-#else
-	(void)p;
-	(void)len;
-#endif
-}
 
 void af_window_init(struct af_window *w, const struct af_input *in)
 {
@@ -197,7 +181,11 @@ void af_window_init(struct af_window *w, const struct af_input *in)
 	w->buffered = true;
 	w->buf = af_xmalloc(WINDOW);
 	w->cap = WINDOW;
-	populate(w->buf, WINDOW);
+	/* its pages made in one call: on this VM each page written first was
+	 * a fault of 15-25 us, the 64 of the window a tenth of all of
+	 * reading's system time; made together they cost a few us each
+	 * (issue 19) */
+	af_prefault(w->buf, WINDOW);
 	w->data = w->buf;
 }
 

@@ -27,7 +27,16 @@
  * record of every sample. */
 enum { PENDING_MAX = 1 << 18 };
 
-void pp_fold_reserve(struct pp *f, uint64_t n)
+static size_t room_size(size_t n, size_t ids, size_t names);
+
+static void prefault_job(void *arg)
+{
+	struct pp *f = arg;
+	for (size_t i = 0; i < sizeof f->faults / sizeof *f->faults; i++)
+		af_prefault(f->faults[i].p, f->faults[i].n);
+}
+
+void pp_fold_reserve(struct pp *f, uint64_t n, uint64_t bytes)
 {
 	size_t cap = n < PENDING_MAX ? (size_t)n : PENDING_MAX;
 	if (cap > f->cap_pending) {   /* at once: no copy of it as it grows */
@@ -35,6 +44,51 @@ void pp_fold_reserve(struct pp *f, uint64_t n)
 		f->pending = af_xmalloc_huge(cap * sizeof *f->pending);
 		f->cap_pending = cap;
 	}
+	/* a batch's ids: their share of the samples' bytes (all of them in
+	 * one batch), a quarter more; a batch that needs more makes its own */
+	uint64_t ids = n <= cap ? bytes : bytes / n * cap / 4 * 5;
+	f->room_samples = cap;
+	f->room_ids = (size_t)(ids + 7) & ~(size_t)7;   /* the memos after them aligned */
+	f->room_names = f->p->tree.cap_names;
+	f->room = af_xmalloc_huge(room_size(cap, f->room_ids, f->room_names));
+	f->faults[0].p = f->pending;
+	f->faults[0].n = cap * sizeof *f->pending;
+	f->faults[1].p = f->room;
+	f->faults[1].n = room_size(cap, f->room_ids, f->room_names);
+	f->prefaulting = true;
+	af_job_start(&f->prefault, prefault_job, f);
+}
+
+void pp_prefault_join(struct pp *f)
+{
+	if (f->prefaulting)
+		af_job_join(&f->prefault);
+	f->prefaulting = false;
+}
+
+/* The frames, then the pages of the tree's nodes (the fold writes them
+ * last), after those of the prefault job (pp_fold_reserve): one job at a
+ * time beside the reader on two cores. */
+static void locate_job(void *arg)
+{
+	struct pp *f = arg;
+	pp_prefault_join(f);
+	pp_locate_all(f);
+	struct af_tree *t = &f->p->tree;
+	af_prefault(t->nodes + t->nnodes, (t->cap_nodes - t->nnodes) * sizeof *t->nodes);
+}
+
+void pp_locate_start(struct pp *f)
+{
+	f->locating = true;
+	af_job_start(&f->locate, locate_job, f);
+}
+
+void pp_tables_ready(struct pp *f)
+{
+	if (f->locating)
+		af_job_join(&f->locate);
+	f->locating = false;
 }
 
 /* Pack f->stack[0..nlocs) into recoded; the bytes' offset there (*len: how many) */
@@ -104,12 +158,11 @@ static uint32_t key_digit(const uint8_t *ids, size_t j)
 	return v;
 }
 
-/* digit d (0 the most significant) of every sample, digit-major: the
- * passes read one small array each */
-static uint32_t *key_digits(const struct pp *f)
+/* digit d (0 the most significant) of every sample into digits,
+ * digit-major: the passes read one small array each */
+static void key_digits(const struct pp *f, uint32_t *digits)
 {
 	size_t n = f->npending;
-	uint32_t *digits = af_xmalloc_huge((KEY_DIGITS + 1) * (n ? n : 1) * sizeof *digits);
 	for (size_t i = 0; i < n; i++) {
 		const struct pending *s = &f->pending[i];
 		digits[i] = s->root;
@@ -124,16 +177,17 @@ static uint32_t *key_digits(const struct pp *f)
 		for (size_t d = 0; d < KEY_DIGITS; d++)
 			digits[(d + 1) * n + i] = s->len > 4 * d ? key_digit(s->ids, s->len - 4 * d) : 0;
 	}
-	return digits;
 }
 
-/* The samples' indices in the order above (stable passes from the least
- * significant digit: equal keys keep the file's order). */
-static uint32_t *sample_order(const struct pp *f)
+/* The samples' indices in the order above into order (stable passes
+ * from the least significant digit: equal keys keep the file's order);
+ * keys: room for the sort, SORT_ROOM bytes a sample. */
+static void sample_order(const struct pp *f, void *keys, uint32_t *order)
 {
 	size_t n = f->npending;
-	uint32_t *digits = key_digits(f);
-	uint64_t *a = af_xmalloc_huge(2 * (n ? n : 1) * sizeof *a), *tmp = a + n, *cur = a;
+	uint64_t *a = keys, *tmp = a + n, *cur = a;
+	uint32_t *digits = (uint32_t *)(a + 2 * n);
+	key_digits(f, digits);
 	for (size_t i = 0; i < n; i++)
 		a[i] = i;
 	for (int d = KEY_DIGITS; d >= 0; d--) {
@@ -147,13 +201,8 @@ static uint32_t *sample_order(const struct pp *f)
 		uint64_t *sorted = af_radix_sort_high(cur, cur == a ? tmp : a, n, max);
 		cur = sorted;
 	}
-	/* a small array of its own: the keys' pages go back before the tree grows */
-	uint32_t *order = af_xmalloc((n ? n : 1) * sizeof *order);
 	for (size_t i = 0; i < n; i++)
 		order[i] = (uint32_t)cur[i];
-	free(a);
-	free(digits);
-	return order;
 }
 
 /* How many bytes at the end of b's ids are the end of a's too, from a
@@ -370,15 +419,11 @@ static int fold_group(struct trie *b, struct group g)
 
 /* The samples in order (cur, from pending by order), a run of those of
  * each root, each's shared bytes with the one before it noted, and the
- * next sample that shares fewer. */
-static void list_samples(struct trie *b, const uint32_t *order, size_t n)
+ * next sample that shares fewer; their ids copied to b->ids, at bytes. */
+static void list_samples(struct trie *b, const uint32_t *order, size_t n, size_t at)
 {
 	const struct pending *pd = b->f->pending;
 	uint32_t end = (uint32_t)n - 1;
-	size_t at = 0;
-	for (size_t i = 0; i < n; i++)
-		at += pd[i].len;
-	b->ids = af_xmalloc_huge(at ? at : 1);
 	for (size_t i = n; i-- > 0;) {
 		/* the order is the file's shuffled: fetch ahead what a cache miss
 		 * each would otherwise wait for (a sample's entry, then its ids) */
@@ -531,31 +576,69 @@ int pp_fold_refuse(struct pp *f, uint64_t w, const uint8_t *ids, size_t len, siz
 	return pp_bad(f, at, "a sample refused");   /* not reached: the caller saw why */
 }
 
+/* ---- the room ---- */
+
+/* A batch's room, a sample's bytes: the sort's (its keys twice, its
+ * digits), then in the same place the fold's (state, share, lower twice);
+ * and the order */
+#define SORT_ROOM (2 * sizeof(uint64_t) + (KEY_DIGITS + 1) * sizeof(uint32_t))
+#define FOLD_ROOM (sizeof(struct cur) + 3 * sizeof(uint32_t))
+#define SAMPLE_ROOM ((SORT_ROOM > FOLD_ROOM ? SORT_ROOM : FOLD_ROOM) + sizeof(uint32_t))
+
+/* n samples, ids bytes of their ids (8-byte aligned), memos of names
+ * names: the keys or states, the order, the ids, the memos
+ * (af_xmalloc_huge: huge pages once large; 4 KiB pages were a fault each) */
+static size_t room_size(size_t n, size_t ids, size_t names)
+{
+	return (n ? n : 1) * SAMPLE_ROOM + ids + names * sizeof(struct memo);
+}
+
+/* The room of this batch's keys, states, order and ids: f->room's, else
+ * one of its own (*own) */
+static uint8_t *batch_room(struct pp *f, size_t ids, bool *own)
+{
+	size_t n = f->npending;
+	*own = n > f->room_samples || ids > f->room_ids;
+	return *own ? af_xmalloc_huge(room_size(n, ids, 0)) : f->room;
+}
+
+/* The memos of names names, zeroed: f->room's, else their own (*own) */
+static struct memo *batch_memos(struct pp *f, size_t names, bool *own)
+{
+	size_t at = (f->room_samples ? f->room_samples : 1) * SAMPLE_ROOM + f->room_ids;
+	*own = names > f->room_names;
+	struct memo *m = *own ? af_xmalloc(names * sizeof *m) : (struct memo *)(f->room + at);
+	memset(m, 0, names * sizeof *m);
+	return m;
+}
+
 int pp_fold_all(struct pp *f)
 {
 	place_recoded(f);
-	size_t n = f->npending;
-	uint32_t *order = sample_order(f);
+	size_t n = f->npending, m = n ? n : 1, ids = 0;
+	for (size_t i = 0; i < n; i++)
+		ids += f->pending[i].len;
 	struct af_tree *t = &f->p->tree;
+	bool own, own_memos;
+	uint8_t *room = batch_room(f, ids, &own);
+	uint32_t *order = (uint32_t *)(room + m * (SAMPLE_ROOM - sizeof(uint32_t)));
+	sample_order(f, room, order);
 	struct trie b = { .f = f, .t = t, .most = 64 * (uint64_t)f->len + (1u << 20) - f->frames_total };
-	/* one block (huge pages when large: 4 KiB pages were a fault each):
-	 * the samples' states, shares and lower, list_samples' stack after
-	 * lower */
-	size_t m = n ? n : 1;
-	b.cur = af_xmalloc_huge(m * sizeof *b.cur + 3 * m * sizeof *b.share);
+	b.cur = (struct cur *)room;   /* where the sort's keys were */
 	b.share = (uint32_t *)(b.cur + m);
 	b.lower = b.share + m;
-	list_samples(&b, order, n);
-	free(order);
+	b.ids = (uint8_t *)(order + m);
+	list_samples(&b, order, n, ids);
 	/* the fold reads the frames and the tree pp_locate_all made */
 	pp_tables_ready(f);
 	/* the first batch: every node with frames below it is new */
 	b.fresh = f->batches++ ? (uint32_t)t->nnodes : 0;
-	b.memo = af_xcalloc(t->nnames ? t->nnames : 1, sizeof *b.memo);
+	b.memo = batch_memos(f, t->nnames ? t->nnames : 1, &own_memos);
 	int rc = fold_lists(&b);
-	free(b.memo);
-	free(b.ids);
-	free(b.cur);
+	if (own_memos)
+		free(b.memo);
+	if (own)
+		free(room);
 	free(b.kids);
 	free(b.stack);
 	if (rc < 0)   /* which sample, and why: as they were checked before */

@@ -6,7 +6,9 @@
  *                    folded into the tree; the walks, sample types,
  *                    --info, detection, the reader
  *   pprof_fold.c     the samples' stacks into the tree, in an order that
- *                    keeps those that share callers together
+ *                    keeps those that share callers together; the jobs
+ *                    (core/job.h) that run beside the reader: the pages
+ *                    of its room and the locations' frames
  *   pprof_tables.c   the tables the samples refer to (strings, sample
  *                    types, mappings, functions, locations), checked, and
  *                    each location's frames; the error helpers
@@ -98,13 +100,22 @@ struct pp {
 	uint64_t default_type, period, time, duration;
 	struct vtype period_type;
 	size_t drawn;                               /* the sample type drawn */
-	uint64_t samples, folded, zero, negative, weight, frames_total, sample_bytes, sample_fields;
+	uint64_t samples, folded, zero, negative, weight, frames_total, sample_bytes;
 	struct af_buf scratch;
 	/* pp_locate_all on a second thread while the samples are read and
 	 * sorted (pp_locate_start); until pp_tables_ready, only it touches
 	 * the tree, the frames, the locations, functions and scratch */
 	struct af_job locate;
 	bool locating;
+	/* the room of a batch's fold (pprof_fold.c), made once for the
+	 * largest: the sort's keys, then the samples' states, their order,
+	 * their ids copied, the memos by name */
+	uint8_t *room; size_t room_samples, room_ids, room_names;
+	/* the pages of what the samples' walk, sort, listing and fold will
+	 * write, made by a job (pp_fold_reserve) while the tables are read */
+	struct af_job prefault;
+	bool prefaulting;
+	struct { void *p; size_t n; } faults[2];
 };
 
 /* A field read in place (pp_fast_field) */
@@ -188,8 +199,17 @@ AF_PROTO_HOT bool pp_fast_field(const uint8_t **q, const uint8_t *end, struct pp
  * is refused. */
 int pp_fold_later(struct pp *f, uint32_t root, uint64_t w, const uint8_t *ids, size_t len, size_t nlocs,
 		  uint64_t at);
-/* Room for the samples to fold, of which the file has n at most. */
-void pp_fold_reserve(struct pp *f, uint64_t n);
+/* Room for the samples to fold, of which the file has n at most, in
+ * bytes bytes of sample fields; its pages made on a job while the
+ * tables are read (core/job.h), the job then joined by pp_prefault_join. */
+void pp_fold_reserve(struct pp *f, uint64_t n, uint64_t bytes);
+void pp_prefault_join(struct pp *f);
+/* pp_locate_all on a job (core/job.h): the samples' walk, their sort and
+ * listing need none of what it makes, and go on meanwhile. Whatever reads
+ * the locations' frames, the tree or scratch calls pp_tables_ready first,
+ * which waits for the job (no-op if there is none or it was joined). */
+void pp_locate_start(struct pp *f);
+void pp_tables_ready(struct pp *f);
 /* Fold every sample given so far (read_pprof.c frees their room); -1 if
  * one is refused. */
 int pp_fold_all(struct pp *f);
@@ -222,12 +242,6 @@ int pp_check_strings(struct pp *f);
 int pp_check_lines(struct pp *f);
 void pp_index_tables(struct pp *f);
 void pp_locate_all(struct pp *f);
-/* pp_locate_all on a job (core/job.h): the samples' walk, their sort and
- * listing need none of what it makes, and go on meanwhile. Whatever reads
- * the locations' frames, the tree or scratch calls pp_tables_ready first,
- * which waits for the job (no-op if there is none or it was joined). */
-void pp_locate_start(struct pp *f);
-void pp_tables_ready(struct pp *f);
 /* What a location id out of the direct table is (pp_location) */
 struct lf pp_location_sparse(const struct pp *f, uint64_t id);
 

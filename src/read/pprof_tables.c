@@ -464,24 +464,6 @@ void pp_locate_all(struct pp *f)
 	}
 }
 
-static void locate_job(void *arg)
-{
-	pp_locate_all(arg);
-}
-
-void pp_locate_start(struct pp *f)
-{
-	f->locating = true;
-	af_job_start(&f->locate, locate_job, f);
-}
-
-void pp_tables_ready(struct pp *f)
-{
-	if (f->locating)
-		af_job_join(&f->locate);
-	f->locating = false;
-}
-
 struct lf pp_location_sparse(const struct pp *f, uint64_t id)
 {
 	uint32_t k = id_index(&f->loc_ids, id);

@@ -367,17 +367,25 @@ AF_PROTO_HOT int next_top(struct af_proto *top, struct af_proto_field *x)
 /* The tables' rows counted in a look at the top-level fields first, so
  * that each table is made once, at its size: grown by doubling, each size
  * it went through was fresh 4 KiB pages, a fault each (a third of the
- * bench's). A field the walk will refuse is left to it. */
+ * bench's). A field the walk will refuse is left to it. The tree and the
+ * samples' room are sized by the samples' bytes, and the room's pages
+ * made on a job while the tables are read (pp_fold_reserve). */
 static void reserve_tables(struct pp *f)
 {
 	struct af_proto top;
 	struct af_proto_field x;
 	size_t rows[P_STRINGS + 1] = { 0 };
 	af_proto_init(&top, f->data, f->len, 0);
-	while (next_top(&top, &x) > 0)
+	while (next_top(&top, &x) > 0) {
 		if (x.num <= P_STRINGS)
 			rows[x.num]++;
+		if (x.num == P_SAMPLE)   /* the tree is sized by their bytes */
+			f->sample_bytes += x.len;
+	}
 	pp_reserve_tables(f, rows[P_STRINGS], rows[P_MAPPING], rows[P_FUNCTION], rows[P_LOCATION]);
+	uint64_t guess = f->sample_bytes / RESERVE_DIV;
+	af_tree_reserve(&f->p->tree, (size_t)(guess < RESERVE_MAX ? guess : RESERVE_MAX));
+	pp_fold_reserve(f, rows[P_SAMPLE], f->sample_bytes);
 }
 
 /* pass 0: the tables; pass 1: the samples */
@@ -394,9 +402,7 @@ static int walk(struct pp *f, int pass)
 			struct af_proto m;
 			af_proto_sub(&top, &x, &m);
 			rc = fold_sample(f, &m);
-		} else if (pass == 0) {   /* a sample: the tree is sized by their bytes */
-			f->sample_bytes += x.len;
-			f->sample_fields++;
+		} else if (pass == 0) {   /* a sample */
 			pp_wire_is(f, &x, AF_WIRE_LEN, &rc);
 		}
 		if (rc < 0)
@@ -509,6 +515,8 @@ static void info(struct pp *f)
 static void pp_release(struct pp *f)
 {
 	pp_tables_ready(f);
+	pp_prefault_join(f);
+	free(f->room);
 	free(f->strs);
 	free(f->types);
 	free(f->maps);
@@ -542,9 +550,6 @@ static int read_pprof(struct af_profile *p, const struct af_input *in, const str
 	int rc = -1;
 	reserve_tables(&f);
 	if (walk(&f, 0) == 0 && pp_check_strings(&f) == 0 && pp_check_lines(&f) == 0 && pick_type(&f) == 0) {
-		pp_fold_reserve(&f, f.sample_fields);
-		uint64_t guess = f.sample_bytes / RESERVE_DIV;
-		af_tree_reserve(&p->tree, (size_t)(guess < RESERVE_MAX ? guess : RESERVE_MAX));
 		pp_index_tables(&f);
 		pp_locate_start(&f);
 		if (walk(&f, 1) == 0 && pp_fold_all(&f) == 0) {
