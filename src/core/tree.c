@@ -373,6 +373,25 @@ uint32_t af_tree_new_child_slow(struct af_tree *t, uint32_t parent, uint32_t nam
 	return id;
 }
 
+uint32_t af_tree_new_nodes(struct af_tree *t, size_t n)
+{
+	uint32_t id = (uint32_t)t->nnodes;
+	if (t->path_closed || n > AF_NONE - 1 - t->nnodes)
+		AF_BUG("too many nodes, or nodes made after af_tree_child");
+	if (n == 0)
+		return id;
+	if (t->nnodes + n > t->cap_nodes)
+		move_nodes(t, t->nnodes + n > t->cap_nodes * 2 ? t->nnodes + n : t->cap_nodes * 2);
+	t->nnodes += n;
+	if (t->nunhashed && t->unhashed[t->nunhashed - 1].to == id) {
+		t->unhashed[t->nunhashed - 1].to = id + (uint32_t)n;
+	} else {
+		af_grow(&t->unhashed, &t->cap_unhashed, t->nunhashed + 1, sizeof *t->unhashed);
+		t->unhashed[t->nunhashed++] = (struct af_node_run){ id, id + (uint32_t)n };
+	}
+	return id;
+}
+
 /* The bytes of name id are s[0..len) */
 static bool same_name(const struct af_tree *t, uint32_t id, const char *s, size_t len)
 {

@@ -178,6 +178,12 @@ static inline uint32_t af_tree_new_child(struct af_tree *t, uint32_t parent, uin
 	t->unhashed[t->nunhashed - 1].to = (uint32_t)id + 1;
 	return (uint32_t)id;
 }
+/* n nodes after the last, numbered as n calls of af_tree_new_child would
+ * number them (and found later as those are), for nodes made elsewhere
+ * (another thread's part of a fold) and moved in: the caller writes every
+ * field of each, and the links of their parents. The first's id. Not
+ * once af_tree_child was used. */
+uint32_t af_tree_new_nodes(struct af_tree *t, size_t n);
 /* Room for `nodes` nodes and their names (af_tree_path_reserve without
  * its path table). */
 void af_tree_reserve(struct af_tree *t, size_t nodes);

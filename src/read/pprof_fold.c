@@ -32,8 +32,8 @@ static size_t room_size(size_t n, size_t ids, size_t names);
 static void prefault_job(void *arg)
 {
 	struct pp *f = arg;
-	for (size_t i = 0; i < sizeof f->faults / sizeof *f->faults; i++)
-		af_prefault(f->faults[i].p, f->faults[i].n);
+	for (size_t i = 0; i < sizeof f->faults / sizeof *f->faults; i++) {
+		af_prefault(f->faults[i].p, f->faults[i].n);}
 }
 
 void pp_fold_reserve(struct pp *f, uint64_t n, uint64_t bytes)
@@ -246,8 +246,8 @@ struct cur { const uint8_t *ids; uint64_t weight; uint32_t len, left, multi, nmu
  * (name END), or of the child of node named name, made when they are
  * folded (depth first: a subtree's nodes are one run of the array); a
  * kid, a child being given the part of a group's samples below it. */
-struct group { uint32_t node, name, head, depth; };
-struct kid { uint32_t name, head, tail; };
+struct group { uint32_t node, name, head, depth, samples; uint64_t upto; };
+struct kid { uint32_t name, head, tail, samples; };
 /* which kid of the current group a name is (when gen is the group's) */
 struct memo { uint32_t gen, kid; };
 
@@ -263,7 +263,19 @@ struct trie {
 	struct memo *memo;             /* by name */
 	uint8_t *ids;                  /* the samples' ids, copied in their order */
 	struct kid *kids; size_t cap_kids;
-	struct group *stack; size_t nstack, cap_stack;
+	struct group *stack; size_t nstack, cap_stack;   /* upto: samples in stack[0..i] */
+	/* a part of the fold given to a job (fold_apart), and, in that part,
+	 * its nodes: own[i], numbered i, their parent, child and sibling
+	 * too; a child of a node of the tree (of the groups it was given,
+	 * the first `given` of its stack) is linked to it when they are moved
+	 * into the tree, after the rest (graft) */
+	struct trie *part;
+	struct af_job job;
+	int rc;
+	bool apart;
+	size_t given;
+	struct af_node *own; size_t nown, cap_own;
+	struct link { uint32_t parent, node; } *links; size_t nlinks, cap_links;
 };
 
 /* The varint of ids[0..*left) that ends at its end, *left moved to its
@@ -312,18 +324,56 @@ static inline uint32_t next_frame(const struct pp *f, struct cur *c)
 	return f->frames[v.name & ~MULTI].name;
 }
 
+/* A new node of a part folded apart, below its node parent */
+static inline uint32_t own_child(struct trie *b, uint32_t parent, uint32_t name)
+{
+	if (b->nown == b->cap_own)
+		af_grow_huge(&b->own, &b->cap_own, b->nown + 1, sizeof *b->own);
+	uint32_t id = (uint32_t)b->nown++;
+	struct af_node *p = &b->own[parent];
+	b->own[id] = (struct af_node){ name, parent, AF_NONE, p->first_child, 0, 0 };
+	p->first_child = id;
+	return id;
+}
+
+/* The same below node parent of the tree: linked to it in graft */
+static uint32_t own_tree_child(struct trie *b, uint32_t parent, uint32_t name)
+{
+	if (b->nown == b->cap_own)
+		af_grow_huge(&b->own, &b->cap_own, b->nown + 1, sizeof *b->own);
+	uint32_t id = (uint32_t)b->nown++;
+	if (b->nlinks == b->cap_links)
+		af_grow(&b->links, &b->cap_links, b->nlinks + 1, sizeof *b->links);
+	b->links[b->nlinks++] = (struct link){ parent, id };
+	b->own[id] = (struct af_node){ name, 0, AF_NONE, AF_NONE, 0, 0 };
+	return id;
+}
+
 /* The child of node named name: new, unless node is of an earlier batch,
  * whose children may be in the tree already. */
-static uint32_t child(struct trie *b, uint32_t node, uint32_t name)
+static inline uint32_t child(struct trie *b, uint32_t node, uint32_t name)
 {
+	if (b->apart)
+		return own_child(b, node, name);
 	return node >= b->fresh ? af_tree_new_child(b->t, node, name) : af_tree_child(b->t, node, name);
 }
 
-static void push(struct trie *b, uint32_t node, uint32_t name, uint32_t head, uint32_t depth)
+static inline void add_self(struct trie *b, uint32_t node, uint64_t w)
+{
+	if (!b->apart) {
+		af_tree_add_self(b->t, node, w);
+		return;
+	}
+	uint64_t *self = &b->own[node].self;
+	*self = *self > UINT64_MAX - w ? UINT64_MAX : *self + w;
+}
+
+static inline void push(struct trie *b, uint32_t node, uint32_t name, uint32_t head, uint32_t depth, uint32_t samples)
 {
 	if (b->nstack == b->cap_stack)
 		af_grow(&b->stack, &b->cap_stack, b->nstack + 1, sizeof *b->stack);
-	b->stack[b->nstack++] = (struct group){ node, name, head, depth };
+	uint64_t upto = (b->nstack ? b->stack[b->nstack - 1].upto : 0) + samples;
+	b->stack[b->nstack++] = (struct group){ node, name, head, depth, samples, upto };
 }
 
 /* One sample below node at depth: the rest of its frames, one below the
@@ -336,7 +386,7 @@ static int fold_alone(struct trie *b, uint32_t node, struct cur *c, uint32_t dep
 		node = child(b, node, name);
 		b->frames++;
 	}
-	af_tree_add_self(b->t, node, c->weight);
+	add_self(b, node, c->weight);
 	return 0;
 }
 
@@ -349,7 +399,7 @@ static uint32_t kid_of(struct trie *b, uint32_t name, uint32_t k, size_t *nk)
 	if (*nk == b->cap_kids)
 		af_grow(&b->kids, &b->cap_kids, *nk + 1, sizeof *b->kids);
 	*m = (struct memo){ b->gen, (uint32_t)*nk };
-	b->kids[*nk] = (struct kid){ name, k, k };
+	b->kids[*nk] = (struct kid){ name, k, k, 0 };
 	return (uint32_t)(*nk)++;
 }
 
@@ -398,7 +448,7 @@ static int fold_group(struct trie *b, struct group g)
 			return -1;
 		split_run(b, k, name == END, used, multi, nmulti);
 		if (name == END) {   /* a run of one: the next sample's ids are longer */
-			af_tree_add_self(b->t, g.node, c->weight);
+			add_self(b, g.node, c->weight);
 			continue;
 		}
 		b->frames += c->last - k + 1;
@@ -407,12 +457,13 @@ static int fold_group(struct trie *b, struct group g)
 		if (nk == made)
 			cur[b->kids[kid].tail].next = k;
 		b->kids[kid].tail = k;
+		b->kids[kid].samples += c->last - k + 1;
 	}
 	if (nk && g.depth >= MAX_FRAMES)
 		return -1;
 	while (nk--) {   /* the first child on top: folded first */
 		cur[b->kids[nk].tail].next = END;
-		push(b, g.node, b->kids[nk].name, b->kids[nk].head, g.depth + 1);
+		push(b, g.node, b->kids[nk].name, b->kids[nk].head, g.depth + 1, b->kids[nk].samples);
 	}
 	return 0;
 }
@@ -442,7 +493,7 @@ static void list_samples(struct trie *b, const uint32_t *order, size_t n, size_t
 		b->cur[i] = (struct cur){ b->ids + at, s->weight, s->len, s->len, 0, 0, END, end };
 		b->share[i] = first ? 0 : shared_end(before, s);
 		if (first) {
-			push(b, s->root, END, (uint32_t)i, 0);
+			push(b, s->root, END, (uint32_t)i, 0, end - (uint32_t)i + 1);
 			end = (uint32_t)i - 1;
 		}
 	}
@@ -455,18 +506,139 @@ static void list_samples(struct trie *b, const uint32_t *order, size_t n, size_t
 	}
 }
 
+static void fold_apart(struct trie *b);
+
 /* Fold the samples listed, depth first; -1 if one is refused (a bad id,
- * too many frames), with the tree part made. */
+ * too many frames), with the tree part made. A part of them may go to a
+ * job (fold_apart). */
 static int fold_lists(struct trie *b)
 {
 	while (b->nstack) {
+		if (!b->part && !b->apart)
+			fold_apart(b);
 		struct group g = b->stack[--b->nstack];
-		if (g.name != END)
-			g.node = child(b, g.node, g.name);
+		if (g.name != END) {
+			bool given = b->nstack < b->given;   /* its node is the tree's */
+			if (given)
+				b->given = b->nstack;
+			g.node = given ? own_tree_child(b, g.node, g.name) : child(b, g.node, g.name);
+		}
 		if (fold_group(b, g) < 0 || b->frames > b->most)
 			return -1;
 	}
 	return 0;
+}
+
+/* ---- a part apart ----
+ * The groups at the bottom of the stack are folded last, after all that
+ * the groups above them make: their nodes come last, one run. Once they
+ * hold about half the samples listed, a job folds them meanwhile (on the
+ * second core) into nodes of its own, numbered from 0 in the order the
+ * fold would make them, and those are moved into the tree after the rest
+ * (graft): the same nodes, in the same places, as one fold makes. */
+
+/* samples: fewer are not worth a thread (tests change it: pprof_int.h) */
+size_t pp_apart_min = 4096;
+
+static void part_job(void *arg)
+{
+	struct trie *p = arg;
+	p->rc = fold_lists(p);
+}
+
+/* Give the bottom groups to a job if they hold 40-60% of the samples
+ * listed; only in the first batch (a node of an earlier one may have the
+ * child: af_tree_child) and below a root (a root's own weight is the
+ * tree's). */
+static void fold_apart(struct trie *b)
+{
+	size_t n = b->nstack, lo = 0, hi = n - 1;
+	uint64_t total = b->stack[n - 1].upto;
+	if (b->fresh || b->t->path_closed || n < 2 || total < pp_apart_min || b->stack[0].name == END)
+		return;
+	while (lo < hi) {   /* the first j with stack[0..j] holding half */
+		size_t mid = (lo + hi) / 2;
+		if (b->stack[mid].upto * 2 < total)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	size_t j = lo + 1;   /* the groups given: stack[0..j) */
+	if (j == n || b->stack[lo].upto * 5 > total * 3)
+		j--;
+	if (j == 0 || b->stack[j - 1].upto * 5 < total * 2)
+		return;
+	struct trie *p = af_xcalloc(1, sizeof *p);
+	*p = (struct trie){ .f = b->f, .t = b->t, .cur = b->cur, .share = b->share, .lower = b->lower,
+			    .most = b->most, .ids = b->ids, .apart = true, .given = j };
+	p->memo = af_xcalloc(b->t->nnames ? b->t->nnames : 1, sizeof *p->memo);
+	/* its nodes: their share of the room left in the tree's, a quarter
+	 * more (grown by doubling, each size was a copy into fresh pages) */
+	size_t left = b->t->cap_nodes - b->t->nnodes;
+	af_grow_huge(&p->own, &p->cap_own, (size_t)((double)left * (double)b->stack[j - 1].upto / (double)total * 1.25) + 1,
+		     sizeof *p->own);
+	p->stack = af_xmalloc(j * sizeof *p->stack);
+	p->nstack = p->cap_stack = j;
+	memcpy(p->stack, b->stack, j * sizeof *p->stack);
+	memmove(b->stack, b->stack + j, (n - j) * sizeof *b->stack);
+	b->nstack = n - j;
+	b->part = p;
+	af_job_start(&p->job, part_job, p);
+}
+
+static void free_part(struct trie *p)
+{
+	free(p->memo);
+	free(p->stack);
+	free(p->kids);
+	free(p->own);
+	free(p->links);
+	free(p);
+}
+
+/* The part's nodes into the tree after the rest, as the fold would have
+ * made them there: its numbers moved past the tree's, and each child of
+ * a node of the tree put first among that node's children, in the order
+ * made. */
+static void graft(struct trie *b, const struct trie *p)
+{
+	struct af_tree *t = b->t;
+	uint32_t base = af_tree_new_nodes(t, p->nown);
+	struct af_node *to = t->nodes + base;
+	for (size_t i = 0; i < p->nown; i++) {
+		struct af_node x = p->own[i];
+		x.parent += base;
+		x.first_child += x.first_child != AF_NONE ? base : 0;
+		x.next_sibling += x.next_sibling != AF_NONE ? base : 0;
+		to[i] = x;
+	}
+	for (size_t i = 0; i < p->nlinks; i++) {
+		struct af_node *up = &t->nodes[p->links[i].parent], *x = &to[p->links[i].node];
+		x->parent = p->links[i].parent;
+		x->next_sibling = up->first_child;
+		up->first_child = base + p->links[i].node;
+	}
+}
+
+/* fold_lists, and the part given to a job joined and moved in */
+static int fold_all_lists(struct trie *b)
+{
+	int rc = fold_lists(b);
+	struct trie *p = b->part;
+	if (!p)
+		return rc;
+	af_job_join(&p->job);
+	if (rc == 0 && p->rc == 0) {
+		b->frames += p->frames;
+		rc = b->frames > b->most ? -1 : 0;
+		if (rc == 0)
+			graft(b, p);
+	} else {
+		rc = -1;
+	}
+	free_part(p);
+	b->part = NULL;
+	return rc;
 }
 
 /* ---- checks ---- */
@@ -634,7 +806,7 @@ int pp_fold_all(struct pp *f)
 	/* the first batch: every node with frames below it is new */
 	b.fresh = f->batches++ ? (uint32_t)t->nnodes : 0;
 	b.memo = batch_memos(f, t->nnames ? t->nnames : 1, &own_memos);
-	int rc = fold_lists(&b);
+	int rc = fold_all_lists(&b);
 	if (own_memos)
 		free(b.memo);
 	if (own)

@@ -225,6 +225,11 @@ int pp_fold_refuse(struct pp *f, uint64_t w, const uint8_t *ids, size_t len, siz
  * a varint is cut short or longer than 10 bytes. */
 int pp_frames_of(const struct pp *f, const uint8_t *ids, size_t len, size_t *n, uint64_t *bad);
 
+/* Samples listed at least for a part of the fold to go to a second
+ * thread; the unit tests lower it to fold small profiles so, and raise
+ * it to fold them on one, to compare. */
+extern size_t pp_apart_min;
+
 /* ---- pprof_tables.c ---- */
 
 int pp_malformed(struct pp *f, const struct af_proto *m);

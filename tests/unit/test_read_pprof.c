@@ -8,6 +8,7 @@
 #include "harness.h"
 #include "support.h"
 #include "core/pbwrite.h"
+#include "read/pprof_int.h"
 #include "read/proto.h"
 #include "render/gzpar.h"
 #include "render/render.h"
@@ -783,5 +784,92 @@ void test_pprof_fold_shared_ends(void)
 	STR_EQ(r.folded, want.data);
 	read_result_release(&r);
 	af_buf_release(&want);
+	af_buf_release(&b);
+}
+
+/* n samples of stacks drawn by a fixed generator over 40 locations of one
+ * line each (functions 1-5), the two frames nearest the root of 3 each
+ * (so that samples share callers), weights 1-9; bad: the last names
+ * location 99, which the profile does not have */
+static void random_profile(struct af_buf *b, size_t n, bool bad)
+{
+	static const uint64_t names[5] = { S_MAIN, S_WORK, S_INL, S_APP, S_WORKER };
+	uint64_t x = 12345;
+	b->len = 0;
+	vtype(b, 1, S_SAMPLES, S_COUNT);
+	vtype(b, 1, S_CPU, S_NS);
+	for (size_t i = 0; i < n; i++) {
+		uint64_t locs[12];
+		x = x * 6364136223846793005ull + 1442695040888963407ull;
+		size_t depth = 1 + (x >> 33) % 12;
+		for (size_t k = 0; k < depth; k++) {   /* from the root */
+			x = x * 6364136223846793005ull + 1442695040888963407ull;
+			locs[depth - 1 - k] = 1 + (x >> 33) % (k < 2 ? 3 : 40);
+		}
+		if (bad && i == n - 1)
+			locs[0] = 99;
+		sample(b, locs, depth, true, 1, (int64_t)(1 + (x >> 40) % 9), NULL, 0);
+	}
+	for (uint64_t i = 1; i <= 5; i++) {
+		size_t m = af_pb_open(b, 5);
+		af_pb_uint(b, 1, i);
+		af_pb_uint(b, 2, names[i - 1]);
+		af_pb_close(b, m);
+	}
+	for (uint64_t id = 1; id <= 40; id++)
+		location(b, id, 1 + id % 5);
+	for (size_t i = 0; i < NSTRS; i++)
+		af_pb_str(b, 6, strs[i]);
+}
+
+/* b read with parts of the fold apart from `apart` samples up (on a
+ * second thread, or on one: AFLAME_NO_THREADS) makes the same nodes, in
+ * the same places, as read whole, or the same error */
+static void same_apart(const struct af_buf *b, size_t apart, bool threads)
+{
+	struct read_result whole, part;
+	size_t was = pp_apart_min;
+	pp_apart_min = SIZE_MAX;
+	run(&whole, b, NULL);
+	pp_apart_min = apart;
+	if (!threads)
+		setenv("AFLAME_NO_THREADS", "1", 1);
+	run(&part, b, NULL);
+	unsetenv("AFLAME_NO_THREADS");
+	pp_apart_min = was;
+	STR_EQ(part.error, whole.error);
+	OK(part.p.tree.nnodes == whole.p.tree.nnodes);
+	OK(part.p.tree.nnodes != whole.p.tree.nnodes ||
+	   memcmp(part.p.tree.nodes, whole.p.tree.nodes, whole.p.tree.nnodes * sizeof *whole.p.tree.nodes) == 0);
+	if (whole.rc == 0)
+		STR_EQ(part.folded, whole.folded);
+	read_result_release(&whole);
+	read_result_release(&part);
+}
+
+/* The fold gives the groups it would fold last to a second thread once
+ * they hold about half the samples (pprof_fold.c: fold_apart), and moves
+ * their nodes in after its own: the tree is node for node the one folded
+ * on one thread (names, parents, first children, siblings in order, self
+ * weights), and a bad id in either part is the same error. Parts from one
+ * sample up, on two threads and on one; and from the default. */
+void test_pprof_fold_apart(void)
+{
+	struct af_buf b;
+	af_buf_init(&b);
+	const int orders[3][7] = { { 0, 1, 2, 3, 4, 5, 6 }, { 6, 5, 4, 3, 2, 1, 0 }, { 6, 0, 4, 1, 5, 2, 3 } };
+	for (int k = 0; k < 3; k++) {
+		fold_profile(&b, orders[k], 7);
+		same_apart(&b, 1, true);
+		same_apart(&b, 1, false);
+	}
+	size_t n = under_sanitizers() ? 3000 : 12000;
+	for (int bad = 0; bad < 2; bad++) {
+		random_profile(&b, n, bad);
+		same_apart(&b, 1, true);
+		same_apart(&b, 1, false);
+		same_apart(&b, 100, true);
+		same_apart(&b, pp_apart_min, true);
+	}
 	af_buf_release(&b);
 }
