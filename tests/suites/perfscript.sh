@@ -161,13 +161,19 @@ printf 'x 7 1.0: 1 cycles:\n\t  400000 main (/bin/x)\n\t  40\0000 f\n' >"$TMP/nu
 check "perfscript/a NUL byte: refused at its line" grep -qxF "aflame-render: $TMP/nul.txt:3: a NUL byte: not perf script text" "$TMP/err"
 
 # damage: a small file with most of the above (a header comment, ids,
-# kernel, JIT, inlined and unknown frames, a sample without a callchain)
+# kernel, JIT, inlined and unknown frames, a sample without a callchain,
+# 2018 report_sample.py's layout, an "(anonymous namespace)" symbol)
 {
 	printf '%s\n' '# cmdline : perf record -g' 'x  6/7  [001] 100.000001:    3 cycles:' \
 		'	ffffffff81000100 sys_read ([kernel.kallsyms])' '	  401000 inl (inlined)' \
 		'	  401000 a->b->c+0x4 (/bin/x)' '	  400000 [unknown] ([unknown])' ''
 	head -c 300 "$S/inferno/java-inline.txt"
 	printf '\n\n%s\n' '  x     7 100.000002:    1 instructions:   401000 g+0x1 (/tmp/perf-7.map)'
+	printf '\n'
+	printf '%b\n' 'Thread-2\t10461 [000] 1461684.0:\t\t1 cycles:' \
+		'ffffffc000fec280\t[kernel.kallsyms][+ffffffc000fec280] ([kernel.kallsyms])' \
+		'        99fbdb5c\tvoid android.os.Looper.loop() (./TemporaryFile-3Er3R4)' \
+		'      7493d4a6c8\t(anonymous namespace)::f(llvm::Module&) (/vendor/lib64/l.so)'
 } >"$TMP/corners.txt"
 # a frame line is first compared with the one that followed the line
 # before last time: "2 f (/a.so)" is a prefix of "2 f (/a.so)x", which
