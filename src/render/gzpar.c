@@ -11,9 +11,9 @@
  *
  * A chunk's bytes follow a copy of the window before it (its dictionary),
  * so that its buffer is free once it is deflated, whatever the order the
- * chunks end in: buffers waiting for the next chunk to end were 8 to 14
- * fresh ones of 256 KiB a run on the bench (64 page faults each). A few
- * buffers are made at first in one block (huge pages: one fault). */
+ * chunks end in (buffers waiting for the next chunk to end were 8 to 14
+ * fresh ones a run on the bench, with chunks of 256 KiB). A few buffers
+ * are made at first in one block (huge pages: one fault). */
 #include "gzpar.h"
 #include "core/job.h"
 #include "core/util.h"
@@ -31,8 +31,9 @@ enum {
 	DICT = 1 << 13,
 	BEHIND = 3,         /* chunks waiting when the writer deflates one itself */
 	ROOM = DICT + AF_GZPAR_CHUNK,   /* a chunk's buffer: its dictionary, then its bytes */
-	POOL = 7,           /* buffers made at first: 1.9 MB, in one huge page */
+	POOL = 16,          /* buffers made at first: 1 MB, in one huge page */
 };
+_Static_assert(ROOM <= 65536 - 262 - 1, "a chunk and its dictionary fit zlib's window");
 
 struct chunk {
 	uint8_t *raw;                /* ROOM bytes: the dictionary, then the chunk's */
