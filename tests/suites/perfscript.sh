@@ -91,6 +91,10 @@ for f in "$TMP/rs-art.folded" "$TMP/rs.folded"; do
 		awk '{ s += $NF } END { exit s != 105075117 }' "$f"
 done
 
+"$AFLAME" --format folded -o "$TMP/ks.folded" "$S/simpleperf/perf_with_kernel_symbols_available_true.report_sample.txt.gz" 2>/dev/null
+check "perfscript/report_sample.py: named kernel frames _[k], root first" grep -qF \
+	';do_vfs_ioctl_[k];binder_ioctl_[k];binder_ioctl_write_read_[k];binder_thread_read_[k] ' "$TMP/ks.folded"
+
 # -F choices: each field left out in turn
 ps_case() {   # NAME WANT-FOLDED LINES...
 	local name=$1 want=$2
