@@ -55,6 +55,9 @@ void pp_fold_reserve(struct pp *f, uint64_t n, uint64_t bytes)
 	f->faults[0].n = cap * sizeof *f->pending;
 	f->faults[1].p = f->room;
 	f->faults[1].n = room_size(cap, f->room_ids, f->room_names);
+	struct af_tree *t = &f->p->tree;   /* reserved by the caller; the fold writes them last */
+	f->faults[2].p = t->nodes + t->nnodes;
+	f->faults[2].n = (t->cap_nodes - t->nnodes) * sizeof *t->nodes;
 	f->prefaulting = true;
 	af_job_start(&f->prefault, prefault_job, f);
 }
@@ -66,16 +69,13 @@ void pp_prefault_join(struct pp *f)
 	f->prefaulting = false;
 }
 
-/* The frames, then the pages of the tree's nodes (the fold writes them
- * last), after those of the prefault job (pp_fold_reserve): one job at a
+/* The frames, after the prefault job (pp_fold_reserve): one job at a
  * time beside the reader on two cores. */
 static void locate_job(void *arg)
 {
 	struct pp *f = arg;
 	pp_prefault_join(f);
 	pp_locate_all(f);
-	struct af_tree *t = &f->p->tree;
-	af_prefault(t->nodes + t->nnodes, (t->cap_nodes - t->nnodes) * sizeof *t->nodes);
 }
 
 void pp_locate_start(struct pp *f)
