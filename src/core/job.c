@@ -22,10 +22,18 @@ void af_job_start(struct af_job *j, void (*fn)(void *arg), void *arg)
 	j->fn = fn;
 	j->arg = arg;
 	atomic_init(&j->done, false);
-	/* a thread that cannot start only makes the work slower */
-	j->threaded = threads_on() && pthread_create(&j->thread, NULL, run, j) == 0;
+	/* set before the thread starts, which may read it; a thread that
+	 * cannot start only makes the work slower */
+	j->threaded = threads_on();
+	if (j->threaded && pthread_create(&j->thread, NULL, run, j) != 0)
+		j->threaded = false;
 	if (!j->threaded)
 		run(j);
+}
+
+bool af_job_threaded(const struct af_job *j)
+{
+	return j->threaded;
 }
 
 bool af_job_done(struct af_job *j)

@@ -24,6 +24,9 @@ struct af_job {
 
 /* Run fn(arg) on a second thread, or here and now when there is none. */
 void af_job_start(struct af_job *j, void (*fn)(void *arg), void *arg);
+/* Whether fn runs on a thread of its own (known to fn as it runs): then,
+ * and only then, it may wait for the caller. */
+bool af_job_threaded(const struct af_job *j);
 /* Whether fn has returned (af_job_join would not wait); its writes are
  * then seen by the caller. */
 bool af_job_done(struct af_job *j);

@@ -1,6 +1,6 @@
 /* test_job.c: a job runs its function once, on a second thread when one
- * starts, inline when AFLAME_NO_THREADS is set; its writes are seen after
- * the join. */
+ * starts, inline when AFLAME_NO_THREADS is set, and knows which as it
+ * runs (af_job_threaded); its writes are seen after the join. */
 #include "core/job.h"
 #include "harness.h"
 
@@ -9,6 +9,8 @@
 struct probe {
 	pthread_t caller, ran_on;
 	int runs;
+	struct af_job *job;
+	bool threaded;         /* af_job_threaded, as the function saw it */
 	atomic_bool go;        /* set by the caller after af_job_start */
 	bool saw_go;
 };
@@ -19,6 +21,7 @@ static void probe_fn(void *arg)
 	struct probe *p = arg;
 	p->ran_on = pthread_self();
 	p->runs++;
+	p->threaded = af_job_threaded(p->job);
 	for (long i = 0; i < 2000000000L && !p->saw_go; i++)
 		p->saw_go = atomic_load(&p->go);
 }
@@ -28,32 +31,35 @@ static void quick_fn(void *arg)
 	struct probe *p = arg;
 	p->ran_on = pthread_self();
 	p->runs++;
+	p->threaded = af_job_threaded(p->job);
 }
 
 void test_job_second_thread(void)
 {
 	unsetenv("AFLAME_NO_THREADS");
-	struct probe p = { .caller = pthread_self() };
-	atomic_init(&p.go, false);
 	struct af_job j;
+	struct probe p = { .caller = pthread_self(), .job = &j };
+	atomic_init(&p.go, false);
 	af_job_start(&j, probe_fn, &p);
 	atomic_store(&p.go, true);   /* the caller goes on while the job waits */
 	af_job_join(&j);
 	INT_EQ(p.runs, 1);
 	OK(p.saw_go);
 	OK(!pthread_equal(p.ran_on, p.caller));
+	OK(p.threaded);
 	OK(af_job_done(&j));
 }
 
 void test_job_inline_without_threads(void)
 {
 	setenv("AFLAME_NO_THREADS", "1", 1);
-	struct probe p = { .caller = pthread_self() };
 	struct af_job j;
+	struct probe p = { .caller = pthread_self(), .job = &j, .threaded = true };
 	af_job_start(&j, quick_fn, &p);
 	OK(af_job_done(&j));         /* done before start returned */
 	INT_EQ(p.runs, 1);
 	OK(pthread_equal(p.ran_on, p.caller));
+	OK(!p.threaded);
 	af_job_join(&j);
 	INT_EQ(p.runs, 1);
 	unsetenv("AFLAME_NO_THREADS");
