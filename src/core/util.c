@@ -76,6 +76,20 @@ void af_prefault(void *p, size_t len)
 #endif
 }
 
+void af_prefault_read(const void *p, size_t len)
+{
+#ifdef MADV_POPULATE_READ
+	long size = sysconf(_SC_PAGESIZE);
+	uintptr_t page = size > 0 ? (uintptr_t)size : 4096;
+	uintptr_t from = ((uintptr_t)p + page - 1) & ~(page - 1), to = ((uintptr_t)p + len) & ~(page - 1);
+	if (p && to > from)
+		madvise((void *)from, to - from, MADV_POPULATE_READ);   /* failure: the reads fault as before */
+#else
+	(void)p;
+	(void)len;
+#endif
+}
+
 void *af_xcalloc_huge(size_t count, size_t size)
 {
 	if (!af_mul_ok(count, size))

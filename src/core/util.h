@@ -29,6 +29,9 @@ void *af_xmalloc_huge(size_t n);
  * writes them (a second thread can take that work off the first). Nothing
  * where the kernel cannot (MADV_POPULATE_WRITE: Linux 5.14). */
 void af_prefault(void *p, size_t len);
+/* The same for reading: the pages of a file's mapping read in now
+ * (MADV_POPULATE_READ), not a fault at a time as they are first read. */
+void af_prefault_read(const void *p, size_t len);
 void *af_xcalloc_huge(size_t count, size_t size);
 void *af_xrealloc(void *p, size_t n);
 char *af_xstrndup(const char *s, size_t n);

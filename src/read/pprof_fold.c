@@ -29,9 +29,29 @@ enum { PENDING_MAX = 1 << 18 };
 
 static size_t room_size(size_t n, size_t ids, size_t names);
 
+static void read_job(void *arg)
+{
+	struct pp *f = arg;
+	af_prefault_read(f->data, f->len);
+}
+
+void pp_read_ahead(struct pp *f)
+{
+	f->read_ahead = true;
+	af_job_start(&f->reading, read_job, f);
+}
+
+void pp_read_ahead_join(struct pp *f)
+{
+	if (f->read_ahead)
+		af_job_join(&f->reading);
+	f->read_ahead = false;
+}
+
 static void prefault_job(void *arg)
 {
 	struct pp *f = arg;
+	pp_read_ahead_join(f);   /* one job at a time */
 	for (size_t i = 0; i < sizeof f->faults / sizeof *f->faults; i++) {
 		af_prefault(f->faults[i].p, f->faults[i].n);}
 }

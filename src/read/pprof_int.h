@@ -113,8 +113,8 @@ struct pp {
 	uint8_t *room; size_t room_samples, room_ids, room_names;
 	/* the pages of what the samples' walk, sort, listing and fold will
 	 * write, made by a job (pp_fold_reserve) while the tables are read */
-	struct af_job prefault;
-	bool prefaulting;
+	struct af_job prefault, reading;
+	bool prefaulting, read_ahead;
 	struct { void *p; size_t n; } faults[3];
 };
 
@@ -205,6 +205,10 @@ int pp_fold_later(struct pp *f, uint32_t root, uint64_t w, const uint8_t *ids, s
  * the job then joined by pp_prefault_join. */
 void pp_fold_reserve(struct pp *f, uint64_t n, uint64_t bytes);
 void pp_prefault_join(struct pp *f);
+/* The pages of a mapped input read in on a job while the reader first
+ * looks at its fields (the prefault job joins it) */
+void pp_read_ahead(struct pp *f);
+void pp_read_ahead_join(struct pp *f);
 /* pp_locate_all on a job (core/job.h): the samples' walk, their sort and
  * listing need none of what it makes, and go on meanwhile. Whatever reads
  * the locations' frames, the tree or scratch calls pp_tables_ready first,

@@ -516,6 +516,7 @@ static void pp_release(struct pp *f)
 {
 	pp_tables_ready(f);
 	pp_prefault_join(f);
+	pp_read_ahead_join(f);
 	free(f->room);
 	free(f->strs);
 	free(f->types);
@@ -548,6 +549,8 @@ static int read_pprof(struct af_profile *p, const struct af_input *in, const str
 	if (o->window)
 		return af_diag_error(d, "--from and --to need a method trace: a pprof profile's samples have no times");
 	int rc = -1;
+	if (in->mapped && in->len >= (1u << 20))   /* (in memory: made already) */
+		pp_read_ahead(&f);
 	reserve_tables(&f);
 	if (walk(&f, 0) == 0 && pp_check_strings(&f) == 0 && pp_check_lines(&f) == 0 && pick_type(&f) == 0) {
 		pp_index_tables(&f);
