@@ -1,5 +1,6 @@
 /* test_output.c: an output reports into its caller's diag, naming itself,
- * and the first error there wins; a file appears whole or not at all. */
+ * and the first error there wins; a file appears whole or not at all, and
+ * replaces a file as rename does. */
 #include "core/output.h"
 #include "harness.h"
 
@@ -83,5 +84,39 @@ void test_output_whole_or_nothing(void)
 	OK(stat(path, &st) == 0 && st.st_size == 160);
 	OK(!d.set);
 	unlink(path);
+	OK(rmdir(dir) == 0);                     /* no temporary file left */
+}
+
+/* A file written over another replaces it as rename does (it is
+ * exchanged with the temporary file, which is then removed): the new
+ * bytes, the old mode, a hard link to the old file keeps the old bytes,
+ * no temporary file left; over a directory, refused. */
+void test_output_replaces_a_file(void)
+{
+	char dir[4096], path[4200], link_path[4200];
+	scratch(dir, sizeof dir);
+	if (!dir[0])
+		return;
+	snprintf(path, sizeof path, "%s/out.txt", dir);
+	snprintf(link_path, sizeof link_path, "%s/old.txt", dir);
+	FILE *fp = fopen(path, "w");
+	fputs("old", fp);
+	fclose(fp);
+	chmod(path, 0640);
+	OK(link(path, link_path) == 0);
+	struct af_diag d;
+	af_diag_init(&d, "in");
+	struct af_output out;
+	INT_EQ(af_output_open(&out, path, &d), 0);
+	fill(&out.sink, 10);
+	INT_EQ(af_output_close(&out, 0), 0);
+	struct stat st, old;
+	OK(stat(path, &st) == 0 && st.st_size == 160 && (st.st_mode & 07777) == 0640);
+	OK(stat(link_path, &old) == 0 && old.st_size == 3 && old.st_ino != st.st_ino);
+	unlink(path);
+	unlink(link_path);
+	OK(mkdir(path, 0700) == 0);
+	OK(af_output_open(&out, path, &d) < 0);   /* a directory: refused at the open */
+	rmdir(path);
 	OK(rmdir(dir) == 0);                     /* no temporary file left */
 }
