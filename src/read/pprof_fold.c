@@ -71,13 +71,22 @@ void pp_fold_reserve(struct pp *f, uint64_t n, uint64_t bytes)
 	f->room_ids = (size_t)(ids + 7) & ~(size_t)7;   /* the memos after them aligned */
 	f->room_names = f->p->tree.cap_names;
 	f->room = af_xmalloc_huge(room_size(cap, f->room_ids, f->room_names));
-	f->faults[0].p = f->pending;
-	f->faults[0].n = cap * sizeof *f->pending;
-	f->faults[1].p = f->room;
-	f->faults[1].n = room_size(cap, f->room_ids, f->room_names);
-	struct af_tree *t = &f->p->tree;   /* reserved by the caller; the fold writes them last */
-	f->faults[2].p = t->nodes + t->nnodes;
-	f->faults[2].n = (t->cap_nodes - t->nnodes) * sizeof *t->nodes;
+	/* in the order they are first written: the tables (reserved by the
+	 * caller; in 4 KiB pages below 1 MiB, a fault each), the samples' list
+	 * and room, the tree's nodes */
+	f->faults[0].p = f->line_fns;
+	f->faults[0].n = f->cap_line_fns * sizeof *f->line_fns;
+	f->faults[1].p = f->fns;
+	f->faults[1].n = f->cap_fns * sizeof *f->fns;
+	f->faults[2].p = f->strs;
+	f->faults[2].n = f->cap_strs * sizeof *f->strs;
+	f->faults[3].p = f->pending;
+	f->faults[3].n = cap * sizeof *f->pending;
+	f->faults[4].p = f->room;
+	f->faults[4].n = room_size(cap, f->room_ids, f->room_names);
+	struct af_tree *t = &f->p->tree;
+	f->faults[5].p = t->nodes + t->nnodes;
+	f->faults[5].n = (t->cap_nodes - t->nnodes) * sizeof *t->nodes;
 	f->prefaulting = true;
 	af_job_start(&f->prefault, prefault_job, f);
 }

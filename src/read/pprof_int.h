@@ -111,11 +111,12 @@ struct pp {
 	 * largest: the sort's keys, then the samples' states, their order,
 	 * their ids copied, the memos by name */
 	uint8_t *room; size_t room_samples, room_ids, room_names;
-	/* the pages of what the samples' walk, sort, listing and fold will
-	 * write, made by a job (pp_fold_reserve) while the tables are read */
+	/* the pages of what the tables' walk, the samples' walk, sort,
+	 * listing and fold will write, made by a job (pp_fold_reserve) while
+	 * the tables are read */
 	struct af_job prefault, reading;
 	bool prefaulting, read_ahead;
-	struct { void *p; size_t n; } faults[3];
+	struct { void *p; size_t n; } faults[6];
 };
 
 /* A field read in place (pp_fast_field) */
@@ -200,9 +201,9 @@ AF_PROTO_HOT bool pp_fast_field(const uint8_t **q, const uint8_t *end, struct pp
 int pp_fold_later(struct pp *f, uint32_t root, uint64_t w, const uint8_t *ids, size_t len, size_t nlocs,
 		  uint64_t at);
 /* Room for the samples to fold, of which the file has n at most, in
- * bytes bytes of sample fields; its pages, and those of the tree's nodes
- * (reserved before), made on a job while the tables are read (core/job.h),
- * the job then joined by pp_prefault_join. */
+ * bytes bytes of sample fields; its pages, and those of the tables and the
+ * tree's nodes (reserved before), made on a job while the tables are read
+ * (core/job.h), the job then joined by pp_prefault_join. */
 void pp_fold_reserve(struct pp *f, uint64_t n, uint64_t bytes);
 void pp_prefault_join(struct pp *f);
 /* The pages of a mapped input read in on a job while the reader first
