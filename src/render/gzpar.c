@@ -13,7 +13,7 @@
  * so that its buffer is free once it is deflated, whatever the order the
  * chunks end in (buffers waiting for the next chunk to end were 8 to 14
  * fresh ones a run on the bench, with chunks of 256 KiB). A few buffers
- * are made at first in one block (huge pages: one fault). */
+ * are made at first in one block. */
 #include "gzpar.h"
 #include "core/job.h"
 #include "core/util.h"
@@ -32,7 +32,7 @@ enum {
 	DICT = 1 << 13,
 	BEHIND = 3,         /* chunks waiting when the writer deflates one itself */
 	ROOM = DICT + AF_GZPAR_CHUNK,   /* a chunk's buffer: its dictionary, then its bytes */
-	POOL = 16,          /* buffers made at first: 1 MB, in one huge page */
+	POOL = 16,          /* buffers made at first, in one block of 1 MB */
 };
 _Static_assert(ROOM <= 65536 - 262 - 1, "a chunk and its dictionary fit zlib's window");
 
