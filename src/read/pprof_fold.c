@@ -70,7 +70,7 @@ void pp_fold_reserve(struct pp *f, uint64_t n, uint64_t bytes)
 	f->room_samples = cap;
 	f->room_ids = (size_t)(ids + 7) & ~(size_t)7;   /* the memos after them aligned */
 	f->room_names = f->p->tree.cap_names;
-	f->room = af_xmalloc_huge(room_size(cap, f->room_ids, f->room_names));
+	f->room = af_xmalloc_huge(room_size(cap, f->room_ids, 2 * f->room_names));
 	/* in the order they are first written: the tables (reserved by the
 	 * caller; in 4 KiB pages below 1 MiB, a fault each), the samples' list
 	 * and room, the tree's nodes */
@@ -83,7 +83,7 @@ void pp_fold_reserve(struct pp *f, uint64_t n, uint64_t bytes)
 	f->faults[3].p = f->pending;
 	f->faults[3].n = cap * sizeof *f->pending;
 	f->faults[4].p = f->room;
-	f->faults[4].n = room_size(cap, f->room_ids, f->room_names);
+	f->faults[4].n = room_size(cap, f->room_ids, 2 * f->room_names);
 	struct af_tree *t = &f->p->tree;
 	f->faults[5].p = t->nodes + t->nnodes;
 	f->faults[5].n = (t->cap_nodes - t->nnodes) * sizeof *t->nodes;
@@ -301,7 +301,7 @@ struct trie {
 	struct trie *part;
 	struct af_job job;
 	int rc;
-	bool apart;
+	bool apart, own_memos;
 	size_t given;
 	struct af_node *own; size_t nown, cap_own;
 	struct link { uint32_t parent, node; } *links; size_t nlinks, cap_links;
@@ -536,6 +536,7 @@ static void list_samples(struct trie *b, const uint32_t *order, size_t n, size_t
 }
 
 static void fold_apart(struct trie *b);
+static struct memo *batch_memos(struct pp *f, size_t names, bool apart, bool *own);
 
 /* Fold the samples listed, depth first; -1 if one is refused (a bad id,
  * too many frames), with the tree part made. A part of them may go to a
@@ -572,6 +573,7 @@ size_t pp_apart_min = 4096;
 static void part_job(void *arg)
 {
 	struct trie *p = arg;
+	memset(p->memo, 0, (p->t->nnames ? p->t->nnames : 1) * sizeof *p->memo);
 	p->rc = fold_lists(p);
 }
 
@@ -600,7 +602,7 @@ static void fold_apart(struct trie *b)
 	struct trie *p = af_xcalloc(1, sizeof *p);
 	*p = (struct trie){ .f = b->f, .t = b->t, .cur = b->cur, .share = b->share, .lower = b->lower,
 			    .most = b->most, .ids = b->ids, .apart = true, .given = j };
-	p->memo = af_xcalloc(b->t->nnames ? b->t->nnames : 1, sizeof *p->memo);
+	p->memo = batch_memos(b->f, b->t->nnames ? b->t->nnames : 1, true, &p->own_memos);   /* zeroed by the job */
 	/* its nodes: their share of the room left in the tree's, a quarter
 	 * more (grown by doubling, each size was a copy into fresh pages) */
 	size_t left = b->t->cap_nodes - b->t->nnodes;
@@ -617,7 +619,8 @@ static void fold_apart(struct trie *b)
 
 static void free_part(struct trie *p)
 {
-	free(p->memo);
+	if (p->own_memos)
+		free(p->memo);
 	free(p->stack);
 	free(p->kids);
 	free(p->own);
@@ -786,8 +789,9 @@ int pp_fold_refuse(struct pp *f, uint64_t w, const uint8_t *ids, size_t len, siz
 #define FOLD_ROOM (sizeof(struct cur) + 3 * sizeof(uint32_t))
 #define SAMPLE_ROOM ((SORT_ROOM > FOLD_ROOM ? SORT_ROOM : FOLD_ROOM) + sizeof(uint32_t))
 
-/* n samples, ids bytes of their ids (8-byte aligned), memos of names
- * names: the keys or states, the order, the ids, the memos
+/* n samples, ids bytes of their ids (8-byte aligned), names memos (of
+ * the fold's names, twice: a part apart has its own): the keys or states,
+ * the order, the ids, the memos
  * (af_xmalloc_huge: huge pages once large; 4 KiB pages were a fault each) */
 static size_t room_size(size_t n, size_t ids, size_t names)
 {
@@ -803,14 +807,14 @@ static uint8_t *batch_room(struct pp *f, size_t ids, bool *own)
 	return *own ? af_xmalloc_huge(room_size(n, ids, 0)) : f->room;
 }
 
-/* The memos of names names, zeroed: f->room's, else their own (*own) */
-static struct memo *batch_memos(struct pp *f, size_t names, bool *own)
+/* The memos of names names: f->room's (the fold's, or a part's apart),
+ * else their own (*own); zeroed by the caller */
+static struct memo *batch_memos(struct pp *f, size_t names, bool apart, bool *own)
 {
 	size_t at = (f->room_samples ? f->room_samples : 1) * SAMPLE_ROOM + f->room_ids;
 	*own = names > f->room_names;
-	struct memo *m = *own ? af_xmalloc(names * sizeof *m) : (struct memo *)(f->room + at);
-	memset(m, 0, names * sizeof *m);
-	return m;
+	at += apart ? f->room_names * sizeof(struct memo) : 0;
+	return *own ? af_xmalloc(names * sizeof(struct memo)) : (struct memo *)(f->room + at);
 }
 
 int pp_fold_all(struct pp *f)
@@ -834,7 +838,8 @@ int pp_fold_all(struct pp *f)
 	pp_tables_ready(f);
 	/* the first batch: every node with frames below it is new */
 	b.fresh = f->batches++ ? (uint32_t)t->nnodes : 0;
-	b.memo = batch_memos(f, t->nnames ? t->nnames : 1, &own_memos);
+	b.memo = batch_memos(f, t->nnames ? t->nnames : 1, false, &own_memos);
+	memset(b.memo, 0, (t->nnames ? t->nnames : 1) * sizeof *b.memo);
 	int rc = fold_all_lists(&b);
 	if (own_memos)
 		free(b.memo);
