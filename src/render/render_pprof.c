@@ -91,13 +91,15 @@ struct pw {
 	uint8_t *stack;
 	size_t cap_stack;
 	size_t *upto;                    /* by depth: the ids' bytes from the root to it */
-	uint64_t scale, total;
+	uint64_t scale, most, total;     /* most: INT64_MAX / scale */
 };
 
-/* sum += self * scale; false (sum kept) when that is past 2^63 - 1 */
-static bool add_weight(uint64_t *sum, uint64_t self, uint64_t scale)
+/* sum += self * scale; false (sum kept) when that is past 2^63 - 1. most
+ * is INT64_MAX / scale (a division a node was a sixth of the listing's
+ * time) */
+static bool add_weight(uint64_t *sum, uint64_t self, uint64_t scale, uint64_t most)
 {
-	if (self > (uint64_t)INT64_MAX / scale || self * scale > (uint64_t)INT64_MAX - *sum)
+	if (self > most || self * scale > (uint64_t)INT64_MAX - *sum)
 		return false;
 	*sum += self * scale;
 	return true;
@@ -126,7 +128,7 @@ static void grow_stack(struct pw *w, size_t used)
  * first (those moved every sample of more than 127 bytes to fit it). */
 static int write_sample(struct pw *w, size_t ids, uint64_t self, struct af_diag *d)
 {
-	if (!add_weight(&w->total, self, w->scale))
+	if (!add_weight(&w->total, self, w->scale, w->most))
 		return af_diag_error(d, "the weights add up past what a pprof value holds (2^63 - 1)");
 	uint64_t v = self * w->scale;
 	size_t body = 2 + af_pb_varint_len(ids) + ids + af_pb_varint_len(v);
@@ -199,7 +201,7 @@ static void walk_frames(struct pw *w, uint32_t root)
 			break;
 		struct visit v = path[--n];   /* all below it are listed */
 		w->order_room[--k] = (struct frame){ v.self, v.name, (uint32_t)n };
-		w->fits = w->fits && add_weight(&sum, v.self, w->scale);
+		w->fits = w->fits && add_weight(&sum, v.self, w->scale, w->most);
 		if (n > w->maxdepth)
 			w->maxdepth = (uint32_t)n;
 		c = v.next;
@@ -275,7 +277,7 @@ static bool scan_frames(struct pw *w, uint32_t root)
 	const uint8_t *excluded = w->excluded;
 	size_t n = 1, cap = 16, k = 0, end = w->t->nnodes;
 	uint32_t deepest = 0;
-	uint64_t sum = 0, scale = w->scale;
+	uint64_t sum = 0, scale = w->scale, most = w->most;
 	bool fits = true;
 	struct open *up = af_xmalloc(cap * sizeof *up);
 	up[0] = (struct open){ root, nodes[root].first_child, AF_NONE, 0, 0, false };
@@ -301,7 +303,7 @@ static bool scan_frames(struct pw *w, uint32_t root)
 		if (!e.out) {
 			e.fn = meet(w, nd->name);
 			w->order_room[k++] = (struct frame){ nd->self, e.fn, (uint32_t)(n - 1) };
-			fits = fits && add_weight(&sum, nd->self, scale);
+			fits = fits && add_weight(&sum, nd->self, scale, most);
 			deepest = n - 1 > deepest ? (uint32_t)(n - 1) : deepest;
 		}
 		if (n == cap)
@@ -482,7 +484,8 @@ int af_write_pprof(struct af_tree *t, uint32_t root, const uint8_t *excluded, un
 				     "(folded counts such as 0.5)", decimals, decimals > 1 ? "s" : "");
 	struct ptype pt = sample_type(unit);
 	struct pw w = { .out = out, .gz = gzip ? af_gzpar_new(1) : NULL,
-			.t = t, .excluded = excluded, .scale = pt.scale };
+			.t = t, .excluded = excluded, .scale = pt.scale,
+			.most = (uint64_t)INT64_MAX / pt.scale };
 	af_buf_init(&w.b);
 	w.names = af_xcalloc(t->nnames ? t->nnames : 1, sizeof *w.names);
 	size_t m = af_pb_open(&w.b, 1);
