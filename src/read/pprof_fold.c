@@ -165,75 +165,6 @@ static void place_recoded(struct pp *f)
 	f->nlate = 0;
 }
 
-/* ---- the order ---- */
-
-/* A sample's place: its thread, then the first KEY_BYTES bytes of its ids
- * from the root's end (the encodings of its outermost callers; zeros past
- * its first id), then its place in the file. Equal callers have equal
- * bytes, so the samples that share them sort together: a radix sort of
- * KEY_DIGITS + 1 digits of 32 bits, linear in the samples whatever their
- * depth. */
-enum { KEY_DIGITS = 6, KEY_BYTES = 4 * KEY_DIGITS };
-
-/* The 4 bytes of ids[0..j) that end at j, the last the highest; zeros
- * before ids[0]. */
-static uint32_t key_digit(const uint8_t *ids, size_t j)
-{
-	if (j >= 4)
-		return (uint32_t)af_le(ids + j - 4, 4);
-	uint32_t v = 0;
-	for (size_t b = 0; b < 4; b++)
-		v = v << 8 | (j ? ids[--j] : 0);
-	return v;
-}
-
-/* digit d (0 the most significant) of every sample into digits,
- * digit-major: the passes read one small array each */
-static void key_digits(const struct pp *f, uint32_t *digits)
-{
-	size_t n = f->npending;
-	for (size_t i = 0; i < n; i++) {
-		const struct pending *s = &f->pending[i];
-		digits[i] = s->root;
-		if (s->len >= KEY_BYTES) {   /* most: three loads */
-			for (size_t d = 0; d < KEY_DIGITS; d += 2) {
-				uint64_t w = af_le(s->ids + s->len - 4 * d - 8, 8);
-				digits[(d + 1) * n + i] = (uint32_t)(w >> 32);
-				digits[(d + 2) * n + i] = (uint32_t)w;
-			}
-			continue;
-		}
-		for (size_t d = 0; d < KEY_DIGITS; d++)
-			digits[(d + 1) * n + i] = s->len > 4 * d ? key_digit(s->ids, s->len - 4 * d) : 0;
-	}
-}
-
-/* The samples' indices in the order above into order (stable passes
- * from the least significant digit: equal keys keep the file's order);
- * keys: room for the sort, SORT_ROOM bytes a sample. */
-static void sample_order(const struct pp *f, void *keys, uint32_t *order)
-{
-	size_t n = f->npending;
-	uint64_t *a = keys, *tmp = a + n, *cur = a;
-	uint32_t *digits = (uint32_t *)(a + 2 * n);
-	key_digits(f, digits);
-	for (size_t i = 0; i < n; i++)
-		a[i] = i;
-	for (int d = KEY_DIGITS; d >= 0; d--) {
-		const uint32_t *digit = digits + (size_t)d * n;
-		uint32_t max = 0;
-		for (size_t i = 0; i < n; i++) {
-			uint32_t k = (uint32_t)cur[i], v = digit[k];
-			cur[i] = (uint64_t)v << 32 | k;
-			max |= v;
-		}
-		uint64_t *sorted = af_radix_sort_high(cur, cur == a ? tmp : a, n, max);
-		cur = sorted;
-	}
-	for (size_t i = 0; i < n; i++)
-		order[i] = (uint32_t)cur[i];
-}
-
 /* How many bytes at the end of b's ids are the end of a's too, from a
  * varint's start: those ids are the same callers. */
 static uint32_t shared_end(const struct pending *a, const struct pending *b)
@@ -782,10 +713,9 @@ int pp_fold_refuse(struct pp *f, uint64_t w, const uint8_t *ids, size_t len, siz
 
 /* ---- the room ---- */
 
-/* A batch's room, a sample's bytes: the sort's (its keys twice, its
- * digits), then in the same place the fold's (state, share, lower twice);
- * and the order */
-#define SORT_ROOM (2 * sizeof(uint64_t) + (KEY_DIGITS + 1) * sizeof(uint32_t))
+/* A batch's room, a sample's bytes: the sort's (pprof_order.c), then in
+ * the same place the fold's (state, share, lower twice); and the order */
+#define SORT_ROOM PP_ORDER_ROOM
 #define FOLD_ROOM (sizeof(struct cur) + 3 * sizeof(uint32_t))
 #define SAMPLE_ROOM ((SORT_ROOM > FOLD_ROOM ? SORT_ROOM : FOLD_ROOM) + sizeof(uint32_t))
 
@@ -827,7 +757,7 @@ int pp_fold_all(struct pp *f)
 	bool own, own_memos;
 	uint8_t *room = batch_room(f, ids, &own);
 	uint32_t *order = (uint32_t *)(room + m * (SAMPLE_ROOM - sizeof(uint32_t)));
-	sample_order(f, room, order);
+	pp_sample_order(f, room, order);
 	struct trie b = { .f = f, .t = t, .most = 64 * (uint64_t)f->len + (1u << 20) - f->frames_total };
 	b.cur = (struct cur *)room;   /* where the sort's keys were */
 	b.share = (uint32_t *)(b.cur + m);

@@ -9,6 +9,7 @@
  *                    keeps those that share callers together; the jobs
  *                    (core/job.h) that run beside the reader: the pages
  *                    of its room and the locations' frames
+ *   pprof_order.c    the order in which a batch of samples is folded
  *   pprof_tables.c   the tables the samples refer to (strings, sample
  *                    types, mappings, functions, locations), checked, and
  *                    each location's frames; the error helpers
@@ -235,6 +236,17 @@ int pp_frames_of(const struct pp *f, const uint8_t *ids, size_t len, size_t *n, 
  * thread; the unit tests lower it to fold small profiles so, and raise
  * it to fold them on one, to compare. */
 extern size_t pp_apart_min;
+
+/* ---- pprof_order.c ---- */
+
+/* Room for the order of a batch of samples, bytes a sample */
+#define PP_ORDER_ROOM 60
+/* The batch's samples (f->pending) in the order they are folded, as
+ * indices into order; room: PP_ORDER_ROOM bytes a sample, 8-aligned. */
+void pp_sample_order(const struct pp *f, void *room, uint32_t *order);
+/* Samples at least for their keys to be made distinct first; the unit
+ * tests raise it to sort them all as samples, and lower it, to compare. */
+extern size_t pp_distinct_min;
 
 /* ---- pprof_tables.c ---- */
 

@@ -788,10 +788,11 @@ void test_pprof_fold_shared_ends(void)
 }
 
 /* n samples of stacks drawn by a fixed generator over 40 locations of one
- * line each (functions 1-5), the two frames nearest the root of 3 each
- * (so that samples share callers), weights 1-9; bad: the last names
- * location 99, which the profile does not have */
-static void random_profile(struct af_buf *b, size_t n, bool bad)
+ * line each (functions 1-5), up to `depth` frames deep: the two nearest
+ * the root of 3 each (so that samples share callers), those to the 24th
+ * of `deep`, the others of 40; weights 1-9; bad: the last names location
+ * 99, which the profile does not have */
+static void random_profile(struct af_buf *b, size_t n, bool bad, uint64_t deep, size_t most)
 {
 	static const uint64_t names[5] = { S_MAIN, S_WORK, S_INL, S_APP, S_WORKER };
 	uint64_t x = 12345;
@@ -799,12 +800,12 @@ static void random_profile(struct af_buf *b, size_t n, bool bad)
 	vtype(b, 1, S_SAMPLES, S_COUNT);
 	vtype(b, 1, S_CPU, S_NS);
 	for (size_t i = 0; i < n; i++) {
-		uint64_t locs[12];
+		uint64_t locs[64];
 		x = x * 6364136223846793005ull + 1442695040888963407ull;
-		size_t depth = 1 + (x >> 33) % 12;
+		size_t depth = 1 + (x >> 33) % most;
 		for (size_t k = 0; k < depth; k++) {   /* from the root */
 			x = x * 6364136223846793005ull + 1442695040888963407ull;
-			locs[depth - 1 - k] = 1 + (x >> 33) % (k < 2 ? 3 : 40);
+			locs[depth - 1 - k] = 1 + (x >> 33) % (k < 2 ? 3 : k < 24 ? deep : 40);
 		}
 		if (bad && i == n - 1)
 			locs[0] = 99;
@@ -869,11 +870,57 @@ void test_pprof_fold_apart(void)
 	}
 	size_t n = under_sanitizers() ? 3000 : 12000;
 	for (int bad = 0; bad < 2; bad++) {
-		random_profile(&b, n, bad);
+		random_profile(&b, n, bad, 40, 12);
 		same_apart(&b, 1, true);
 		same_apart(&b, 1, false);
 		same_apart(&b, 100, true);
 		same_apart(&b, pp_apart_min, true);
+	}
+	af_buf_release(&b);
+}
+
+/* b read with the samples' keys made distinct first (pprof_order.c) and
+ * with the samples sorted themselves: the same nodes in the same places
+ * (the order of siblings is that of the samples), or the same error */
+static void same_order(const struct af_buf *b)
+{
+	struct read_result keys, samples;
+	size_t was = pp_distinct_min;
+	pp_distinct_min = SIZE_MAX;
+	run(&samples, b, NULL);
+	pp_distinct_min = 1;
+	run(&keys, b, NULL);
+	pp_distinct_min = was;
+	STR_EQ(keys.error, samples.error);
+	OK(keys.rc == samples.rc);
+	OK(keys.p.tree.nnodes == samples.p.tree.nnodes);
+	OK(keys.p.tree.nnodes != samples.p.tree.nnodes ||
+	   memcmp(keys.p.tree.nodes, samples.p.tree.nodes, samples.p.tree.nnodes * sizeof *samples.p.tree.nodes) == 0);
+	read_result_release(&keys);
+	read_result_release(&samples);
+}
+
+/* The samples are placed by the rank of their distinct keys when those
+ * are at most half of them, else sorted themselves: the same order either
+ * way (node for node the same tree), in small profiles and in large ones
+ * of few keys (one, two or three choices from the third frame to the
+ * 24th, 40 below: samples of one key that differ further down, whose
+ * order is the file's) or many (the sort of samples then). */
+void test_pprof_order_by_keys(void)
+{
+	struct af_buf b;
+	af_buf_init(&b);
+	const int orders[3][7] = { { 0, 1, 2, 3, 4, 5, 6 }, { 6, 5, 4, 3, 2, 1, 0 }, { 6, 0, 4, 1, 5, 2, 3 } };
+	for (int k = 0; k < 3; k++) {
+		fold_profile(&b, orders[k], 7);
+		same_order(&b);
+	}
+	size_t n = under_sanitizers() ? 2000 : 6000;
+	for (uint64_t deep = 1; deep <= 40; deep += deep < 3 ? 1 : 37) {
+		random_profile(&b, n, false, deep, 40);
+		same_order(&b);
+		random_profile(&b, n, true, deep, 40);
+		same_order(&b);
 	}
 	af_buf_release(&b);
 }
