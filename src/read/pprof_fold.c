@@ -52,8 +52,8 @@ static void prefault_job(void *arg)
 {
 	struct pp *f = arg;
 	pp_read_ahead_join(f);   /* one job at a time */
-	for (size_t i = 0; i < sizeof f->faults / sizeof *f->faults; i++) {
-		af_prefault(f->faults[i].p, f->faults[i].n);}
+	for (size_t i = 0; i < sizeof f->faults / sizeof *f->faults; i++)
+		af_prefault(f->faults[i].p, f->faults[i].n);
 }
 
 void pp_fold_reserve(struct pp *f, uint64_t n, uint64_t bytes)
