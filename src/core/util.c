@@ -62,14 +62,23 @@ void *af_xmalloc_huge(size_t n)
 	return p;
 }
 
-void af_prefault(void *p, size_t len)
+#if defined(MADV_POPULATE_WRITE) || defined(MADV_POPULATE_READ)
+/* madvise(advice) over the pages wholly inside p[0..len); failure (an
+ * older kernel) leaves them to fault as before */
+static void populate(const void *p, size_t len, int advice)
 {
-#ifdef MADV_POPULATE_WRITE
 	long size = sysconf(_SC_PAGESIZE);
 	uintptr_t page = size > 0 ? (uintptr_t)size : 4096;
 	uintptr_t from = ((uintptr_t)p + page - 1) & ~(page - 1), to = ((uintptr_t)p + len) & ~(page - 1);
 	if (p && to > from)
-		madvise((void *)from, to - from, MADV_POPULATE_WRITE);   /* failure: the writes fault as before */
+		madvise((void *)from, to - from, advice);
+}
+#endif
+
+void af_prefault(void *p, size_t len)
+{
+#ifdef MADV_POPULATE_WRITE
+	populate(p, len, MADV_POPULATE_WRITE);
 #else
 	(void)p;
 	(void)len;
@@ -79,11 +88,7 @@ void af_prefault(void *p, size_t len)
 void af_prefault_read(const void *p, size_t len)
 {
 #ifdef MADV_POPULATE_READ
-	long size = sysconf(_SC_PAGESIZE);
-	uintptr_t page = size > 0 ? (uintptr_t)size : 4096;
-	uintptr_t from = ((uintptr_t)p + page - 1) & ~(page - 1), to = ((uintptr_t)p + len) & ~(page - 1);
-	if (p && to > from)
-		madvise((void *)from, to - from, MADV_POPULATE_READ);   /* failure: the reads fault as before */
+	populate(p, len, MADV_POPULATE_READ);
 #else
 	(void)p;
 	(void)len;
