@@ -30,7 +30,9 @@ bool af_job_threaded(const struct af_job *j);
 /* Whether fn has returned (af_job_join would not wait); its writes are
  * then seen by the caller. */
 bool af_job_done(struct af_job *j);
-/* Wait for fn to return and release its thread; once per af_job_start. */
+/* Wait for fn to return and release its thread. Nothing to wait for on a
+ * job already joined, run here, or never started (a zeroed struct), so a
+ * caller with a job that may or may not have started just joins it. */
 void af_job_join(struct af_job *j);
 
 #endif

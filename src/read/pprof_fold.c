@@ -37,15 +37,12 @@ static void read_job(void *arg)
 
 void pp_read_ahead(struct pp *f)
 {
-	f->read_ahead = true;
 	af_job_start(&f->reading, read_job, f);
 }
 
 void pp_read_ahead_join(struct pp *f)
 {
-	if (f->read_ahead)
-		af_job_join(&f->reading);
-	f->read_ahead = false;
+	af_job_join(&f->reading);
 }
 
 static void prefault_job(void *arg)
@@ -87,15 +84,12 @@ void pp_fold_reserve(struct pp *f, uint64_t n, uint64_t bytes)
 	struct af_tree *t = &f->p->tree;
 	f->faults[5].p = t->nodes + t->nnodes;
 	f->faults[5].n = (t->cap_nodes - t->nnodes) * sizeof *t->nodes;
-	f->prefaulting = true;
 	af_job_start(&f->prefault, prefault_job, f);
 }
 
 void pp_prefault_join(struct pp *f)
 {
-	if (f->prefaulting)
-		af_job_join(&f->prefault);
-	f->prefaulting = false;
+	af_job_join(&f->prefault);
 }
 
 /* The frames, after the prefault job (pp_fold_reserve): one job at a
@@ -109,15 +103,12 @@ static void locate_job(void *arg)
 
 void pp_locate_start(struct pp *f)
 {
-	f->locating = true;
 	af_job_start(&f->locate, locate_job, f);
 }
 
 void pp_tables_ready(struct pp *f)
 {
-	if (f->locating)
-		af_job_join(&f->locate);
-	f->locating = false;
+	af_job_join(&f->locate);
 }
 
 /* Pack f->stack[0..nlocs) into recoded; the bytes' offset there (*len: how many) */

@@ -107,7 +107,6 @@ struct pp {
 	 * sorted (pp_locate_start); until pp_tables_ready, only it touches
 	 * the tree, the frames, the locations, functions and scratch */
 	struct af_job locate;
-	bool locating;
 	/* the room of a batch's fold (pprof_fold.c), made once for the
 	 * largest: the sort's keys, then the samples' states, their order,
 	 * their ids copied, the memos by name */
@@ -115,8 +114,7 @@ struct pp {
 	/* the pages of what the tables' walk, the samples' walk, sort,
 	 * listing and fold will write, made by a job (pp_fold_reserve) while
 	 * the tables are read */
-	struct af_job prefault, reading;
-	bool prefaulting, read_ahead;
+	struct af_job prefault, reading;   /* (joined when never started: job.h) */
 	struct { void *p; size_t n; } faults[6];
 };
 

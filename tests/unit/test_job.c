@@ -1,6 +1,7 @@
 /* test_job.c: a job runs its function once, on a second thread when one
  * starts, inline when AFLAME_NO_THREADS is set, and knows which as it
- * runs (af_job_threaded); its writes are seen after the join. */
+ * runs (af_job_threaded); its writes are seen after the join, which
+ * waits for nothing when repeated or for a job never started. */
 #include "core/job.h"
 #include "harness.h"
 
@@ -48,6 +49,11 @@ void test_job_second_thread(void)
 	OK(!pthread_equal(p.ran_on, p.caller));
 	OK(p.threaded);
 	OK(af_job_done(&j));
+	af_job_join(&j);             /* joined again: nothing to wait for */
+	INT_EQ(p.runs, 1);
+	struct af_job never = { 0 }; /* never started: nothing to wait for */
+	af_job_join(&never);
+	OK(!af_job_threaded(&never));
 }
 
 void test_job_inline_without_threads(void)
